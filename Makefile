@@ -1,0 +1,33 @@
+# The two set-up commands of the README, plus a few conveniences.
+# `make run` and `make test` install what is missing (Debian packages), configure, build and run.
+BUILD ?= build
+JOBS  ?= 2
+
+.PHONY: all run test build sanitize bench format clean
+
+all: build
+
+build:
+	@scripts/setup.sh $(BUILD)
+	@cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	$(BUILD)/bin/uetsim run --out out
+
+test: build
+	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure --timeout 600
+
+# Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, then the whole suite.
+sanitize:
+	@BUILD_TYPE=Debug scripts/setup.sh build-asan -DUETSIM_SANITIZE=ON
+	@cmake --build build-asan -j$(JOBS)
+	cd build-asan && ctest -j$(JOBS) --output-on-failure --timeout 1800
+
+bench: build
+	bench/run.sh $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cpp')
+
+clean:
+	rm -rf $(BUILD) build-asan out

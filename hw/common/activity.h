@@ -1,0 +1,17 @@
+// Counts process activations (one per executed SC_METHOD call) across the model: the
+// "events executed" figure of the manifest and bench/. One simulation per process, so a
+// process-wide counter is exact.
+#pragma once
+
+#include <cstdint>
+
+namespace uetsim::activity {
+
+inline uint64_t& count()
+{
+    static uint64_t n = 0;
+    return n;
+}
+inline void tick() { ++count(); }
+
+}  // namespace uetsim::activity

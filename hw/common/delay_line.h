@@ -1,0 +1,74 @@
+// A FIFO of packets that each become due at a time no earlier than the one before them
+// (constant latency after an in-order source). Only the head has a pending event, so the event
+// count stays flat however many packets are in flight.
+#pragma once
+
+#include <functional>
+#include <systemc>
+
+#include "hw/common/activity.h"
+#include "hw/common/ring.h"
+#include "tlm/packet.h"
+
+namespace uetsim {
+
+class delay_line : public sc_core::sc_module
+{
+public:
+    using handler = std::function<void(packet*)>;
+
+    delay_line(const sc_core::sc_module_name& name, handler on_due)
+        : sc_core::sc_module(name), m_on_due(std::move(on_due))
+    {
+        SC_HAS_PROCESS(delay_line);
+        SC_METHOD(fire);
+        sensitive << m_due;
+        dont_initialize();
+    }
+
+    // `due` must not be earlier than the due time of the last pushed packet.
+    void push(packet* p, const sc_core::sc_time& due)
+    {
+        bool was_empty = m_items.empty();
+        m_items.push_back({p, due});
+        if (was_empty) m_due.notify(due - sc_core::sc_time_stamp());
+    }
+
+    // Takes every waiting packet out (e.g. a link going down) and hands each to `f`.
+    template <typename F>
+    void drain(F&& f)
+    {
+        while (!m_items.empty()) {
+            f(m_items.front().p);
+            m_items.pop_front();
+        }
+        m_due.cancel();
+    }
+
+    size_t size() const { return m_items.size(); }
+
+private:
+    struct item
+    {
+        packet* p;
+        sc_core::sc_time due;
+    };
+
+    void fire()
+    {
+        activity::tick();
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        while (!m_items.empty() && m_items.front().due <= now) {
+            packet* p = m_items.front().p;
+            m_items.pop_front();
+            m_on_due(p);
+        }
+        if (!m_items.empty()) m_due.notify(m_items.front().due - now);
+    }
+
+    handler m_on_due;
+    ring<item> m_items;
+    sc_core::sc_event m_due;
+};
+
+}  // namespace uetsim

@@ -1,0 +1,57 @@
+#include "hw/link/link.h"
+
+#include "hw/common/time.h"
+
+namespace uetsim {
+
+link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_time delay,
+           packet_pool& pool)
+    : sc_core::sc_module(name)
+    , from_a("from_a")
+    , to_b("to_b")
+    , from_b("from_b")
+    , to_a("to_a")
+    , m_nominal_rate_bps(rate_bps)
+    , m_delay(delay)
+    , m_pool(pool)
+{
+    for (auto& l : m_dir) l.rate_bps = rate_bps;
+    m_dir[a_to_b].wire = std::make_unique<delay_line>("wire_a_to_b", [this](packet* p) { to_b.send(*p); });
+    m_dir[b_to_a].wire = std::make_unique<delay_line>("wire_b_to_a", [this](packet* p) { to_a.send(*p); });
+    from_a.on_receive([this](packet& p) { return transmit(a_to_b, p); });
+    from_b.on_receive([this](packet& p) { return transmit(b_to_a, p); });
+}
+
+sc_core::sc_time link::transmit(direction d, packet& p)
+{
+    lane& l = m_dir[d];
+    const sc_core::sc_time ser = serialization(p.wire_bytes, l.rate_bps);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    for (auto& t : m_taps) t(p, d, now);
+    if (!l.up) {
+        ++l.lost;
+        m_pool.release(&p);
+        return ser;  // the transmitter still spends the frame's time on a dead link
+    }
+    l.wire->push(&p, now + ser + m_delay);
+    return ser;
+}
+
+void link::set_up(bool up)
+{
+    for (auto& l : m_dir) {
+        l.up = up;
+        if (!up)
+            l.wire->drain([&](packet* p) {
+                ++l.lost;
+                m_pool.release(p);
+            });
+    }
+}
+
+void link::set_rate(double rate_bps)
+{
+    for (auto& l : m_dir) l.rate_bps = rate_bps;
+}
+
+}  // namespace uetsim

@@ -1,0 +1,68 @@
+// A full-duplex point-to-point Ethernet link between end A and end B.
+// Each direction serialises a frame at the link rate (the transmitter learns the time from the
+// END_REQ delay, packet_protocol.h) and delivers it after the propagation delay, store-and-forward.
+// Faults: a direction can be taken down (every frame on it, and every frame in flight, is lost)
+// or run at a degraded rate, and brought back.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "hw/common/delay_line.h"
+#include "tlm/packet_pool.h"
+#include "tlm/packet_protocol.h"
+
+namespace uetsim {
+
+class link : public sc_core::sc_module
+{
+public:
+    enum direction { a_to_b = 0, b_to_a = 1 };
+
+    packet_target_socket from_a;    // end A transmits into this
+    packet_initiator_socket to_b;   // frames from A arrive at B through this
+    packet_target_socket from_b;
+    packet_initiator_socket to_a;
+
+    link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_time delay,
+         packet_pool& pool);
+
+    double rate_bps(direction d) const { return m_dir[d].rate_bps; }
+    double nominal_rate_bps() const { return m_nominal_rate_bps; }
+    sc_core::sc_time delay() const { return m_delay; }
+    bool is_up() const { return m_dir[0].up; }
+
+    // Fault control, both directions at once.
+    void set_up(bool up);
+    void set_rate(double rate_bps);
+
+    // Called for every frame as it starts serialising (captures, monitors).
+    using tap = std::function<void(const packet&, direction, const sc_core::sc_time& start)>;
+    void add_tap(tap t) { m_taps.push_back(std::move(t)); }
+
+    uint64_t frames_lost(direction d) const { return m_dir[d].lost; }
+
+private:
+    struct lane
+    {
+        double rate_bps = 0;
+        bool up = true;
+        uint64_t lost = 0;
+        std::unique_ptr<delay_line> wire;
+    };
+
+    sc_core::sc_time transmit(direction d, packet& p);
+
+    double m_nominal_rate_bps;
+    sc_core::sc_time m_delay;
+    packet_pool& m_pool;
+    lane m_dir[2];
+    std::vector<tap> m_taps;
+};
+
+}  // namespace uetsim

@@ -1,0 +1,103 @@
+// The fabric switch: N ports, store-and-forward with a fixed forwarding latency.
+// Split as merlin and garnet split a router: classification (traffic_class.h), routing
+// (routing_table.h + flow_hash.h for the equal-cost member), buffering and arbitration per
+// egress port (egress_queue.h: admission, trimming, RED, strict priority).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "hw/common/delay_line.h"
+#include "hw/common/random.h"
+#include "hw/common/transmitter.h"
+#include "hw/switch/egress_queue.h"
+#include "hw/switch/routing_table.h"
+#include "hw/switch/switch_config.h"
+#include "tlm/packet_pool.h"
+#include "tlm/packet_protocol.h"
+
+namespace uetsim {
+
+// Per-port counters read by the records.
+struct port_counters
+{
+    uint64_t rx_packets = 0;
+    uint64_t rx_bytes = 0;
+    uint64_t rx_drops = 0;
+    uint64_t tx_drops = 0;
+};
+
+class switch_port : public sc_core::sc_module
+{
+public:
+    packet_target_socket in;
+    transmitter tx;
+
+    switch_port(const sc_core::sc_module_name& name, const egress_queue_config& cfg,
+                const traffic_classifier& cls, random_stream& rng);
+
+    egress_queue& queue() { return m_queue; }
+    const egress_queue& queue() const { return m_queue; }
+    port_counters& counters() { return m_counters; }
+    const port_counters& counters() const { return m_counters; }
+
+private:
+    egress_queue m_queue;
+    port_counters m_counters;
+};
+
+// Per-member load-balancing counters (switch-load-balancing-stats).
+struct member_counters
+{
+    uint64_t bytes = 0;
+    uint64_t packets = 0;
+};
+
+class fabric_switch : public sc_core::sc_module
+{
+public:
+    struct port_spec
+    {
+        bool nic_facing = false;  // the peer is a host NIC (trimming marks TRIMMED_LAST_HOP)
+    };
+
+    fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id, const switch_config& cfg,
+                  routing_table routes, const std::vector<port_spec>& ports, uint64_t random_seed,
+                  packet_pool& pool);
+
+    uint32_t node_id() const { return m_node_id; }
+    uint32_t salt() const { return m_salt; }
+    size_t port_count() const { return m_ports.size(); }
+    switch_port& port(size_t i) { return *m_ports[i]; }
+    const switch_port& port(size_t i) const { return *m_ports[i]; }
+    const routing_table& routes() const { return m_routes; }
+    const member_counters& member(size_t slot) const { return m_members[slot]; }
+    // Simulated time (ps) a set first carried a packet; UINT64_MAX: never.
+    uint64_t set_formed_ps(int32_t set) const { return m_set_formed_ps[size_t(set)]; }
+
+    uint64_t no_route_drops() const { return m_no_route_drops; }
+
+private:
+    void on_arrival(size_t port, packet& p);
+    void forward(packet* p);
+
+    uint32_t m_node_id;
+    switch_config m_cfg;
+    routing_table m_routes;
+    uint32_t m_salt;
+    packet_pool& m_pool;
+    traffic_classifier m_classifier;
+    random_stream m_rng;
+    delay_line m_pipeline;
+    std::vector<std::unique_ptr<switch_port>> m_ports;
+    std::vector<member_counters> m_members;
+    std::vector<uint64_t> m_set_formed_ps;
+    sc_core::sc_time m_latency;
+    uint64_t m_no_route_drops = 0;
+};
+
+}  // namespace uetsim

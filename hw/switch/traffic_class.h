@@ -1,0 +1,39 @@
+// Classification: a packet's traffic class and buffer pool at a switch.
+#pragma once
+
+#include <cstdint>
+
+#include "tlm/packet.h"
+
+namespace uetsim {
+
+inline constexpr int num_traffic_classes = 8;
+
+class traffic_classifier
+{
+public:
+    explicit traffic_classifier(bool uet_policy) : m_uet_policy(uet_policy) {}
+
+    // DSCP / 8, or under the UET policy: control -> TC2, trimmed -> TC1, everything else TC0.
+    uint8_t traffic_class(const packet& p) const
+    {
+        if (!m_uet_policy) return dscp::traffic_class(p.ip.dscp);
+        const auto r = dscp::role_of(p.ip.dscp);
+        if (r == dscp::role::control) return 2;
+        if (r == dscp::role::trimmed || r == dscp::role::trimmed_last_hop) return 1;
+        return 0;
+    }
+
+    // Buffer pool of a class: one pool per class under the UET policy (TC0..TC2), otherwise the
+    // default TrafficClassPoolMapping [0, 1, 0, 0, 0, 0, 0, 0].
+    uint8_t pool(uint8_t tc) const
+    {
+        if (m_uet_policy) return tc < 3 ? tc : 0;
+        return tc == 1 ? 1 : 0;
+    }
+
+private:
+    bool m_uet_policy;
+};
+
+}  // namespace uetsim

@@ -1,0 +1,62 @@
+#include "testbench/fabric.h"
+
+#include "hw/common/time.h"
+
+namespace uetsim {
+
+fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
+    : m_topo(build_topology(sc.topology, sc.link))
+{
+    for (const auto& l : m_topo.links)
+        m_links.push_back(std::make_unique<link>(l.name.c_str(), l.rate_bps, seconds(l.delay_s), pool));
+
+    std::vector<routing_table> routes = build_routes(m_topo);
+    for (uint32_t d = m_topo.hosts; d < m_topo.devices.size(); ++d) {
+        const device& dev = m_topo.devices[d];
+        std::vector<fabric_switch::port_spec> ports(dev.ports.size());
+        for (size_t p = 0; p < dev.ports.size(); ++p)
+            ports[p].nic_facing = m_topo.devices[m_topo.peer(d, p)].kind == device_kind::host;
+        m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sc.sw,
+                                                             std::move(routes[dev.index]), ports,
+                                                             sc.simulation.random_seed, pool));
+    }
+
+    std::vector<flow_host*> hosts;
+    for (uint32_t h = 0; h < m_topo.hosts; ++h) {
+        m_hosts.push_back(std::make_unique<flow_host>(
+            m_topo.devices[h].name.c_str(), h,
+            [&traffic](uint32_t m, bool& more) { return traffic.next_packet(m, more); },
+            [&traffic](packet& p) { traffic.deliver(p); }));
+        hosts.push_back(m_hosts.back().get());
+    }
+    traffic.attach(std::move(hosts));
+
+    // Bind: a device transmits into the link end it sits on and receives from the other side.
+    for (size_t i = 0; i < m_topo.links.size(); ++i) {
+        const link_spec& ls = m_topo.links[i];
+        link& l = *m_links[i];
+        auto bind_end = [&](uint32_t d, uint32_t port, int end) {
+            packet_initiator_socket* out;
+            packet_target_socket* in;
+            if (m_topo.devices[d].kind == device_kind::host) {
+                out = &m_hosts[d]->tx.out;
+                in = &m_hosts[d]->in;
+            } else {
+                auto& sp = m_switches[m_topo.devices[d].index]->port(port);
+                out = &sp.tx.out;
+                in = &sp.in;
+            }
+            if (end == 0) {
+                out->bind(l.from_a);
+                l.to_a.bind(*in);
+            } else {
+                out->bind(l.from_b);
+                l.to_b.bind(*in);
+            }
+        };
+        bind_end(ls.a_device, ls.a_port, 0);
+        bind_end(ls.b_device, ls.b_port, 1);
+    }
+}
+
+}  // namespace uetsim

@@ -1,0 +1,38 @@
+// Elaborates a topology: one link module per link, one fabric_switch per switch (with its
+// routing table), and one host port per host, with every socket bound.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "hw/link/link.h"
+#include "hw/switch/fabric_switch.h"
+#include "testbench/flow_host.h"
+#include "testbench/flows.h"
+#include "testbench/scenario.h"
+#include "testbench/topology.h"
+#include "tlm/packet_pool.h"
+
+namespace uetsim {
+
+class fabric
+{
+public:
+    fabric(const scenario& sc, packet_pool& pool, flows& traffic);
+
+    const topology& topo() const { return m_topo; }
+    link& link_at(size_t i) { return *m_links[i]; }
+    size_t link_count() const { return m_links.size(); }
+    fabric_switch& switch_at(size_t i) { return *m_switches[i]; }
+    size_t switch_count() const { return m_switches.size(); }
+    flow_host& host_at(size_t h) { return *m_hosts[h]; }
+    size_t host_count() const { return m_hosts.size(); }
+
+private:
+    topology m_topo;
+    std::vector<std::unique_ptr<link>> m_links;
+    std::vector<std::unique_ptr<fabric_switch>> m_switches;
+    std::vector<std::unique_ptr<flow_host>> m_hosts;
+};
+
+}  // namespace uetsim

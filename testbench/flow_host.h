@@ -1,0 +1,53 @@
+// A NIC-less host port: sends the packets of its Flows messages at line rate (one packet per
+// message in turn) and hands every arriving packet to the Flows scoreboard. It stands where a NIC
+// will stand, so the fabric can be exercised on its own.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include <systemc>
+
+#include "hw/common/ring.h"
+#include "hw/common/transmitter.h"
+#include "tlm/packet_pool.h"
+#include "tlm/packet_protocol.h"
+
+namespace uetsim {
+
+class flow_host : public sc_core::sc_module
+{
+public:
+    packet_target_socket in;
+    transmitter tx;
+
+    // Builds the next packet of message `m` (returns nullptr when the message has none left).
+    using packet_source = std::function<packet*(uint32_t m, bool& more)>;
+    using packet_sink = std::function<void(packet&)>;
+
+    flow_host(const sc_core::sc_module_name& name, uint32_t host, packet_source source,
+              packet_sink sink);
+
+    // Starts sending message `m`.
+    void activate(uint32_t m)
+    {
+        m_active.push_back(m);
+        tx.kick();
+    }
+
+    uint64_t rx_packets() const { return m_rx_packets; }
+    uint64_t rx_bytes() const { return m_rx_bytes; }
+    uint32_t host() const { return m_host; }
+
+private:
+    packet* next();
+
+    uint32_t m_host;
+    packet_source m_source;
+    packet_sink m_sink;
+    ring<uint32_t> m_active;
+    uint64_t m_rx_packets = 0;
+    uint64_t m_rx_bytes = 0;
+};
+
+}  // namespace uetsim

@@ -1,0 +1,79 @@
+// A scenario as resolved from YAML, --set overrides and defaults: everything a run needs.
+// sim/ fills it (and validates every key); testbench/ builds the fabric from it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/switch/switch_config.h"
+
+namespace uetsim {
+
+enum class topology_kind { leaf_spine, fat_tree, single_switch };
+
+struct simulation_config
+{
+    std::string name = "uetsim";
+    uint64_t random_seed = 18760;
+    // Hard stop in simulated seconds. A Flows run also stops as soon as every message is done.
+    double stop_time_s = 1.0;
+    double nd_stats_interval_s = 1e-3;  // NDStatsReportInterval
+    // time_utc columns are this epoch plus simulated time, so records stay deterministic.
+    std::string epoch_utc = "2026-01-01T00:00:00Z";
+};
+
+struct topology_config
+{
+    topology_kind kind = topology_kind::leaf_spine;
+    uint32_t hosts = 16;           // leaf-spine, single-switch
+    uint32_t hosts_per_leaf = 8;   // leaf-spine
+    uint32_t spines = 8;           // leaf-spine
+    uint32_t uplinks_per_spine = 1;  // parallel links between a leaf and each spine
+    uint32_t k = 4;                // fat-tree arity (k pods, k^3/4 hosts)
+    double link_rate_bps = 400e9;  // every link unless a device side is slower
+};
+
+struct link_config
+{
+    double nic_delay_s = 100e-9;     // propagation delay of host-to-switch links
+    double switch_delay_s = 500e-9;  // propagation delay of switch-to-switch links
+};
+
+// One message of the Flows list: sent as MSS-sized raw packets by a NIC-less host port.
+struct flow_spec
+{
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint64_t bytes = 0;
+    double start_s = 0.0;
+    // Entropy value (UDP source port) of the first packet; -1 draws one from the run's seed.
+    int32_t entropy = -1;
+    // How many consecutive values the packets cycle through (1 = one fixed value per flow).
+    uint32_t entropy_values = 1;
+    uint8_t traffic_class = 0;
+};
+
+struct flows_config
+{
+    uint32_t mss_bytes = 4096;  // payload per packet
+    std::vector<flow_spec> messages;
+};
+
+struct records_config
+{
+    // Records written; the default is every periodic record plus flow-perf.
+    std::vector<std::string> enabled = {"nd-stats", "switch-load-balancing-stats", "flow-perf"};
+};
+
+struct scenario
+{
+    simulation_config simulation;
+    topology_config topology;
+    link_config link;
+    switch_config sw;
+    flows_config flows;
+    records_config records;
+};
+
+}  // namespace uetsim

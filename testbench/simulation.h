@@ -1,0 +1,43 @@
+// Elaborates a scenario into a fabric and runs it. One elaboration per process (STYLE.md P3):
+// call run_simulation at most once per process.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "testbench/scenario.h"
+
+namespace uetsim {
+
+struct run_options
+{
+    std::string out_dir = "out";
+    bool progress = false;        // progress line on stderr
+    std::string resolved_yaml;    // the resolved scenario, copied into the manifest
+    std::string resolved_json;    // the same as JSON (manifest "scenario" member)
+};
+
+struct run_summary
+{
+    double sim_time_s = 0;
+    double wall_time_s = 0;
+    uint64_t events = 0;          // SystemC delta/timed events executed (sc_delta_count based)
+    uint64_t data_packets_sent = 0;
+    uint64_t packets_dropped = 0;
+    uint64_t packets_trimmed = 0;
+    uint32_t flows_total = 0;
+    uint32_t flows_completed = 0;
+    uint64_t peak_rss_bytes = 0;
+    bool scoreboard_ok = true;
+    std::string scoreboard_message;
+};
+
+// Builds, runs and writes every enabled record into opts.out_dir.
+// Throws std::runtime_error on internal errors (the command maps it to exit code 1).
+run_summary run_simulation(const scenario& sc, const run_options& opts);
+
+// Values derived from a scenario without simulating (for `uetsim inspect`), as a JSON object
+// text with at least: topology {kind, hosts, switches, links, ...}.
+std::string derived_json(const scenario& sc);
+
+}  // namespace uetsim

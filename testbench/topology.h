@@ -1,0 +1,73 @@
+// Topology builders: leaf-spine, 3-tier k-ary fat-tree, single switch. A topology is plain data
+// (devices, ports, links, names) so that it can be checked without the kernel; fabric.h turns it
+// into modules and routing tables.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/switch/routing_table.h"
+#include "testbench/scenario.h"
+
+namespace uetsim {
+
+enum class device_kind { host, switch_device };
+
+// Tiers as in nd-stats: 0 spine (SSW), 1 fabric (FSW), 2 rack (RSW), 3 NIC.
+enum tier : int { tier_spine = 0, tier_fabric = 1, tier_rack = 2, tier_nic = 3 };
+
+struct device
+{
+    device_kind kind;
+    std::string name;  // host3, leaf0, spine2, edge0, agg1, core3, switch0
+    uint32_t node_id;  // unique over all devices: hosts first, then switches
+    int tier;
+    uint32_t index;  // host number, or switch number among switches
+    // Port i connects to link ports[i].link at its end ports[i].end (0 = A, 1 = B).
+    struct port_ref
+    {
+        uint32_t link;
+        int end;
+        bool uplink;  // towards a higher tier (lower tier number)
+    };
+    std::vector<port_ref> ports;
+};
+
+struct link_spec
+{
+    std::string name;  // lower tier first: host3-leaf0, leaf0-spine2 (.N for parallel links)
+    uint32_t a_device, a_port;  // A = the lower device (host side)
+    uint32_t b_device, b_port;
+    double rate_bps;
+    double delay_s;
+};
+
+struct topology
+{
+    std::vector<device> devices;  // hosts first (index == host number), then switches
+    std::vector<link_spec> links;
+    uint32_t hosts = 0;
+
+    uint32_t switch_count() const { return uint32_t(devices.size()) - hosts; }
+    const device& host(uint32_t h) const { return devices[h]; }
+    // The link and port a host's NIC is attached by (its only port).
+    const link_spec& host_link(uint32_t h) const { return links[devices[h].ports[0].link]; }
+    int find_link(const std::string& name) const;
+    // The device at the other end of port `port` of device `d`.
+    uint32_t peer(uint32_t d, size_t port) const;
+};
+
+// Host count a topology configuration resolves to (fat-tree: k^3/4).
+uint32_t host_count(const topology_config& cfg);
+
+topology build_topology(const topology_config& cfg, const link_config& links);
+
+// Routing tables of every switch (indexed by switch number): towards each host, the ports that
+// start a shortest path.
+std::vector<routing_table> build_routes(const topology& t);
+
+// IPv4 address of host h: 10.0.0.0 + h + 1, so that dpr's (destination - 1) is the host number.
+inline uint32_t host_ip(uint32_t h) { return 0x0A000000u + h + 1; }
+
+}  // namespace uetsim

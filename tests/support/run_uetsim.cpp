@@ -1,0 +1,120 @@
+#include "tests/support/run_uetsim.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace uetsim::test {
+
+namespace {
+
+std::string slurp_fd(int fd)
+{
+    std::string s;
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) s.append(buf, static_cast<size_t>(n));
+    return s;
+}
+
+}  // namespace
+
+command_result run_uetsim(const std::vector<std::string>& args)
+{
+    const char* bin = std::getenv("UETSIM_BIN");
+    std::string exe = bin ? bin : "build/bin/uetsim";
+    std::string dir = temp_dir("cmd");
+    std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE* o = freopen(out_path.c_str(), "w", stdout);
+        FILE* e = freopen(err_path.c_str(), "w", stderr);
+        (void)o;
+        (void)e;
+        std::vector<char*> argv;
+        argv.push_back(const_cast<char*>(exe.c_str()));
+        for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(exe.c_str(), argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    command_result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_text(out_path);
+    r.err = read_text(err_path);
+    std::filesystem::remove_all(dir);
+    return r;
+}
+
+std::string temp_dir(const std::string& tag)
+{
+    static int counter = 0;
+    auto p = std::filesystem::temp_directory_path() /
+             ("uetsim-" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(p);
+    return p.string();
+}
+
+std::string write_file(const std::string& path, const std::string& text)
+{
+    std::ofstream f(path);
+    f << text;
+    return path;
+}
+
+std::string read_text(const std::string& path)
+{
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+int csv::col(const std::string& name) const
+{
+    for (size_t i = 0; i < header.size(); ++i)
+        if (header[i] == name) return static_cast<int>(i);
+    return -1;
+}
+
+const std::string& csv::str(size_t row, const std::string& name) const
+{
+    int c = col(name);
+    if (c < 0) throw std::runtime_error("no column " + name);
+    return rows.at(row).at(static_cast<size_t>(c));
+}
+
+double csv::num(size_t row, const std::string& name) const { return std::stod(str(row, name)); }
+
+csv read_csv(const std::string& path)
+{
+    csv c;
+    std::ifstream f(path);
+    EXPECT_TRUE(f.good()) << "missing record " << path;
+    std::string line;
+    bool first = true;
+    while (std::getline(f, line)) {
+        std::vector<std::string> cells;
+        std::string cell;
+        bool quoted = false;
+        for (char ch : line) {
+            if (ch == '"') quoted = !quoted;
+            else if (ch == ',' && !quoted) cells.push_back(std::move(cell)), cell.clear();
+            else cell += ch;
+        }
+        cells.push_back(cell);
+        if (first) c.header = cells, first = false;
+        else c.rows.push_back(cells);
+    }
+    return c;
+}
+
+}  // namespace uetsim::test

@@ -1,0 +1,39 @@
+// Helpers for system tests that drive the real `uetsim` command and read its records.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace uetsim::test {
+
+struct command_result
+{
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs build/bin/uetsim with the given arguments (no shell quoting needed).
+command_result run_uetsim(const std::vector<std::string>& args);
+
+// A fresh, empty folder under the system temp dir, unique to this process.
+std::string temp_dir(const std::string& tag);
+
+// Writes text to a file and returns its path.
+std::string write_file(const std::string& path, const std::string& text);
+
+// A CSV file as a header and rows of cells; fails the test if the file is missing.
+struct csv
+{
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    int col(const std::string& name) const;  // -1 when absent
+    double num(size_t row, const std::string& name) const;
+    const std::string& str(size_t row, const std::string& name) const;
+};
+csv read_csv(const std::string& path);
+
+std::string read_text(const std::string& path);
+
+}  // namespace uetsim::test

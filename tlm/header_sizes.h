@@ -1,0 +1,50 @@
+// Byte-exact header sizes of the packets uetsim puts on the wire (DIGEST.md §1, §5).
+// No preamble or inter-frame gap is modelled, as in the reference model.
+#pragma once
+
+#include <cstdint>
+
+namespace uetsim::wire {
+
+inline constexpr uint32_t eth_header = 14;
+inline constexpr uint32_t eth_fcs = 4;
+inline constexpr uint32_t ipv4_header = 20;
+inline constexpr uint32_t udp_header = 8;
+inline constexpr uint32_t pds_rud_request = 16;  // RUD_CC_REQ
+inline constexpr uint32_t pds_ack_cc = 32;       // ACK_CC with NSCC state
+inline constexpr uint32_t pds_nack = 16;
+inline constexpr uint32_t pds_control = 16;  // probe
+inline constexpr uint32_t ses_standard = 44;
+inline constexpr uint32_t roce_bth = 12;
+inline constexpr uint32_t min_ip_charge = 46;  // smallest charge of a frame in a switch buffer
+
+inline constexpr uint16_t uet_udp_port = 4793;   // IANA
+inline constexpr uint16_t roce_udp_port = 4791;  // IANA
+inline constexpr uint8_t ip_proto_udp = 17;
+
+// Ethernet framing around an IP datagram.
+inline constexpr uint32_t eth_overhead = eth_header + eth_fcs;
+// IPv4 + UDP, the part of every UET/RoCE packet below the transport headers.
+inline constexpr uint32_t ip_udp = ipv4_header + udp_header;
+
+// UET data packet: payload + SES + PDS + UDP + IPv4 + Ethernet + FCS = payload + 106.
+inline constexpr uint32_t uet_data_overhead = ses_standard + pds_rud_request + ip_udp + eth_overhead;
+// The IP datagram of a UET data packet (NSCC's and the buffers' unit): payload + 88.
+inline constexpr uint32_t uet_nominal_overhead = ses_standard + pds_rud_request + ip_udp;
+inline constexpr uint32_t uet_ack_bytes = pds_ack_cc + ip_udp + eth_overhead;       // 78
+inline constexpr uint32_t uet_nack_bytes = pds_nack + ip_udp + eth_overhead;        // 62
+inline constexpr uint32_t uet_probe_bytes = pds_control + ip_udp + eth_overhead;    // 62
+inline constexpr uint32_t uet_trimmed_bytes = pds_rud_request + ip_udp + eth_overhead + 0;  // 62
+
+// RoCE v2 data packet: payload + BTH + UDP + IPv4 + Ethernet + FCS = payload + 58 (the RoCE
+// NIC pages model no invariant CRC).
+inline constexpr uint32_t roce_data_overhead = roce_bth + ip_udp + eth_overhead;
+
+static_assert(uet_data_overhead == 106);
+static_assert(uet_nominal_overhead == 88);
+static_assert(uet_ack_bytes == 78);
+static_assert(uet_nack_bytes == 62);
+static_assert(uet_trimmed_bytes == 62);
+static_assert(roce_data_overhead == 58);
+
+}  // namespace uetsim::wire

@@ -1,0 +1,128 @@
+// The network packet: uetsim's TLM payload on every Ethernet link.
+//
+// A custom protocol (packet_protocol.h) rather than tlm_generic_payload with an extension:
+// a packet is not a memory-mapped access, its fields are read at every hop, and a plain struct
+// avoids the generic payload's extension-array lookups and allocations (docs/architecture.md).
+// Header fields are kept as values; payload bytes are not carried (the scoreboard tracks byte
+// ranges), and a pcap writer serialises the headers from these fields.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+
+#include "tlm/dscp.h"
+#include "tlm/header_sizes.h"
+
+namespace uetsim {
+
+// What a frame carries; decides its header layout and size on the wire.
+enum class packet_kind : uint8_t {
+    raw_data,    // NIC-less Flows traffic: UET data framing, no transport behind it
+    uet_data,    // PDS RUD request + SES standard header + payload
+    uet_ack,     // PDS ACK_CC
+    uet_nack,    // PDS NACK
+    uet_probe,   // PDS control (base-RTT probe) and its ACK
+    roce_data,   // BTH + payload + ICRC
+    roce_ack,
+    roce_cnp,
+    pfc,
+};
+
+const char* to_string(packet_kind k);
+
+struct ipv4_fields
+{
+    uint32_t src = 0;  // host byte order
+    uint32_t dst = 0;
+    uint8_t dscp = 0;
+    uint8_t ecn = ecn::not_ect;
+    uint8_t ttl = 255;
+    uint8_t protocol = wire::ip_proto_udp;
+};
+
+struct udp_fields
+{
+    uint16_t src_port = 0;  // the entropy value for UET
+    uint16_t dst_port = wire::uet_udp_port;
+};
+
+// PDS header fields (UET 1.0 widths: PSN 32 b, PDC id 16 b, SACK bitmap 64 b).
+struct pds_fields
+{
+    uint8_t type = 0;  // PDS type code
+    bool ack_request = false;
+    bool retransmit = false;
+    bool syn = false;
+    uint16_t spdcid = 0;
+    uint16_t dpdcid = 0;
+    uint32_t psn = 0;
+    uint32_t cack_psn = 0;   // ACK: cumulative acknowledgement
+    uint32_t ack_psn = 0;    // ACK: the PSN this ACK answers
+    uint32_t sack_base = 0;  // ACK: first PSN the bitmap covers
+    uint64_t sack_bitmap = 0;
+    uint8_t nack_code = 0;
+    bool ecn_echo = false;
+    uint16_t service_time = 0;  // ACK: receiver service time, 128 ns units
+    uint8_t rcv_penalty = 0;    // ACK: receiver window penalty 0..127
+    uint32_t rcvd_bytes = 0;
+};
+
+// SES standard header fields that the model uses.
+struct ses_fields
+{
+    uint64_t message_id = 0;
+    uint64_t offset = 0;  // byte offset of the payload in its message
+    uint64_t message_bytes = 0;
+    bool last = false;
+};
+
+// RoCE v2 base transport header fields.
+struct bth_fields
+{
+    uint8_t opcode = 0;
+    uint32_t dest_qp = 0;
+    uint32_t psn = 0;  // 24 b on the wire
+    bool ack_request = false;
+};
+
+struct packet
+{
+    packet_kind kind = packet_kind::raw_data;
+    bool trimmed = false;
+    uint16_t src_node = 0;  // sending host index (MAC addresses are derived from it)
+    uint16_t dst_node = 0;  // destination host index
+    uint32_t payload_bytes = 0;
+    uint32_t wire_bytes = 0;  // Ethernet frame including FCS, no preamble or IFG
+
+    ipv4_fields ip;
+    udp_fields udp;
+    pds_fields pds;
+    ses_fields ses;
+    bth_fields bth;
+
+    // Model bookkeeping that real hardware would keep in sideband state, not on the wire.
+    uint64_t id = 0;       // unique per run, for traces and captures
+    uint32_t flow_id = 0;  // Flows entry or connection the packet belongs to
+    uint64_t sent_ps = 0;  // when the sender finished serialising it (RTT samples)
+    uint8_t hops = 0;
+
+    // The IP datagram: what switch buffers charge and NSCC counts (no Ethernet framing).
+    uint32_t ip_bytes() const { return wire_bytes - wire::eth_overhead; }
+    bool is_data() const
+    {
+        return kind == packet_kind::raw_data || kind == packet_kind::uet_data ||
+               kind == packet_kind::roce_data;
+    }
+
+    // Cuts a data packet to its headers (switch trimming) and re-marks it.
+    void trim(bool last_hop);
+
+    void reset() { *this = packet{}; }
+};
+
+// Wire size of a packet of this kind carrying `payload` bytes.
+uint32_t wire_size(packet_kind kind, uint32_t payload);
+
+std::ostream& operator<<(std::ostream& os, const packet& p);
+
+}  // namespace uetsim

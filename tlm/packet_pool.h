@@ -1,0 +1,48 @@
+// A free list of packets: no heap allocation per packet in steady state.
+// One pool per simulation; a packet has one owner at a time (the module holding it),
+// and the last owner (a receiver, or a switch that drops it) releases it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tlm/packet.h"
+
+namespace uetsim {
+
+class packet_pool
+{
+public:
+    packet_pool() = default;
+    packet_pool(const packet_pool&) = delete;
+    packet_pool& operator=(const packet_pool&) = delete;
+
+    packet* acquire()
+    {
+        packet* p;
+        if (m_free.empty()) {
+            m_storage.push_back(std::make_unique<packet>());
+            p = m_storage.back().get();
+        } else {
+            p = m_free.back();
+            m_free.pop_back();
+            p->reset();
+        }
+        p->id = ++m_next_id;
+        return p;
+    }
+
+    void release(packet* p) { m_free.push_back(p); }
+
+    size_t allocated() const { return m_storage.size(); }
+    size_t in_use() const { return m_storage.size() - m_free.size(); }
+    uint64_t issued() const { return m_next_id; }
+
+private:
+    std::vector<std::unique_ptr<packet>> m_storage;
+    std::vector<packet*> m_free;
+    uint64_t m_next_id = 0;
+};
+
+}  // namespace uetsim

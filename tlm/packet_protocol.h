@@ -1,0 +1,90 @@
+// TLM-2.0 protocol traits and sockets for Ethernet links carrying uetsim::packet.
+//
+// Conventions (an AT-style one-way message, no response phase):
+//  - A transmitter starts a frame with nb_transport_fw(pkt, BEGIN_REQ, delay=0). The link answers
+//    TLM_UPDATED with END_REQ and `delay` = the frame's serialization time: the transmitter may
+//    not start its next frame before then (the base protocol's request exclusion rule).
+//  - The link delivers the frame to the far end with nb_transport_fw(pkt, BEGIN_REQ, 0) when its
+//    last bit arrives (store-and-forward). The receiver takes ownership and returns TLM_COMPLETED.
+//  - The backward path is unused: flow control is modelled by the transmitter's own queue.
+#pragma once
+
+#include <functional>
+#include <tlm>
+
+#include "tlm/packet.h"
+
+namespace uetsim {
+
+struct packet_protocol
+{
+    using tlm_payload_type = packet;
+    using tlm_phase_type = tlm::tlm_phase;
+};
+
+using packet_fw_if = tlm::tlm_fw_transport_if<packet_protocol>;
+using packet_bw_if = tlm::tlm_bw_transport_if<packet_protocol>;
+
+// Initiator side of a packet link. The backward path is never used.
+class packet_initiator_socket : public tlm::tlm_initiator_socket<32, packet_protocol>,
+                                private packet_bw_if
+{
+public:
+    explicit packet_initiator_socket(const char* name)
+        : tlm::tlm_initiator_socket<32, packet_protocol>(name)
+    {
+        bind(static_cast<packet_bw_if&>(*this));
+    }
+
+    // Starts a frame; returns the time until the next frame may start (zero if the target
+    // took it at once).
+    sc_core::sc_time send(packet& p)
+    {
+        tlm::tlm_phase phase = tlm::BEGIN_REQ;
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        (*this)->nb_transport_fw(p, phase, delay);
+        return delay;
+    }
+
+private:
+    tlm::tlm_sync_enum nb_transport_bw(packet&, tlm::tlm_phase&, sc_core::sc_time&) override
+    {
+        return tlm::TLM_COMPLETED;
+    }
+    void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+};
+
+// Target side of a packet link: hands each arriving packet to a handler.
+// The handler returns the time until the target can take the next frame (links use this to
+// report serialization time; receivers return zero).
+class packet_target_socket : public tlm::tlm_target_socket<32, packet_protocol>,
+                             private packet_fw_if
+{
+public:
+    using handler = std::function<sc_core::sc_time(packet&)>;
+
+    explicit packet_target_socket(const char* name)
+        : tlm::tlm_target_socket<32, packet_protocol>(name)
+    {
+        bind(static_cast<packet_fw_if&>(*this));
+    }
+
+    void on_receive(handler h) { m_handler = std::move(h); }
+
+private:
+    tlm::tlm_sync_enum nb_transport_fw(packet& p, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay) override
+    {
+        delay = m_handler(p);
+        if (delay == sc_core::SC_ZERO_TIME) return tlm::TLM_COMPLETED;
+        phase = tlm::END_REQ;
+        return tlm::TLM_UPDATED;
+    }
+    void b_transport(packet& p, sc_core::sc_time& delay) override { delay += m_handler(p); }
+    bool get_direct_mem_ptr(packet&, tlm::tlm_dmi&) override { return false; }
+    unsigned int transport_dbg(packet&) override { return 0; }
+
+    handler m_handler;
+};
+
+}  // namespace uetsim
