@@ -19,6 +19,13 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sc.sw,
                                                              std::move(routes[dev.index]), ports,
                                                              sc.simulation.random_seed, pool));
+        if (sc.sw.rtl_flow_hash_lockstep) {
+            // The Verilated flow-hash block beside each switch, checking every hash it computes.
+            m_rtl_hashers.push_back(std::make_unique<rtl_flow_hasher>((dev.name + "_rtl_flow_hash").c_str()));
+            rtl_flow_hasher* rtl = m_rtl_hashers.back().get();
+            m_switches.back()->observe_hashes(
+                [rtl](ecmp_hash_method m, const flow_key& k, uint32_t salt, uint16_t h) { rtl->check(m, k, salt, h); });
+        }
     }
 
     std::vector<flow_host*> hosts;
@@ -57,6 +64,17 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         bind_end(ls.a_device, ls.a_port, 0);
         bind_end(ls.b_device, ls.b_port, 1);
     }
+}
+
+}  // namespace uetsim
+
+namespace uetsim {
+
+uint64_t fabric::rtl_hash_checks() const
+{
+    uint64_t n = 0;
+    for (const auto& r : m_rtl_hashers) n += r->checks();
+    return n;
 }
 
 }  // namespace uetsim

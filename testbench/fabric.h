@@ -7,6 +7,7 @@
 
 #include "hw/link/link.h"
 #include "hw/switch/fabric_switch.h"
+#include "rtl/flow_hash/flow_hash_rtl.h"
 #include "testbench/flow_host.h"
 #include "testbench/flows.h"
 #include "testbench/scenario.h"
@@ -27,12 +28,15 @@ public:
     size_t switch_count() const { return m_switches.size(); }
     flow_host& host_at(size_t h) { return *m_hosts[h]; }
     size_t host_count() const { return m_hosts.size(); }
+    // Hashes checked against the RTL block in lockstep mode (Switch.RtlFlowHashLockstep).
+    uint64_t rtl_hash_checks() const;
 
 private:
     topology m_topo;
     std::vector<std::unique_ptr<link>> m_links;
     std::vector<std::unique_ptr<fabric_switch>> m_switches;
     std::vector<std::unique_ptr<flow_host>> m_hosts;
+    std::vector<std::unique_ptr<rtl_flow_hasher>> m_rtl_hashers;
 };
 
 }  // namespace uetsim

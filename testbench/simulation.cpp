@@ -153,6 +153,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     m["data_packets_sent"] = s.data_packets_sent;
     m["packets_dropped"] = s.packets_dropped;
     m["packets_trimmed"] = s.packets_trimmed;
+    if (sc.sw.rtl_flow_hash_lockstep) m["rtl_flow_hash_checks"] = fab.rtl_hash_checks();
     m["messages"] = {{"total", s.flows_total}, {"completed", s.flows_completed}};
     m["scoreboard"] = {{"ok", s.scoreboard_ok}, {"report", s.scoreboard_message}};
     nlohmann::ordered_json rec = nlohmann::ordered_json::array();

@@ -75,6 +75,7 @@ void fabric_switch::forward(packet* p)
     if (n > 1) {
         flow_key k{p->ip.protocol, p->ip.src, p->ip.dst, p->udp.src_port, p->udp.dst_port};
         member = select_member(m_cfg.hash_method, k, m_salt, n);
+        if (m_hash_observer) m_hash_observer(m_cfg.hash_method, k, m_salt, flow_hash16(m_cfg.hash_method, k, m_salt));
     }
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
     if (out.queue().offer(p) == admit_result::dropped) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "hw/common/random.h"
 #include "hw/common/transmitter.h"
 #include "hw/switch/egress_queue.h"
+#include "hw/switch/flow_hash.h"
 #include "hw/switch/routing_table.h"
 #include "hw/switch/switch_config.h"
 #include "tlm/packet_pool.h"
@@ -81,6 +83,12 @@ public:
 
     uint64_t no_route_drops() const { return m_no_route_drops; }
 
+    // The seam for an RTL flow-hash block: called with every hash the switch computes, so a
+    // Verilated block can run in lockstep with the model (testbench wires rtl_flow_hasher).
+    using hash_observer = std::function<void(ecmp_hash_method, const flow_key&, uint32_t salt,
+                                             uint16_t hash)>;
+    void observe_hashes(hash_observer f) { m_hash_observer = std::move(f); }
+
 private:
     void on_arrival(size_t port, packet& p);
     void forward(packet* p);
@@ -98,6 +106,7 @@ private:
     std::vector<uint64_t> m_set_formed_ps;
     sc_core::sc_time m_latency;
     uint64_t m_no_route_drops = 0;
+    hash_observer m_hash_observer;
 };
 
 }  // namespace uetsim

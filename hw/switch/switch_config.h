@@ -31,6 +31,10 @@ struct switch_config
     double max_threshold = 0.8;
     double max_mark_probability = 1.0;
 
+    // Run the flow-hash RTL block (rtl/flow_hash) in lockstep with the C++ hash in every switch;
+    // the first mismatch stops the run.
+    bool rtl_flow_hash_lockstep = false;
+
     uint64_t effective_egress_limit() const
     {
         if (egress_queue_limit_bytes) return egress_queue_limit_bytes;

@@ -1,0 +1,467 @@
+// Scenario loading through the key schema: defaults, every key type, --set order, and the exact
+// shape of each class of error message.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+
+#include "sim/config/loader.h"
+#include "sim/config/output.h"
+#include "sim/default_scenario.h"
+
+namespace uetsim::config {
+namespace {
+
+// The config_error message of resolving `yaml` (source name "scenario.yaml") with overrides.
+std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
+{
+    try {
+        resolve_text(yaml, sets);
+    } catch (const config_error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(config, empty_scenario_has_struct_defaults)
+{
+    scenario def;
+    scenario sc = resolve_text("");
+    EXPECT_EQ(sc.simulation.name, def.simulation.name);
+    EXPECT_EQ(sc.simulation.random_seed, def.simulation.random_seed);
+    EXPECT_EQ(sc.simulation.stop_time_s, def.simulation.stop_time_s);
+    EXPECT_EQ(sc.topology.kind, def.topology.kind);
+    EXPECT_EQ(sc.topology.hosts, def.topology.hosts);
+    EXPECT_EQ(sc.topology.link_rate_bps, def.topology.link_rate_bps);
+    EXPECT_EQ(sc.link.nic_delay_s, def.link.nic_delay_s);
+    EXPECT_EQ(sc.sw.hash_method, def.sw.hash_method);
+    EXPECT_EQ(sc.sw.plane_bdp_bytes, def.sw.plane_bdp_bytes);
+    EXPECT_EQ(sc.sw.ewma_weight, def.sw.ewma_weight);
+    EXPECT_EQ(sc.flows.mss_bytes, def.flows.mss_bytes);
+    EXPECT_TRUE(sc.flows.messages.empty());
+    EXPECT_EQ(sc.records.enabled, def.records.enabled);
+    // Sections given with nothing under them are fine too.
+    EXPECT_EQ(resolve_text("Switch:\nFlows:\nRoceNic: {}\nFaults: []\n").sw.hash_method,
+              def.sw.hash_method);
+}
+
+TEST(config, defaults_in_the_key_reference_come_from_the_structs)
+{
+    const auto& keys = schema().keys;
+    EXPECT_EQ(keys.find("Simulation.StopTime")->info.default_value, "1s");
+    EXPECT_EQ(keys.find("Topology.LinkRate")->info.default_value, "400Gbps");
+    EXPECT_EQ(keys.find("Switch.PlaneBDP")->info.default_value, "300KB");
+    EXPECT_EQ(keys.find("Switch.EcmpHashMethod")->info.default_value, "crc32WithSalt");
+    EXPECT_EQ(keys.find("UetNic.RdmaDataMSS")->info.default_value, "4KiB");
+}
+
+TEST(config, every_key_type_loads)
+{
+    scenario sc = resolve_text(R"(
+Simulation:
+  Name: run-1.a_b
+  RandomSeed: 18446744073709551615
+  StopTime: 2ms
+  NDStatsReportInterval: 10us
+  EpochUtc: 2024-02-29T23:59:59Z
+Topology:
+  Kind: leaf-spine
+  Hosts: 32
+  HostsPerLeaf: 4
+  Spines: 2
+  UplinksPerSpine: 2
+  LinkRate: 800Gbps
+Link:
+  NicDelay: 0.2us
+  SwitchDelay: 1e-6
+Switch:
+  EcmpHashMethod: dprWithFallback
+  LoadBalancingMethod: none
+  EnableLoadBalancingStats: FALSE
+  LoadBalancingStatsReportInterval: 10us
+  ForwardingLatency: 0ns
+  EgressQueueLimit: 1MiB
+  PlaneBDP: 600KB
+  QueueDropThreshold: 3
+  UETPolicyEnabled: true
+  TrimmingEnabled: true
+  EnableEcn: false
+  EwmaWeight: 0.5
+  MinThreshold: 0.1
+  MaxThreshold: 0.9
+  MaxMarkProbability: 0.25
+UetNic:
+  RdmaDataMSS: 2048
+Flows:
+  - {Src: 0, Dst: 31, Bytes: 1MB, Start: 5us, Entropy: 0x100, EntropyValues: 64, TrafficClass: 3}
+  - Src: 4
+    Dst: 5
+    Bytes: 0
+Records:
+  Enabled: [flow-perf]
+)");
+    EXPECT_EQ(sc.simulation.name, "run-1.a_b");
+    EXPECT_EQ(sc.simulation.random_seed, 18446744073709551615ull);
+    EXPECT_EQ(sc.simulation.stop_time_s, 2e-3);
+    EXPECT_EQ(sc.simulation.nd_stats_interval_s, 10e-6);
+    EXPECT_EQ(sc.simulation.epoch_utc, "2024-02-29T23:59:59Z");
+    EXPECT_EQ(sc.topology.hosts, 32u);
+    EXPECT_EQ(sc.topology.hosts_per_leaf, 4u);
+    EXPECT_EQ(sc.topology.spines, 2u);
+    EXPECT_EQ(sc.topology.uplinks_per_spine, 2u);
+    EXPECT_EQ(sc.topology.link_rate_bps, 800e9);
+    EXPECT_EQ(sc.link.nic_delay_s, 0.2e-6);
+    EXPECT_EQ(sc.link.switch_delay_s, 1e-6);
+    EXPECT_EQ(sc.sw.hash_method, ecmp_hash_method::dpr_with_fallback);
+    EXPECT_FALSE(sc.sw.enable_load_balancing_stats);
+    EXPECT_EQ(sc.sw.load_balancing_stats_interval_s, 10e-6);
+    EXPECT_EQ(sc.sw.forwarding_latency_s, 0.0);
+    EXPECT_EQ(sc.sw.egress_queue_limit_bytes, 1048576u);
+    EXPECT_EQ(sc.sw.plane_bdp_bytes, 600000u);
+    EXPECT_EQ(sc.sw.queue_drop_threshold, 3u);
+    EXPECT_TRUE(sc.sw.uet_policy_enabled);
+    EXPECT_TRUE(sc.sw.trimming_enabled);
+    EXPECT_FALSE(sc.sw.enable_ecn);
+    EXPECT_EQ(sc.sw.ewma_weight, 0.5);
+    EXPECT_EQ(sc.sw.min_threshold, 0.1);
+    EXPECT_EQ(sc.sw.max_threshold, 0.9);
+    EXPECT_EQ(sc.sw.max_mark_probability, 0.25);
+    EXPECT_EQ(sc.flows.mss_bytes, 2048u);
+    ASSERT_EQ(sc.flows.messages.size(), 2u);
+    const auto& f = sc.flows.messages[0];
+    EXPECT_EQ(f.src, 0u);
+    EXPECT_EQ(f.dst, 31u);
+    EXPECT_EQ(f.bytes, 1'000'000u);
+    EXPECT_EQ(f.start_s, 5e-6);
+    EXPECT_EQ(f.entropy, 256);
+    EXPECT_EQ(f.entropy_values, 64u);
+    EXPECT_EQ(f.traffic_class, 3);
+    const auto& g = sc.flows.messages[1];  // optional fields keep the flow_spec defaults
+    EXPECT_EQ(g.bytes, 0u);
+    EXPECT_EQ(g.start_s, 0.0);
+    EXPECT_EQ(g.entropy, -1);
+    EXPECT_EQ(g.entropy_values, 1u);
+    EXPECT_EQ(sc.records.enabled, std::vector<std::string>{"flow-perf"});
+}
+
+TEST(config, set_overrides_the_file_in_order)
+{
+    scenario sc = resolve_text("Topology:\n  Spines: 4\nSimulation:\n  Name: file\n",
+                               {"Topology.Spines=2", "Simulation.Name=first",
+                                "Simulation.Name=second", "Switch.EcmpHashMethod=hash"});
+    EXPECT_EQ(sc.topology.spines, 2u);
+    EXPECT_EQ(sc.simulation.name, "second");
+    EXPECT_EQ(sc.sw.hash_method, ecmp_hash_method::hash);
+}
+
+TEST(config, set_takes_lists_and_flow_cells)
+{
+    scenario sc = resolve_text("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1KB}\n  - {Src: 1, Dst: 0, Bytes: 1KB}\n",
+                               {"Flows[1].Bytes=2MiB", "Flows[0].Entropy=7",
+                                "Records.Enabled=nd-stats, flow-perf"});
+    EXPECT_EQ(sc.flows.messages[1].bytes, 2u * 1024 * 1024);
+    EXPECT_EQ(sc.flows.messages[0].entropy, 7);
+    EXPECT_EQ(sc.records.enabled, (std::vector<std::string>{"nd-stats", "flow-perf"}));
+    sc = resolve_text("", {"Flows=[{Src: 2, Dst: 3, Bytes: 10B}]", "Records.Enabled=[]"});
+    ASSERT_EQ(sc.flows.messages.size(), 1u);
+    EXPECT_EQ(sc.flows.messages[0].dst, 3u);
+    EXPECT_TRUE(sc.records.enabled.empty());
+    // An override is checked against the other keys like the file's values.
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1KB}\n", {"Flows[0].Dst=0"}),
+              "Flows[0]: Src and Dst are both 0; a flow needs two different hosts");
+}
+
+TEST(config, set_errors)
+{
+    EXPECT_EQ(error_of("", {"Topology.Hosts"}),
+              "--set 'Topology.Hosts': expected Section.Key=VALUE, e.g. --set Topology.Hosts=32");
+    EXPECT_EQ(error_of("", {"=5"}),
+              "--set '=5': expected Section.Key=VALUE, e.g. --set Topology.Hosts=32");
+    EXPECT_EQ(error_of("", {"Switch.EcmpHashMetod=crc32"}),
+              "unknown key 'Switch.EcmpHashMetod'; did you mean 'Switch.EcmpHashMethod'?");
+    EXPECT_EQ(error_of("", {"Topology.Hosts=abc"}), "Topology.Hosts: 'abc' is not a whole number");
+    EXPECT_EQ(error_of("", {"Flows[0].Bytes=1MB"}),
+              "--set Flows[0].Bytes: there is no Flows[0]; the scenario has 0 Flows");
+    EXPECT_EQ(error_of("Flows: [{Src: 0, Dst: 1, Bytes: 1}]", {"Flows[0].Bytez=1MB"}),
+              "unknown key 'Flows[0].Bytez'; did you mean 'Flows[0].Bytes'?");
+    EXPECT_EQ(error_of("", {"Switch[0].EnableEcn=true"}),
+              "--set Switch[0].EnableEcn: only list sections such as Flows take [index]");
+    EXPECT_EQ(error_of("", {"Topology=1"}),
+              "--set Topology: Topology is a section; --set takes a key such as "
+              "Topology.Kind=VALUE");
+    EXPECT_EQ(error_of("", {"Flows=[{Src: 0"}],
+              "--set Flows: malformed YAML value '[{Src: 0': end of map flow not found");
+}
+
+TEST(config, unknown_key_names_the_closest)
+{
+    EXPECT_EQ(error_of("Switch:\n  EcmpHashMetod: crc32\n"),
+              "scenario.yaml:2:3: unknown key 'Switch.EcmpHashMetod'; did you mean "
+              "'Switch.EcmpHashMethod'?");
+    EXPECT_EQ(error_of("Switch:\n  rdmadatamss: 1KB\n"),
+              "scenario.yaml:2:3: unknown key 'Switch.rdmadatamss'; did you mean "
+              "'UetNic.RdmaDataMSS'?");
+    EXPECT_EQ(error_of("Link:\n  Bogus: 1\n"),
+              "scenario.yaml:2:3: unknown key 'Link.Bogus'; the Link keys are Link.NicDelay, "
+              "Link.SwitchDelay");
+    // Sections without keys in this version: any key is unknown.
+    EXPECT_EQ(error_of("RoceNic:\n  Foo: 1\n"),
+              "scenario.yaml:2:3: unknown key 'RoceNic.Foo'; the RoceNic section has no keys in "
+              "this version");
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dest: 1, Bytes: 1}\n"),
+              "scenario.yaml:2:14: unknown key 'Flows[0].Dest'; did you mean 'Flows[0].Dst'?");
+}
+
+TEST(config, unknown_section_names_the_closest)
+{
+    EXPECT_EQ(error_of("Swtich:\n  EnableEcn: true\n"),
+              "scenario.yaml:1:1: unknown section 'Swtich'; did you mean 'Switch'?");
+    EXPECT_EQ(error_of("Zzz: 1\n"),
+              "scenario.yaml:1:1: unknown section 'Zzz'; the sections are Simulation, Topology, "
+              "Link, Nic, Switch, UetNic, RoceNic, Pcie, RdmaApplication, Flows, Faults, Records, "
+              "Trace, Capture, Check");
+    EXPECT_EQ(error_of("Faults:\n  - {At: 1us}\n"),
+              "scenario.yaml:2:3: Faults: not supported in this version (the list must be empty)");
+}
+
+TEST(config, wrong_types)
+{
+    EXPECT_EQ(error_of("Topology:\n  Hosts: abc\n"),
+              "scenario.yaml:2:10: Topology.Hosts: 'abc' is not a whole number");
+    EXPECT_EQ(error_of("Topology:\n  Hosts: 16.5\n"),
+              "scenario.yaml:2:10: Topology.Hosts: '16.5' is not a whole number");
+    EXPECT_EQ(error_of("Switch:\n  EnableEcn: yes\n"),
+              "scenario.yaml:2:14: Switch.EnableEcn: 'yes' is not a boolean (true or false)");
+    EXPECT_EQ(error_of("Switch:\n  EwmaWeight: high\n"),
+              "scenario.yaml:2:15: Switch.EwmaWeight: 'high' is not a number");
+    EXPECT_EQ(error_of("Topology:\n  LinkRate: 6us\n"),
+              "scenario.yaml:2:13: Topology.LinkRate: '6us' is a time, expected a data rate such "
+              "as 400Gbps");
+    EXPECT_EQ(error_of("Link:\n  NicDelay: fast\n"),
+              "scenario.yaml:2:13: Link.NicDelay: 'fast' is not a time (a number in s or a value "
+              "with a unit such as 6us)");
+    EXPECT_EQ(error_of("Switch:\n  PlaneBDP: 1.5B\n"),
+              "scenario.yaml:2:13: Switch.PlaneBDP: '1.5B' is not a whole number of bytes");
+    EXPECT_EQ(error_of("Topology:\n  Hosts: [1, 2]\n"),
+              "scenario.yaml:2:10: Topology.Hosts: expected a single value, got a list");
+    EXPECT_EQ(error_of("Topology:\n  Hosts:\n"),
+              "scenario.yaml:2:9: Topology.Hosts: no value given");
+    EXPECT_EQ(error_of("Topology: 16\n"),
+              "scenario.yaml:1:11: Topology: expected a map of keys, got a single value");
+    EXPECT_EQ(error_of("Flows:\n  Src: 1\n"),
+              "scenario.yaml:2:3: Flows: expected a list of maps such as {Src: 0, Dst: 8, Bytes: "
+              "4MiB, Start: 0s}");
+    EXPECT_EQ(error_of("Records:\n  Enabled: {a: 1}\n"),
+              "scenario.yaml:2:12: Records.Enabled: expected a list, got a map");
+}
+
+TEST(config, out_of_range)
+{
+    EXPECT_EQ(error_of("Topology:\n  Hosts: 5000\n"),
+              "scenario.yaml:2:10: Topology.Hosts: 5000 is out of range 1..4096");
+    EXPECT_EQ(error_of("Topology:\n  Hosts: -1\n"),
+              "scenario.yaml:2:10: Topology.Hosts: -1 is out of range 1..4096");
+    EXPECT_EQ(error_of("Topology:\n  Hosts: 99999999999999999999999\n"),
+              "scenario.yaml:2:10: Topology.Hosts: 99999999999999999999999 is out of range "
+              "1..4096");
+    EXPECT_EQ(error_of("Topology:\n  Kind: fat-tree\n  K: 34\n"),
+              "scenario.yaml:3:6: Topology.K: 34 is out of range 2..32, even");
+    EXPECT_EQ(error_of("Topology:\n  Kind: fat-tree\n  K: 5\n"),
+              "scenario.yaml:3:6: Topology.K: 5 is not even");
+    EXPECT_EQ(error_of("Topology:\n  LinkRate: 4Tbps\n"),
+              "scenario.yaml:2:13: Topology.LinkRate: 4Tbps is out of range 1Gbps..3200Gbps");
+    EXPECT_EQ(error_of("Simulation:\n  StopTime: 0s\n"),
+              "scenario.yaml:2:13: Simulation.StopTime: 0s is out of range: must be greater than "
+              "0s and at most 100s");
+    EXPECT_EQ(error_of("Simulation:\n  NDStatsReportInterval: 100ns\n"),
+              "scenario.yaml:2:26: Simulation.NDStatsReportInterval: 100ns is out of range "
+              "1us..10s");
+    EXPECT_EQ(error_of("Switch:\n  LoadBalancingStatsReportInterval: 9us\n"),
+              "scenario.yaml:2:37: Switch.LoadBalancingStatsReportInterval: 9us is out of range "
+              "10us..10s");
+    EXPECT_EQ(error_of("Link:\n  SwitchDelay: -1ns\n"),
+              "scenario.yaml:2:16: Link.SwitchDelay: '-1ns' is negative");
+    EXPECT_EQ(error_of("Switch:\n  MaxThreshold: 1.5\n"),
+              "scenario.yaml:2:17: Switch.MaxThreshold: 1.5 is out of range 0..1");
+    EXPECT_EQ(error_of("UetNic:\n  RdmaDataMSS: 9KiB\n"),
+              "scenario.yaml:2:16: UetNic.RdmaDataMSS: '9KiB' (9216 B) is out of range 64..9000 B");
+    EXPECT_EQ(error_of("Switch:\n  EgressQueueLimit: 4294967296\n"),
+              "scenario.yaml:2:21: Switch.EgressQueueLimit: 4294967296 is out of range "
+              "0..4294967295 B");
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, Entropy: 65536}\n"),
+              "scenario.yaml:2:40: Flows[0].Entropy: 65536 is out of range -1..65535");
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, TrafficClass: 8}\n"),
+              "scenario.yaml:2:45: Flows[0].TrafficClass: 8 is out of range 0..7");
+}
+
+TEST(config, text_rules)
+{
+    EXPECT_EQ(error_of("Simulation:\n  Name: my run\n"),
+              "scenario.yaml:2:9: Simulation.Name: 'my run' may only contain letters, digits, "
+              "'_', '.' and '-' (it prefixes record file names)");
+    EXPECT_EQ(error_of("Simulation:\n  Name: ''\n"),
+              "scenario.yaml:2:9: Simulation.Name: '' may only contain letters, digits, '_', "
+              "'.' and '-' (it prefixes record file names)");
+    EXPECT_EQ(error_of("Simulation:\n  EpochUtc: 2025-02-29T00:00:00Z\n"),
+              "scenario.yaml:2:13: Simulation.EpochUtc: '2025-02-29T00:00:00Z' is not an ISO "
+              "8601 UTC time such as 2026-01-01T00:00:00Z");
+    EXPECT_EQ(error_of("Simulation:\n  EpochUtc: 2026-01-01 00:00:00\n"),
+              "scenario.yaml:2:13: Simulation.EpochUtc: '2026-01-01 00:00:00' is not an ISO "
+              "8601 UTC time such as 2026-01-01T00:00:00Z");
+}
+
+TEST(config, unknown_enum_value_lists_the_allowed)
+{
+    EXPECT_EQ(error_of("Switch:\n  EcmpHashMethod: crc33\n"),
+              "scenario.yaml:2:19: Switch.EcmpHashMethod: 'crc33' is not one of crc32WithSalt, "
+              "crc32, hashWithSalt, hash, dpr, dprWithFallback; did you mean 'crc32'?");
+    EXPECT_EQ(error_of("Topology:\n  Kind: torus\n"),
+              "scenario.yaml:2:9: Topology.Kind: 'torus' is not one of leaf-spine, fat-tree, "
+              "single-switch");
+    EXPECT_EQ(error_of("Switch:\n  LoadBalancingMethod: flowlet\n"),
+              "scenario.yaml:2:24: Switch.LoadBalancingMethod: 'flowlet' is not modelled yet; "
+              "allowed: none");
+    EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
+              "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
+              "switch-load-balancing-stats, flow-perf");
+    EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
+              "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
+}
+
+TEST(config, malformed_yaml_gives_file_line_and_column)
+{
+    EXPECT_EQ(error_of("Switch:\n  EnableEcn: [true\n"),
+              "scenario.yaml:3:1: malformed YAML: end of sequence flow not found");
+    EXPECT_EQ(error_of("Switch:\n  EnableEcn: true\n   bad: 1\n"),
+              "scenario.yaml:3:7: malformed YAML: illegal map value");
+}
+
+TEST(config, document_shape)
+{
+    EXPECT_EQ(error_of("Switch:\n  EnableEcn: true\n  EnableEcn: false\n"),
+              "scenario.yaml:3:3: duplicate key 'Switch.EnableEcn' (first given at line 2)");
+    EXPECT_EQ(error_of("Link: {}\nLink: {}\n"),
+              "scenario.yaml:2:1: duplicate key 'Link' (first given at line 1)");
+    EXPECT_EQ(error_of("- a\n- b\n"),
+              "scenario.yaml:1:1: a scenario must be a map of sections (Simulation, Topology, "
+              "...), not a list");
+    EXPECT_EQ(error_of("hello\n"),
+              "scenario.yaml:1:1: a scenario must be a map of sections (Simulation, Topology, "
+              "...), not a single value");
+    EXPECT_EQ(error_of("Link: {}\n---\nLink: {}\n"),
+              "scenario.yaml: holds 2 YAML documents; a scenario is a single document");
+    EXPECT_EQ(error_of("Flows:\n  - [0, 1]\n"),
+              "scenario.yaml:2:5: Flows[0]: expected a map of Src, Dst, Bytes, Start, Entropy, "
+              "EntropyValues, TrafficClass");
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Bytes: 1}\n"),
+              "scenario.yaml:2:5: Flows[0]: Dst is required");
+}
+
+TEST(config, cross_field_rules_name_both_keys)
+{
+    EXPECT_EQ(error_of("Topology:\n  Hosts: 20\n"),
+              "Topology.Hosts (20) must be a multiple of Topology.HostsPerLeaf (8) for a "
+              "leaf-spine topology");
+    EXPECT_EQ(error_of("Topology:\n  Kind: fat-tree\n  Hosts: 20\n"),
+              "Topology.Hosts: 20 cannot be set for a fat-tree: its host count is derived from "
+              "Topology.K (K^3/4 = 16 for K = 4); remove Topology.Hosts or change Topology.K");
+    EXPECT_EQ(error_of("Switch:\n  TrimmingEnabled: true\n"),
+              "Switch.TrimmingEnabled is true but Switch.UETPolicyEnabled is false; trimming "
+              "requires the UET policy (set Switch.UETPolicyEnabled: true)");
+    EXPECT_EQ(error_of("Switch:\n  MinThreshold: 0.5\n  MaxThreshold: 0.4\n"),
+              "Switch.MaxThreshold (0.4) must be at least Switch.MinThreshold (0.5)");
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1}\n  - {Src: 0, Dst: 16, Bytes: 1}\n"),
+              "Flows[1].Dst: 16 is out of range 0..15 (the topology has 16 hosts)");
+    EXPECT_EQ(error_of("Topology: {Kind: single-switch, Hosts: 4}\nFlows: [{Src: 4, Dst: 1, Bytes: 1}]\n"),
+              "Flows[0].Src: 4 is out of range 0..3 (the topology has 4 hosts)");
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 3, Dst: 3, Bytes: 1}\n"),
+              "Flows[0]: Src and Dst are both 3; a flow needs two different hosts");
+    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, Entropy: 65500, EntropyValues: 100}\n"),
+              "Flows[0]: Entropy 65500 with 100 EntropyValues goes past 65535");
+    EXPECT_EQ(error_of("Simulation: {StopTime: 1ms}\nFlows:\n  - {Src: 0, Dst: 1, Bytes: 1, Start: 2ms}\n"),
+              "Flows[0].Start: 2ms is not before Simulation.StopTime (1ms)");
+}
+
+TEST(config, fat_tree_hosts_are_derived)
+{
+    scenario sc = resolve_text("Topology:\n  Kind: fat-tree\n  K: 6\n");
+    EXPECT_EQ(sc.topology.hosts, 54u);
+    // Giving the derived value is consistent, so a printed scenario loads again.
+    EXPECT_EQ(resolve_text("Topology: {Kind: fat-tree, K: 4, Hosts: 16}").topology.hosts, 16u);
+    EXPECT_EQ(resolve_text("Topology: {Kind: fat-tree, K: 4}\nFlows: [{Src: 15, Dst: 0, Bytes: 1}]")
+                  .flows.messages.size(),
+              1u);
+}
+
+TEST(config, printed_scenario_loads_back_identically)
+{
+    scenario_builder b;
+    b.load_default();
+    b.apply_set("Topology.Kind=fat-tree");
+    b.apply_set("Topology.K=6");
+    b.apply_set("Link.NicDelay=123.456ns");
+    b.apply_set("Switch.EwmaWeight=0.3");
+    scenario sc = b.finish();
+    std::string yaml = scenario_yaml(sc);
+    scenario again = resolve_text(yaml);
+    EXPECT_EQ(scenario_yaml(again), yaml);
+    EXPECT_EQ(scenario_json(again), scenario_json(sc));
+    EXPECT_EQ(again.link.nic_delay_s, sc.link.nic_delay_s);
+}
+
+TEST(config, json_uses_si_base_units)
+{
+    auto j = scenario_json(resolve_text("Link: {NicDelay: 100ns}\nSwitch: {PlaneBDP: 1KiB}\n"));
+    EXPECT_EQ(j["Link"]["NicDelay"].get<double>(), 100e-9);
+    EXPECT_EQ(j["Topology"]["LinkRate"].get<double>(), 400e9);
+    EXPECT_EQ(j["Switch"]["PlaneBDP"].get<uint64_t>(), 1024u);
+    EXPECT_EQ(j["Switch"]["EcmpHashMethod"].get<std::string>(), "crc32WithSalt");
+    EXPECT_EQ(j["Records"]["Enabled"].size(), 3u);
+    EXPECT_TRUE(j["Flows"].is_array());
+}
+
+TEST(config, default_scenario_is_the_16_host_leaf_spine)
+{
+    scenario sc = resolve_scenario("", {});
+    EXPECT_EQ(sc.topology.kind, topology_kind::leaf_spine);
+    EXPECT_EQ(sc.topology.hosts, 16u);
+    EXPECT_EQ(sc.topology.hosts_per_leaf, 8u);
+    EXPECT_EQ(sc.topology.spines, 8u);
+    EXPECT_EQ(sc.topology.link_rate_bps, 400e9);
+    ASSERT_EQ(sc.flows.messages.size(), 16u);
+    for (uint32_t i = 0; i < 16; ++i) {
+        const auto& f = sc.flows.messages[i];
+        EXPECT_EQ(f.src, i);
+        EXPECT_EQ(f.dst, (i + 8) % 16);
+        EXPECT_EQ(f.bytes, 4u << 20);
+        EXPECT_EQ(f.entropy, 256);
+        EXPECT_EQ(f.entropy_values, 128u);
+    }
+}
+
+TEST(config, examples_validate)
+{
+    const char* root = std::getenv("UETSIM_SOURCE");
+    ASSERT_NE(root, nullptr) << "UETSIM_SOURCE is set by ctest";
+    int n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(root) + "/examples")) {
+        if (entry.path().extension() != ".yaml") continue;
+        EXPECT_NO_THROW(resolve_scenario(entry.path().string(), {})) << entry.path();
+        ++n;
+    }
+    EXPECT_GE(n, 3);
+}
+
+TEST(config, missing_file)
+{
+    try {
+        resolve_scenario("/nonexistent/x.yaml", {});
+        FAIL() << "no error";
+    } catch (const config_error& e) {
+        EXPECT_STREQ(e.what(), "cannot read scenario file '/nonexistent/x.yaml': no such file");
+    }
+}
+
+}  // namespace
+}  // namespace uetsim::config
