@@ -28,15 +28,39 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         }
     }
 
-    std::vector<flow_host*> hosts;
-    for (uint32_t h = 0; h < m_topo.hosts; ++h) {
-        m_hosts.push_back(std::make_unique<flow_host>(
-            m_topo.devices[h].name.c_str(), h,
-            [&traffic](uint32_t m, bool& more) { return traffic.next_packet(m, more); },
-            [&traffic](packet& p) { traffic.deliver(p); }));
-        hosts.push_back(m_hosts.back().get());
+    if (sc.nic.type == nic_kind::raw) {
+        std::vector<flow_host*> hosts;
+        for (uint32_t h = 0; h < m_topo.hosts; ++h) {
+            m_hosts.push_back(std::make_unique<flow_host>(
+                m_topo.devices[h].name.c_str(), h,
+                [&traffic](uint32_t m, bool& more) { return traffic.next_packet(m, more); },
+                [&traffic](packet& p) { traffic.deliver(p); }));
+            hosts.push_back(m_hosts.back().get());
+        }
+        traffic.attach(std::move(hosts));
+    } else {
+        for (uint32_t h = 0; h < m_topo.hosts; ++h) {
+            entropy_config lb = sc.nic.spraying;
+            lb.link_rate_bps = m_topo.host_link(h).rate_bps;
+            lb.initial_base_rtt_s = sc.nic.nscc.initial_base_rtt_s;
+            lb.rdma_data_mss = sc.nic.uet.rdma_data_mss;
+            nscc_config cc = sc.nic.nscc;
+            cc.link_rate_bps = m_topo.host_link(h).rate_bps;
+            cc.rdma_data_mss = sc.nic.uet.rdma_data_mss;
+            cc.trimming_enabled = sc.nic.uet.trimming_enabled;
+            uet_nic::host_callbacks cb;
+            cb.message_complete = [&traffic](uint64_t m, double t) { traffic.completed(m, t); };
+            cb.data_written = [&traffic](uint32_t, uint64_t m, uint64_t off, uint32_t bytes) {
+                traffic.written(m, off, bytes);
+            };
+            m_nics.push_back(std::make_unique<uet_nic>(m_topo.devices[h].name.c_str(), h,
+                                                       m_topo.devices[h].node_id, host_ip(h), sc.nic.uet,
+                                                       cc, lb, sc.simulation.random_seed, pool, cb));
+        }
+        traffic.attach([this](const message_state& m) {
+            m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes);
+        });
     }
-    traffic.attach(std::move(hosts));
 
     // Bind: a device transmits into the link end it sits on and receives from the other side.
     for (size_t i = 0; i < m_topo.links.size(); ++i) {
@@ -46,8 +70,13 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             packet_initiator_socket* out;
             packet_target_socket* in;
             if (m_topo.devices[d].kind == device_kind::host) {
-                out = &m_hosts[d]->tx.out;
-                in = &m_hosts[d]->in;
+                if (m_nics.empty()) {
+                    out = &m_hosts[d]->tx.out;
+                    in = &m_hosts[d]->in;
+                } else {
+                    out = &m_nics[d]->tx.out;
+                    in = &m_nics[d]->in;
+                }
             } else {
                 auto& sp = m_switches[m_topo.devices[d].index]->port(port);
                 out = &sp.tx.out;

@@ -10,6 +10,7 @@
 
 #include "hw/common/ring.h"
 #include "hw/common/transmitter.h"
+#include "hw/nic/common/host_port_stats.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
 
@@ -35,8 +36,15 @@ public:
         tx.kick();
     }
 
-    uint64_t rx_packets() const { return m_rx_packets; }
-    uint64_t rx_bytes() const { return m_rx_bytes; }
+    host_port_stats port_stats() const
+    {
+        host_port_stats s;
+        s.tx_packets = tx.packets();
+        s.tx_bytes = tx.bytes();
+        s.rx_packets = m_rx_packets;
+        s.rx_bytes = m_rx_bytes;
+        return s;
+    }
     uint32_t host() const { return m_host; }
 
 private:

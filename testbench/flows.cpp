@@ -45,7 +45,8 @@ void flows::start_due()
             next_trigger(at - sc_core::sc_time_stamp());
             return;
         }
-        m_hosts[m.spec.src]->activate(m.id);
+        if (m_post) m_post(m);
+        else m_hosts[m.spec.src]->activate(m.id);
         ++m_next_start;
     }
     // Nothing left to start: with no static sensitivity the method never runs again.
@@ -88,28 +89,49 @@ packet* flows::next_packet(uint32_t id, bool& more)
 void flows::deliver(packet& p)
 {
     message_state& m = m_msgs[p.flow_id];
-    const double now = to_seconds(sc_core::sc_time_stamp());
     if (p.trimmed) {
         ++m.trimmed_arrivals;  // a NIC-less receiver cannot ask for the payload again
     } else {
-        const uint32_t seq = uint32_t(p.ses.offset / m_mss);
-        if (m.received[seq]) {
-            ++m.duplicates;
-        } else {
-            m.received[seq] = true;
-            ++m.packets_received;
-            m.bytes_received += p.payload_bytes;
-        }
-        if (!m.done() && m.packets_received == m.packets_total) {
-            m.finish_s = now;
-            ++m_completed;
-            if (m_perf)
-                m_perf->row(utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes,
-                            m.packets_total, m.spec.start_s, now, (now - m.spec.start_s) * 1e6);
-            if (m_completed == m_msgs.size() && m_all_done) m_all_done();
-        }
+        receive_payload(m, p.ses.offset, p.payload_bytes);
+        // A NIC-less message completes when its last byte arrives.
+        if (!m.done() && m.packets_received == m.packets_total)
+            complete(m, to_seconds(sc_core::sc_time_stamp()));
     }
     m_pool.release(&p);
+}
+
+void flows::written(uint64_t message, uint64_t offset, uint32_t bytes)
+{
+    receive_payload(m_msgs[size_t(message)], offset, bytes);
+}
+
+void flows::completed(uint64_t message, double time_s)
+{
+    message_state& m = m_msgs[size_t(message)];
+    if (!m.done()) complete(m, time_s);
+}
+
+void flows::receive_payload(message_state& m, uint64_t offset, uint32_t bytes)
+{
+    // Scoreboard: each packet's bytes must reach the destination exactly once.
+    const uint32_t seq = uint32_t(offset / m_mss);
+    if (seq >= m.received.size() || m.received[seq]) {
+        ++m.duplicates;
+        return;
+    }
+    m.received[seq] = true;
+    ++m.packets_received;
+    m.bytes_received += bytes;
+}
+
+void flows::complete(message_state& m, double now)
+{
+    m.finish_s = now;
+    ++m_completed;
+    if (m_perf)
+        m_perf->row(utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes, m.packets_total,
+                    m.spec.start_s, now, (now - m.spec.start_s) * 1e6);
+    if (m_completed == m_msgs.size() && m_all_done) m_all_done();
 }
 
 std::string flows::scoreboard_report() const
@@ -122,7 +144,10 @@ std::string flows::scoreboard_report() const
                              m.trimmed_arrivals ? fmt::format(", {} trimmed", m.trimmed_arrivals) : "");
         else if (m.bytes_received != m.spec.bytes)
             r += fmt::format("message {}: {} bytes arrived, expected {}\n", m.id, m.bytes_received, m.spec.bytes);
-        if (m.duplicates) r += fmt::format("message {}: {} duplicate packets\n", m.id, m.duplicates);
+        if (m.duplicates) r += fmt::format("message {}: {} packets written twice\n", m.id, m.duplicates);
+        if (m.done() && m.packets_received != m.packets_total)
+            r += fmt::format("message {}: completed with {} of {} packets written\n", m.id, m.packets_received,
+                             m.packets_total);
     }
     return r;
 }

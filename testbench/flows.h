@@ -41,7 +41,12 @@ class flows : public sc_core::sc_module
 public:
     flows(const sc_core::sc_module_name& name, const scenario& sc, packet_pool& pool);
 
+    // NIC-less hosts: the flows feed their packets and receive them back (deliver()).
     void attach(std::vector<flow_host*> hosts) { m_hosts = std::move(hosts); }
+    // NIC hosts: a message is posted to the source NIC at its start time; the NIC reports each
+    // payload written at the receiver (written()) and the sender's completion (completed()).
+    using poster = std::function<void(const message_state&)>;
+    void attach(poster post) { m_post = std::move(post); }
     void record_to(std::unique_ptr<csv_writer> w, std::string epoch)
     {
         m_perf = std::move(w);
@@ -54,6 +59,10 @@ public:
     packet* next_packet(uint32_t m, bool& more);
     void deliver(packet& p);
 
+    // NIC hooks.
+    void written(uint64_t message, uint64_t offset, uint32_t bytes);
+    void completed(uint64_t message, double time_s);
+
     const std::vector<message_state>& messages() const { return m_msgs; }
     uint32_t completed() const { return m_completed; }
     uint64_t data_packets_sent() const { return m_sent; }
@@ -62,6 +71,8 @@ public:
 
 private:
     void start_due();
+    void receive_payload(message_state& m, uint64_t offset, uint32_t bytes);
+    void complete(message_state& m, double now);
 
     packet_pool& m_pool;
     uint32_t m_mss;
@@ -69,6 +80,7 @@ private:
     std::vector<uint32_t> m_start_order;
     size_t m_next_start = 0;
     std::vector<flow_host*> m_hosts;
+    poster m_post;
     std::unique_ptr<csv_writer> m_perf;
     std::string m_epoch;
     std::function<void()> m_all_done;

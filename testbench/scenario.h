@@ -6,11 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "hw/nic/uet/entropy/entropy_config.h"
+#include "hw/nic/uet/nscc_config.h"
+#include "hw/nic/uet/uet_nic_config.h"
 #include "hw/switch/switch_config.h"
 
 namespace uetsim {
 
 enum class topology_kind { leaf_spine, fat_tree, single_switch };
+
+// What sits at each host's network port: a UET NIC, or a NIC-less raw port that sends Flows
+// packets at line rate with no transport (for exercising the fabric alone).
+enum class nic_kind { uet, raw };
 
 struct simulation_config
 {
@@ -63,7 +70,17 @@ struct flows_config
 struct records_config
 {
     // Records written; the default is every periodic record plus flow-perf.
-    std::vector<std::string> enabled = {"nd-stats", "switch-load-balancing-stats", "flow-perf"};
+    std::vector<std::string> enabled = {"nd-stats", "switch-load-balancing-stats", "flow-perf",
+                                        "uet-transport-stats"};
+    bool uet_monitor = false;  // the per-packet uet-monitor record
+};
+
+struct nic_config
+{
+    nic_kind type = nic_kind::uet;
+    uet_nic_config uet;     // UetNic.*
+    nscc_config nscc;       // UetNic.* (congestion control)
+    entropy_config spraying;  // UetNic.* (packet spraying)
 };
 
 struct scenario
@@ -72,6 +89,7 @@ struct scenario
     topology_config topology;
     link_config link;
     switch_config sw;
+    nic_config nic;
     flows_config flows;
     records_config records;
 };

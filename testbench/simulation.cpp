@@ -17,6 +17,7 @@
 #include "testbench/fabric.h"
 #include "testbench/flows.h"
 #include "testbench/records/periodic_records.h"
+#include "testbench/records/uet_records.h"
 
 namespace uetsim {
 
@@ -108,6 +109,22 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
                           sc.simulation.epoch_utc);
         files.push_back(prefix + "flow-perf-0.csv");
     }
+    std::unique_ptr<uet_transport_record> transport;
+    std::unique_ptr<uet_monitor_record> monitor;
+    if (fab.nic_count()) {
+        if (enabled(sc, "uet-transport-stats")) {
+            transport = std::make_unique<uet_transport_record>("uet_transport_stats", sc, fab,
+                                                               prefix + "uet-transport-stats-0.csv");
+            files.push_back(transport->path());
+        }
+        if (sc.records.uet_monitor) {
+            std::vector<std::string> names(fab.topo().devices.size());
+            for (const auto& d : fab.topo().devices) names[d.node_id] = d.name;
+            monitor = std::make_unique<uet_monitor_record>(prefix + "uet-monitor-0.csv", names);
+            for (size_t h = 0; h < fab.nic_count(); ++h) fab.nic_at(h).set_monitor(monitor.get());
+            files.push_back(monitor->path());
+        }
+    }
     if (!sc.flows.messages.empty()) traffic.on_all_done([] { sc_core::sc_stop(); });
     std::unique_ptr<progress_meter> progress;
     if (opts.progress)
@@ -116,12 +133,15 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     sc_core::sc_start(seconds(sc.simulation.stop_time_s));
     if (progress) progress->done();
     records.finish();
+    if (transport) transport->finish();
+    if (monitor) monitor->close();
     traffic.record_to(nullptr, {});  // flush and close flow-perf
 
     run_summary s;
     s.sim_time_s = to_seconds(sc_core::sc_time_stamp());
     s.events = activity::count();
     s.data_packets_sent = traffic.data_packets_sent();
+    for (size_t h = 0; h < fab.nic_count(); ++h) s.data_packets_sent += fab.nic_at(h).counters().write_pkts_sent;
     for (size_t i = 0; i < fab.switch_count(); ++i) {
         auto& sw = fab.switch_at(i);
         s.packets_dropped += sw.no_route_drops();

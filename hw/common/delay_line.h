@@ -31,6 +31,7 @@ public:
     {
         bool was_empty = m_items.empty();
         m_items.push_back({p, due});
+        m_last_due = due;
         if (was_empty) m_due.notify(due - sc_core::sc_time_stamp());
     }
 
@@ -46,6 +47,8 @@ public:
     }
 
     size_t size() const { return m_items.size(); }
+    // Due time of the last packet pushed: pushing no earlier keeps the FIFO order.
+    const sc_core::sc_time& last_due() const { return m_last_due; }
 
 private:
     struct item
@@ -69,6 +72,7 @@ private:
     handler m_on_due;
     ring<item> m_items;
     sc_core::sc_event m_due;
+    sc_core::sc_time m_last_due = sc_core::SC_ZERO_TIME;
 };
 
 }  // namespace uetsim

@@ -30,6 +30,7 @@ void transmitter::start_next()
 void transmitter::on_free()
 {
     activity::tick();
+    if (m_done) m_done();
     start_next();
 }
 

@@ -27,6 +27,9 @@ public:
         if (!m_sending) start_next();
     }
 
+    // Called when a frame's serialization ends, before the next frame is pulled.
+    void on_frame_done(std::function<void()> f) { m_done = std::move(f); }
+
     bool sending() const { return m_sending; }
     uint64_t packets() const { return m_packets; }
     uint64_t bytes() const { return m_bytes; }
@@ -36,6 +39,7 @@ private:
     void on_free();
 
     source m_next;
+    std::function<void()> m_done;
     sc_core::sc_event m_free;
     bool m_sending = false;
     uint64_t m_packets = 0;

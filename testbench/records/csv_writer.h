@@ -28,6 +28,14 @@ public:
         ++m_rows;
     }
 
+    // A row already formatted as comma-separated cells (no newline).
+    void raw_row(const std::string& cells)
+    {
+        std::fwrite(cells.data(), 1, cells.size(), m_file);
+        std::fputc('\n', m_file);
+        ++m_rows;
+    }
+
     const std::string& path() const { return m_path; }
     size_t rows() const { return m_rows; }
     void close();

@@ -103,8 +103,8 @@ void periodic_records::write_nd(double now, double interval)
         link& l = m_fab.link_at(ref.link);
         uint64_t txp, rxp, txb, rxb, txd = 0, rxd = 0;
         if (dev.kind == device_kind::host) {
-            flow_host& h = m_fab.host_at(pr.device);
-            txp = h.tx.packets(), txb = h.tx.bytes(), rxp = h.rx_packets(), rxb = h.rx_bytes();
+            const host_port_stats h = m_fab.host_stats(pr.device);
+            txp = h.tx_packets, txb = h.tx_bytes, rxp = h.rx_packets, rxb = h.rx_bytes, rxd = h.rx_drops;
         } else {
             switch_port& sp = m_fab.switch_at(dev.index).port(pr.port);
             txp = sp.tx.packets(), txb = sp.tx.bytes();

@@ -1,0 +1,88 @@
+#include "hw/nic/uet/pdc_sender.h"
+
+#include "hw/nic/uet/psn.h"
+
+namespace uetsim {
+
+sent_packet& pdc_sender::assign(uint64_t message, uint64_t offset, uint32_t payload, uint32_t nominal,
+                                bool last)
+{
+    sent_packet p;
+    p.psn = m_next++;
+    p.message = message;
+    p.offset = offset;
+    p.payload = payload;
+    p.nominal = nominal;
+    p.last = last;
+    m_packets.push_back(p);
+    return m_packets.back();
+}
+
+sent_packet* pdc_sender::find(uint32_t p)
+{
+    const int32_t d = psn::diff(p, m_base);
+    if (d < 0 || size_t(d) >= m_packets.size()) return nullptr;
+    return &m_packets[size_t(d)];
+}
+
+void pdc_sender::retire(sent_packet& p, std::vector<sent_packet*>& retired)
+{
+    if (p.retired) return;
+    p.retired = true;
+    retired.push_back(&p);
+}
+
+void pdc_sender::release_retired()
+{
+    while (!m_packets.empty() && m_packets.front().retired) {
+        m_packets.pop_front();
+        ++m_base;
+    }
+}
+
+void pdc_sender::on_ack(uint32_t cack, uint32_t sack_base, uint64_t bitmap,
+                        std::vector<sent_packet*>& retired)
+{
+    // Cumulative part: every PSN at or below the CACK.
+    for (size_t i = 0; i < m_packets.size() && psn::at_or_before(m_packets[i].psn, cack); ++i)
+        retire(m_packets[i], retired);
+    // Selective part.
+    for (uint32_t b = 0; bitmap != 0 && b < 64; ++b, bitmap >>= 1)
+        if (bitmap & 1u)
+            if (sent_packet* p = find(sack_base + b)) retire(*p, retired);
+}
+
+sent_packet* pdc_sender::on_loss(uint32_t p)
+{
+    sent_packet* s = find(p);
+    if (!s || s->retired || !s->in_flight) return nullptr;
+    s->in_flight = false;
+    if (!s->rtx_queued) {
+        s->rtx_queued = true;
+        m_rtx.push_back(s->psn);
+    }
+    return s;
+}
+
+sent_packet* pdc_sender::peek_retransmission()
+{
+    while (!m_rtx.empty()) {
+        sent_packet* s = find(m_rtx.front());
+        if (s && !s->retired && s->rtx_queued) return s;
+        m_rtx.pop_front();  // acknowledged meanwhile
+        if (s) s->rtx_queued = false;
+    }
+    return nullptr;
+}
+
+sent_packet* pdc_sender::take_retransmission()
+{
+    sent_packet* s = peek_retransmission();
+    if (s) {
+        m_rtx.pop_front();
+        s->rtx_queued = false;
+    }
+    return s;
+}
+
+}  // namespace uetsim

@@ -1,0 +1,69 @@
+// The sending end of a PDC: PSN assignment, the packets sent and not yet acknowledged, their
+// retirement by cumulative and selective ACKs, and the retransmission queue fed by trim NACKs
+// and timeouts. Pure logic: the NIC module wraps it and owns time and the wire.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "hw/common/ring.h"
+
+namespace uetsim {
+
+struct sent_packet
+{
+    uint32_t psn = 0;
+    uint64_t message = 0;  // message (WQE) index in the NIC
+    uint64_t offset = 0;   // payload offset in the message
+    uint32_t payload = 0;
+    uint32_t nominal = 0;  // payload + 88: the congestion-window unit
+    uint16_t entropy = 0;
+    uint8_t tx_count = 0;  // transmissions so far (1 = first)
+    bool last = false;     // ends its message
+    bool in_flight = false;  // counted in the group's bytes in flight
+    bool retired = false;    // acknowledged
+    bool rtx_queued = false;
+    uint64_t sent_end_ps = 0;  // end of the latest serialization
+};
+
+class pdc_sender
+{
+public:
+    pdc_sender() = default;
+    explicit pdc_sender(uint32_t first_psn) : m_base(first_psn), m_next(first_psn) {}
+
+    // A new segment takes the next PSN (at fetch issue).
+    sent_packet& assign(uint64_t message, uint64_t offset, uint32_t payload, uint32_t nominal, bool last);
+
+    sent_packet* find(uint32_t psn);
+    uint32_t next_psn() const { return m_next; }
+    uint32_t oldest_unacked() const { return m_base; }
+    bool idle() const { return m_packets.empty(); }
+
+    // Applies an ACK; every packet it newly retires is appended to `retired`. The pointers stay
+    // valid until release_retired(), which drops the acknowledged head of the window.
+    void on_ack(uint32_t cack, uint32_t sack_base, uint64_t bitmap, std::vector<sent_packet*>& retired);
+    void release_retired();
+
+    // A trim NACK or a timeout for `psn`: returns the packet if it was still in flight (it then
+    // leaves the bytes in flight and joins the retransmission queue), nullptr otherwise.
+    sent_packet* on_loss(uint32_t psn);
+
+    bool has_retransmission() const { return !m_rtx.empty(); }
+    // The oldest waiting retransmission (removes it from the queue).
+    sent_packet* take_retransmission();
+    sent_packet* peek_retransmission();
+
+    uint64_t retransmissions_queued() const { return m_rtx.size(); }
+
+private:
+    void retire(sent_packet& p, std::vector<sent_packet*>& retired);
+
+    uint32_t m_base = 0;  // PSN of m_packets.front()
+    uint32_t m_next = 0;
+    std::deque<sent_packet> m_packets;  // PSNs m_base .. m_next - 1
+    ring<uint32_t> m_rtx;
+};
+
+}  // namespace uetsim

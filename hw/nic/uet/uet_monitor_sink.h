@@ -1,0 +1,54 @@
+// Per-packet observations of the UET NIC (the uet-monitor record). The NIC fills a row; the
+// testbench decides whether and where to write it, so hw/ never depends on records.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace uetsim {
+
+struct uet_monitor_row
+{
+    enum class dir : uint8_t { tx, retx, rx };
+    enum class type : uint8_t { rud_request, ack_cc, nack, ctrl };
+
+    uint64_t sim_time_ps = 0;
+    uint32_t fep_id = 0;  // the NIC's node id
+    uint64_t job_id = 0;  // message (WQE) number, 0 where none applies
+    uint64_t packet_uid = 0;
+    uint32_t packet_size = 0;
+    uint32_t local_ip = 0, remote_ip = 0;
+    uint16_t local_pdc = 0, remote_pdc = 0;
+    dir direction = dir::tx;
+    type packet_type = type::rud_request;
+    bool has_entropy = false;
+    uint16_t entropy_value = 0;
+    bool has_rtt = false;
+    double rtt_ns = 0;
+    bool has_nack_code = false;
+    bool nack_last_hop = false;
+    bool has_ar = false, ar = false;
+    bool has_ecn_marked = false, ecn_marked = false;
+    bool has_m_flag = false, m_flag = false;
+    bool has_sender_state = false;  // bytes fetched / in flight / window
+    uint64_t bytes_fetched = 0, bytes_in_flight = 0;
+    double congestion_window = 0;
+    bool has_penalty = false;
+    uint8_t penalty = 0;
+    uint8_t dscp = 0;
+    bool has_psn = false;
+    uint32_t psn = 0;
+    bool has_ack = false;
+    uint32_t cack_psn = 0, sack_base_psn = 0;
+    std::vector<uint32_t> bitmap_psns;
+};
+
+class uet_monitor_sink
+{
+public:
+    virtual ~uet_monitor_sink() = default;
+    virtual void row(const uet_monitor_row& r) = 0;
+};
+
+}  // namespace uetsim
