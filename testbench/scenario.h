@@ -67,6 +67,19 @@ struct flows_config
     std::vector<flow_spec> messages;
 };
 
+enum class fault_action { down, up, degrade, loss };
+
+// One entry of the Faults list: at `at_s`, on the link named `link` (e.g. leaf0-spine3), both
+// directions.
+struct fault_spec
+{
+    double at_s = 0;
+    std::string link;
+    fault_action action = fault_action::down;
+    double rate_bps = 0;  // degrade: the new rate
+    double loss = 0;      // loss: probability that a frame is lost, 0..1
+};
+
 struct records_config
 {
     // Records written; the default is every periodic record plus flow-perf.
@@ -91,6 +104,7 @@ struct scenario
     switch_config sw;
     nic_config nic;
     flows_config flows;
+    std::vector<fault_spec> faults;
     records_config records;
 };
 

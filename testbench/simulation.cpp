@@ -15,6 +15,7 @@
 #include "hw/common/activity.h"
 #include "hw/common/time.h"
 #include "testbench/fabric.h"
+#include "testbench/faults.h"
 #include "testbench/flows.h"
 #include "testbench/records/periodic_records.h"
 #include "testbench/records/uet_records.h"
@@ -97,6 +98,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     packet_pool pool;
     flows traffic("flows", sc, pool);
     fabric fab(sc, pool, traffic);
+    fault_injector faults("faults", sc, fab);
     periodic_records records("records", sc, fab, opts.out_dir);
     std::vector<std::string> files = records.files();
     if (enabled(sc, "flow-perf")) {

@@ -28,7 +28,7 @@ sc_core::sc_time link::transmit(direction d, packet& p)
     const sc_core::sc_time ser = serialization(p.wire_bytes, l.rate_bps);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     for (auto& t : m_taps) t(p, d, now);
-    if (!l.up) {
+    if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {
         ++l.lost;
         m_pool.release(&p);
         return ser;  // the transmitter still spends the frame's time on a dead link

@@ -14,6 +14,7 @@
 #include <systemc>
 
 #include "hw/common/delay_line.h"
+#include "hw/common/random.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
 
@@ -40,6 +41,12 @@ public:
     // Fault control, both directions at once.
     void set_up(bool up);
     void set_rate(double rate_bps);
+    // Each frame is lost with this probability (random bit errors), drawn from `rng`.
+    void set_loss(double probability, random_stream* rng)
+    {
+        m_loss = probability;
+        m_loss_rng = rng;
+    }
 
     // Called for every frame as it starts serialising (captures, monitors).
     using tap = std::function<void(const packet&, direction, const sc_core::sc_time& start)>;
@@ -63,6 +70,8 @@ private:
     packet_pool& m_pool;
     lane m_dir[2];
     std::vector<tap> m_taps;
+    double m_loss = 0;
+    random_stream* m_loss_rng = nullptr;
 };
 
 }  // namespace uetsim

@@ -16,6 +16,7 @@ scenario incast(bool trimming)
     sc.simulation.stop_time_s = 200e-6;
     sc.topology.kind = topology_kind::single_switch;
     sc.topology.hosts = 5;
+    sc.nic.type = nic_kind::raw;  // no transport: what the switch drops stays lost
     sc.sw.egress_queue_limit_bytes = 10 * 4184;
     sc.sw.uet_policy_enabled = trimming;
     sc.sw.trimming_enabled = trimming;

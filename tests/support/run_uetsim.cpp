@@ -27,7 +27,7 @@ std::string slurp_fd(int fd)
 command_result run_uetsim(const std::vector<std::string>& args)
 {
     const char* bin = std::getenv("UETSIM_BIN");
-    std::string exe = bin ? bin : "build/bin/uetsim";
+    std::string exe = bin ? bin : UETSIM_BIN_DEFAULT;
     std::string dir = temp_dir("cmd");
     std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
     pid_t pid = fork();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,13 @@ namespace uetsim::test {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The source tree: UETSIM_SOURCE when set, else the tree this file is in.
+std::string source_dir()
+{
+    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
+    return fs::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
 
 std::string scenario_file(const std::string& yaml)
 {
@@ -65,10 +73,9 @@ TEST(cli, validate_ok)
 
 TEST(cli, validate_the_examples)
 {
-    const char* root = std::getenv("UETSIM_SOURCE");
-    ASSERT_NE(root, nullptr);
+    std::string root = source_dir();
     for (const char* name : {"collision-8x8.yaml", "fat-tree.yaml", "single-switch-incast.yaml"}) {
-        command_result r = run_uetsim({"validate", std::string(root) + "/examples/" + name});
+        command_result r = run_uetsim({"validate", root + "/examples/" + name});
         EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     }
 }
@@ -134,8 +141,8 @@ TEST(cli, set_errors_exit_2)
 TEST(cli, set_applies_in_order_after_the_file)
 {
     std::string file = scenario_file("Simulation:\n  Name: from-file\n");
-    command_result r = run_uetsim({"inspect", file, "--set", "Simulation.Name=a", "--set",
-                                   "Simulation.Name=b", "--json"});
+    command_result r = run_uetsim(
+        {"inspect", file, "--set", "Simulation.Name=a", "--set", "Simulation.Name=b", "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["scenario"]["Simulation"]["Name"], "b");

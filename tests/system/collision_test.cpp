@@ -20,6 +20,7 @@ constexpr double flow_wire_bytes = 256.0 * (4096 + 106);  // as the switch count
 std::string scenario(int flows, int entropy_values)
 {
     std::string y = R"(Simulation: {Name: coll}
+Nic: {Type: raw}
 Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}
 Switch: {EcmpHashMethod: crc32WithSalt, EgressQueueLimit: 4000000000}
 Flows:

@@ -1,0 +1,52 @@
+#include "testbench/faults.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "hw/common/activity.h"
+#include "hw/common/time.h"
+
+namespace uetsim {
+
+fault_injector::fault_injector(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab)
+    : sc_core::sc_module(name), m_fab(fab)
+{
+    for (size_t l = 0; l < fab.link_count(); ++l)
+        m_loss_rng.emplace_back(sc.simulation.random_seed, "loss." + fab.topo().links[l].name);
+    for (const auto& f : sc.faults) {
+        const int l = fab.topo().find_link(f.link);
+        if (l < 0) throw std::invalid_argument("Faults: unknown link '" + f.link + "'");
+        m_events.push_back({f, size_t(l)});
+    }
+    std::stable_sort(m_events.begin(), m_events.end(),
+                     [](const resolved& a, const resolved& b) { return a.spec.at_s < b.spec.at_s; });
+    SC_HAS_PROCESS(fault_injector);
+    SC_METHOD(apply_due);
+}
+
+void fault_injector::apply_due()
+{
+    activity::tick();
+    while (m_next < m_events.size()) {
+        const resolved& e = m_events[m_next];
+        const sc_core::sc_time at = seconds(e.spec.at_s);
+        if (at > sc_core::sc_time_stamp()) {
+            next_trigger(at - sc_core::sc_time_stamp());
+            return;
+        }
+        link& l = m_fab.link_at(e.link);
+        switch (e.spec.action) {
+            case fault_action::down: l.set_up(false); break;
+            case fault_action::up:
+                l.set_up(true);
+                l.set_rate(l.nominal_rate_bps());
+                l.set_loss(0, nullptr);
+                break;
+            case fault_action::degrade: l.set_rate(e.spec.rate_bps); break;
+            case fault_action::loss: l.set_loss(e.spec.loss, &m_loss_rng[e.link]); break;
+        }
+        ++m_next;
+    }
+}
+
+}  // namespace uetsim

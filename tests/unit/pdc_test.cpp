@@ -1,0 +1,178 @@
+// PDC bookkeeping without the kernel: cumulative and selective ACKs, 64-PSN blocks, PSN wrap,
+// trim NACKs and timeouts feeding the retransmission queue.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "hw/nic/uet/pdc_receiver.h"
+#include "hw/nic/uet/pdc_sender.h"
+#include "hw/nic/uet/psn.h"
+
+using namespace uetsim;
+
+namespace {
+
+void send(pdc_sender& s, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        sent_packet& p = s.assign(0, uint64_t(i) * 4096, 4096, 4184, false);
+        p.tx_count = 1;
+        p.in_flight = true;
+    }
+}
+
+std::vector<uint32_t> psns(const std::vector<sent_packet*>& v)
+{
+    std::vector<uint32_t> out;
+    for (auto* p : v) out.push_back(p->psn);
+    return out;
+}
+
+}  // namespace
+
+TEST(psn, serial_arithmetic_across_the_wrap)
+{
+    EXPECT_TRUE(psn::before(0xFFFFFFFFu, 0u));
+    EXPECT_EQ(psn::diff(2u, 0xFFFFFFFEu), 4);
+    EXPECT_TRUE(psn::at_or_before(5u, 5u));
+    EXPECT_FALSE(psn::before(3u, 0xFFFFFFF0u));
+}
+
+TEST(pdc_receiver, in_order_advances_the_cumulative_ack)
+{
+    pdc_receiver r(100);
+    EXPECT_EQ(r.cack(), 99u);
+    EXPECT_EQ(r.on_data(100), pdc_receiver::arrival::in_order);
+    EXPECT_EQ(r.on_data(101), pdc_receiver::arrival::in_order);
+    EXPECT_EQ(r.cack(), 101u);
+    EXPECT_EQ(r.next_sack().bitmap, 0u);
+}
+
+TEST(pdc_receiver, gap_then_fill_counts_out_of_order_and_duplicates)
+{
+    pdc_receiver r(0);
+    EXPECT_EQ(r.on_data(2), pdc_receiver::arrival::out_of_order);
+    EXPECT_EQ(r.on_data(3), pdc_receiver::arrival::out_of_order);
+    EXPECT_EQ(r.on_data(3), pdc_receiver::arrival::duplicate);
+    EXPECT_EQ(r.out_of_order_held(), 2u);
+    auto s = r.next_sack();
+    EXPECT_EQ(s.base, 0u);
+    EXPECT_EQ(s.bitmap, 0b1100u);  // PSNs 2 and 3
+    EXPECT_EQ(r.on_data(0), pdc_receiver::arrival::in_order);
+    EXPECT_EQ(r.cack(), 0u);
+    EXPECT_EQ(r.on_data(1), pdc_receiver::arrival::in_order);
+    EXPECT_EQ(r.cack(), 3u);  // 1 fills the gap: 2 and 3 were already there
+    EXPECT_EQ(r.out_of_order_held(), 0u);
+    EXPECT_EQ(r.on_data(1), pdc_receiver::arrival::duplicate);
+    EXPECT_EQ(r.out_of_order_events(), 2u);
+    EXPECT_EQ(r.duplicates(), 2u);
+    EXPECT_EQ(r.max_out_of_order_held(), 2u);
+}
+
+TEST(pdc_receiver, successive_acks_walk_the_64_psn_blocks)
+{
+    pdc_receiver r(1000);
+    r.on_data(1000 + 5);    // block 0
+    r.on_data(1000 + 130);  // block 2
+    auto a = r.next_sack(), b = r.next_sack(), c = r.next_sack(), d = r.next_sack();
+    EXPECT_EQ(a.base, 1000u);
+    EXPECT_EQ(a.bitmap, uint64_t(1) << 5);
+    EXPECT_EQ(b.base, 1064u);
+    EXPECT_EQ(b.bitmap, 0u);
+    EXPECT_EQ(c.base, 1128u);
+    EXPECT_EQ(c.bitmap, uint64_t(1) << 2);
+    EXPECT_EQ(d.base, 1000u);  // and around again
+}
+
+TEST(pdc_receiver, works_across_the_psn_wrap)
+{
+    pdc_receiver r(0xFFFFFFFEu);
+    EXPECT_EQ(r.on_data(0u), pdc_receiver::arrival::out_of_order);  // 2 beyond
+    EXPECT_EQ(r.on_data(0xFFFFFFFEu), pdc_receiver::arrival::in_order);
+    EXPECT_EQ(r.on_data(0xFFFFFFFFu), pdc_receiver::arrival::in_order);
+    EXPECT_EQ(r.cack(), 0u);
+    EXPECT_EQ(r.expected(), 1u);
+    EXPECT_EQ(r.on_data(0xFFFFFFFFu), pdc_receiver::arrival::duplicate);
+}
+
+TEST(pdc_sender, cumulative_ack_retires_everything_at_or_below)
+{
+    pdc_sender s(10);
+    send(s, 5);  // PSNs 10..14
+    std::vector<sent_packet*> retired;
+    s.on_ack(12, 13, 0, retired);
+    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{10, 11, 12}));
+    s.release_retired();
+    EXPECT_EQ(s.oldest_unacked(), 13u);
+    retired.clear();
+    s.on_ack(12, 13, 0, retired);  // the same ACK again retires nothing
+    EXPECT_TRUE(retired.empty());
+}
+
+TEST(pdc_sender, selective_ack_retires_listed_psns_without_retransmitting_gaps)
+{
+    pdc_sender s(0);
+    send(s, 8);
+    std::vector<sent_packet*> retired;
+    s.on_ack(0xFFFFFFFFu, 0, 0b10110100u, retired);  // nothing in order; 2, 4, 5, 7 selectively
+    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{2, 4, 5, 7}));
+    s.release_retired();
+    EXPECT_EQ(s.oldest_unacked(), 0u);  // the head is not acknowledged yet
+    EXPECT_FALSE(s.has_retransmission());
+    retired.clear();
+    s.on_ack(3, 4, 0, retired);
+    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{0, 1, 3}));
+    s.release_retired();
+    EXPECT_EQ(s.oldest_unacked(), 6u);
+}
+
+TEST(pdc_sender, psn_wrap_within_the_window)
+{
+    pdc_sender s(0xFFFFFFFDu);
+    send(s, 6);  // FFFFFFFD, FFFFFFFE, FFFFFFFF, 0, 1, 2
+    std::vector<sent_packet*> retired;
+    s.on_ack(0u, 1u, 0b10u, retired);  // CACK 0; SACK PSN 2
+    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{0xFFFFFFFDu, 0xFFFFFFFEu, 0xFFFFFFFFu, 0u, 2u}));
+    s.release_retired();
+    EXPECT_EQ(s.oldest_unacked(), 1u);
+    EXPECT_EQ(s.next_psn(), 3u);
+}
+
+TEST(pdc_sender, trim_nack_queues_a_retransmission_once)
+{
+    pdc_sender s(0);
+    send(s, 4);
+    sent_packet* p = s.on_loss(2);
+    ASSERT_NE(p, nullptr);
+    EXPECT_FALSE(p->in_flight);
+    EXPECT_EQ(s.on_loss(2), nullptr);  // no longer in flight: a second NACK does nothing
+    EXPECT_TRUE(s.has_retransmission());
+    sent_packet* r = s.take_retransmission();
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->psn, 2u);
+    EXPECT_FALSE(s.has_retransmission());
+}
+
+TEST(pdc_sender, loss_of_an_acknowledged_packet_is_ignored)
+{
+    pdc_sender s(0);
+    send(s, 3);
+    std::vector<sent_packet*> retired;
+    s.on_ack(0xFFFFFFFFu, 0, 0b10u, retired);  // PSN 1 selectively acknowledged
+    EXPECT_EQ(s.on_loss(1), nullptr);
+    EXPECT_EQ(s.on_loss(7), nullptr);  // never sent
+}
+
+TEST(pdc_sender, retransmission_acknowledged_while_queued_is_dropped_from_the_queue)
+{
+    pdc_sender s(0);
+    send(s, 3);
+    s.on_loss(0);
+    s.on_loss(1);
+    std::vector<sent_packet*> retired;
+    s.on_ack(0, 1, 0, retired);  // PSN 0 arrived after all (a late original)
+    sent_packet* r = s.take_retransmission();
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->psn, 1u);
+    EXPECT_EQ(s.take_retransmission(), nullptr);
+}
