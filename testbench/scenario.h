@@ -88,6 +88,11 @@ struct records_config
     bool uet_monitor = false;  // the per-packet uet-monitor record
 };
 
+struct capture_config
+{
+    std::vector<std::string> links;  // link names whose frames go to pcap files
+};
+
 struct nic_config
 {
     nic_kind type = nic_kind::uet;
@@ -106,6 +111,7 @@ struct scenario
     flows_config flows;
     std::vector<fault_spec> faults;
     records_config records;
+    capture_config capture;
 };
 
 }  // namespace uetsim

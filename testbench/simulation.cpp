@@ -15,6 +15,7 @@
 #include "hw/common/activity.h"
 #include "hw/common/time.h"
 #include "testbench/fabric.h"
+#include "testbench/capture/pcap_capture.h"
 #include "testbench/faults.h"
 #include "testbench/flows.h"
 #include "testbench/records/periodic_records.h"
@@ -127,6 +128,13 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
             files.push_back(monitor->path());
         }
     }
+    pcap_capture capture;
+    for (const auto& name : sc.capture.links) {
+        const int l = fab.topo().find_link(name);
+        if (l < 0) throw std::invalid_argument("Capture.Links: unknown link '" + name + "'");
+        capture.attach(fab.link_at(size_t(l)), prefix + name + ".pcap");
+    }
+    for (const auto& f : capture.files()) files.push_back(f);
     if (!sc.flows.messages.empty()) traffic.on_all_done([] { sc_core::sc_stop(); });
     std::unique_ptr<progress_meter> progress;
     if (opts.progress)

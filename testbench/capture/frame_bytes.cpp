@@ -1,0 +1,144 @@
+#include "testbench/capture/frame_bytes.h"
+
+namespace uetsim {
+
+namespace {
+
+void put16(std::vector<uint8_t>& o, uint16_t v)
+{
+    o.push_back(uint8_t(v >> 8));
+    o.push_back(uint8_t(v));
+}
+void put32(std::vector<uint8_t>& o, uint32_t v)
+{
+    put16(o, uint16_t(v >> 16));
+    put16(o, uint16_t(v));
+}
+void put64(std::vector<uint8_t>& o, uint64_t v)
+{
+    put32(o, uint32_t(v >> 32));
+    put32(o, uint32_t(v));
+}
+void pad(std::vector<uint8_t>& o, size_t upto) { o.resize(std::max(o.size(), upto), 0); }
+
+// PDS type codes (UET 1.0): RUD request with congestion control, ACK_CC, NACK, control.
+enum pds_type : uint8_t { pds_rud_cc_req = 0x02, pds_ack_cc = 0x0A, pds_nack = 0x0C, pds_control = 0x07 };
+
+}  // namespace
+
+void mac_of(uint32_t ip, uint8_t out[6])
+{
+    out[0] = 0x02;
+    out[1] = 0x00;
+    for (int i = 0; i < 4; ++i) out[2 + i] = uint8_t(ip >> (24 - 8 * i));
+}
+
+uint16_t ipv4_checksum(const uint8_t* h, size_t len)
+{
+    uint32_t sum = 0;
+    for (size_t i = 0; i + 1 < len; i += 2) sum += (uint32_t(h[i]) << 8) | h[i + 1];
+    while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
+    return uint16_t(~sum);
+}
+
+void frame_headers(const packet& p, std::vector<uint8_t>& o)
+{
+    // Ethernet II.
+    uint8_t mac[6];
+    mac_of(p.ip.dst, mac);
+    o.insert(o.end(), mac, mac + 6);
+    mac_of(p.ip.src, mac);
+    o.insert(o.end(), mac, mac + 6);
+    put16(o, 0x0800);
+
+    // IPv4: total length is the frame less Ethernet header and FCS.
+    const size_t ip_at = o.size();
+    const uint16_t total = uint16_t(p.wire_bytes - wire::eth_overhead);
+    o.push_back(0x45);
+    o.push_back(uint8_t((p.ip.dscp << 2) | (p.ip.ecn & 3)));
+    put16(o, total);
+    put16(o, uint16_t(p.id));
+    put16(o, 0x4000);  // don't fragment
+    o.push_back(p.ip.ttl);
+    o.push_back(p.ip.protocol);
+    put16(o, 0);
+    put32(o, p.ip.src);
+    put32(o, p.ip.dst);
+    const uint16_t csum = ipv4_checksum(&o[ip_at], wire::ipv4_header);
+    o[ip_at + 10] = uint8_t(csum >> 8);
+    o[ip_at + 11] = uint8_t(csum);
+
+    // UDP, checksum 0 (not computed, allowed over IPv4).
+    put16(o, p.udp.src_port);
+    put16(o, p.udp.dst_port);
+    put16(o, uint16_t(total - wire::ipv4_header));
+    put16(o, 0);
+
+    // Transport headers.
+    const size_t start = o.size();
+    switch (p.kind) {
+        case packet_kind::raw_data:
+        case packet_kind::uet_data: {
+            // PDS RUD request (16 B): type, flags (AR, RETX, SYN), PSN, SPDCID, DPDCID,
+            // then the SYN information (first PSN).
+            o.push_back(pds_rud_cc_req);
+            o.push_back(uint8_t((p.pds.ack_request ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0) |
+                                (p.pds.syn ? 0x20 : 0)));
+            put16(o, 0);
+            put32(o, p.pds.psn);
+            put16(o, p.pds.spdcid);
+            put16(o, p.pds.dpdcid);
+            put32(o, p.pds.first_psn);
+            if (p.trimmed) break;  // a trimmed packet ends after its PDS header
+            // SES standard request (44 B): message id, offset, message length, EOM flag.
+            o.push_back(p.ses.last ? 0x01 : 0x00);
+            o.push_back(0);
+            put16(o, 0);
+            put64(o, p.ses.message_id);
+            put64(o, p.ses.offset);
+            put64(o, p.ses.message_bytes);
+            pad(o, start + wire::pds_rud_request + wire::ses_standard);
+            break;
+        }
+        case packet_kind::uet_ack: {
+            // PDS ACK_CC (32 B): type, flags, SPDCID, DPDCID, CACK PSN, ACK PSN offset, SACK
+            // base and bitmap, NSCC state (service time, penalty).
+            o.push_back(pds_ack_cc);
+            o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0)));
+            put16(o, p.pds.spdcid);
+            put16(o, p.pds.dpdcid);
+            put16(o, uint16_t(p.pds.ack_psn - p.pds.cack_psn));
+            put32(o, p.pds.cack_psn);
+            put32(o, p.pds.sack_base);
+            put64(o, p.pds.sack_bitmap);
+            put16(o, p.pds.service_time);
+            o.push_back(p.pds.rcv_penalty);
+            pad(o, start + wire::pds_ack_cc);
+            break;
+        }
+        case packet_kind::uet_nack:
+        case packet_kind::uet_probe: {
+            o.push_back(p.kind == packet_kind::uet_nack ? pds_nack : pds_control);
+            o.push_back(p.pds.nack_code);
+            put16(o, 0);
+            put32(o, p.pds.psn);
+            put16(o, p.pds.spdcid);
+            put16(o, p.pds.dpdcid);
+            pad(o, start + wire::pds_nack);
+            break;
+        }
+        case packet_kind::roce_data:
+        case packet_kind::roce_ack:
+        case packet_kind::roce_cnp: {
+            o.push_back(p.bth.opcode);
+            o.push_back(0);
+            put16(o, 0xFFFF);
+            put32(o, p.bth.dest_qp & 0xFFFFFF);
+            put32(o, (uint32_t(p.bth.ack_request) << 31) | (p.bth.psn & 0xFFFFFF));
+            break;
+        }
+        case packet_kind::pfc: break;
+    }
+}
+
+}  // namespace uetsim
