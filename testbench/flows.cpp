@@ -11,7 +11,7 @@
 namespace uetsim {
 
 flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_pool& pool)
-    : sc_core::sc_module(name), m_pool(pool), m_mss(sc.flows.mss_bytes)
+    : sc_core::sc_module(name), m_pool(pool), m_mss(sc.nic.uet.rdma_data_mss)
 {
     random_stream rng(sc.simulation.random_seed, "flows.entropy");
     for (const auto& spec : sc.flows.messages) {

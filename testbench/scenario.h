@@ -63,8 +63,7 @@ struct flow_spec
 
 struct flows_config
 {
-    uint32_t mss_bytes = 4096;  // payload per packet
-    std::vector<flow_spec> messages;
+    std::vector<flow_spec> messages;  // packets carry at most UetNic.RdmaDataMSS bytes
 };
 
 enum class fault_action { down, up, degrade, loss };

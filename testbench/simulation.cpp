@@ -221,7 +221,7 @@ std::string derived_json(const scenario& sc)
                    {"forwarding_latency_s", sc.sw.forwarding_latency_s}};
     uint64_t packets = 0, bytes = 0;
     for (const auto& f : sc.flows.messages) {
-        packets += f.bytes == 0 ? 1 : (f.bytes + sc.flows.mss_bytes - 1) / sc.flows.mss_bytes;
+        packets += f.bytes == 0 ? 1 : (f.bytes + sc.nic.uet.rdma_data_mss - 1) / sc.nic.uet.rdma_data_mss;
         bytes += f.bytes;
     }
     j["flows"] = {{"messages", sc.flows.messages.size()}, {"packets", packets}, {"bytes", bytes}};

@@ -22,9 +22,25 @@ std::string source_dir()
     return fs::path(__FILE__).parent_path().parent_path().parent_path().string();
 }
 
+// A scratch folder, removed when the test process ends.
+std::string scratch_dir()
+{
+    static struct cleanup
+    {
+        std::vector<std::string> dirs;
+        ~cleanup()
+        {
+            std::error_code ec;
+            for (const auto& d : dirs) fs::remove_all(d, ec);
+        }
+    } created;
+    created.dirs.push_back(temp_dir("cli"));
+    return created.dirs.back();
+}
+
 std::string scenario_file(const std::string& yaml)
 {
-    return write_file(temp_dir("cli") + "/scenario.yaml", yaml);
+    return write_file(scratch_dir() + "/scenario.yaml", yaml);
 }
 
 // Bad input: exit 2 and exactly one stderr line "uetsim: error: ..." holding `expected`.
@@ -99,7 +115,7 @@ TEST(cli, bad_scenarios_exit_2_naming_key_value_and_allowed)
                      "Switch.LoadBalancingMethod: 'flowlet' is not modelled yet; allowed: none");
     expect_bad_input({"validate", scenario_file("Records:\n  Enabled: [pcap]\n")},
                      "Records.Enabled[0]: 'pcap' is not one of nd-stats, "
-                     "switch-load-balancing-stats, flow-perf");
+                     "switch-load-balancing-stats, flow-perf, uet-transport-stats");
     expect_bad_input({"validate", scenario_file("Switch:\n  TrimmingEnabled: true\n")},
                      "Switch.TrimmingEnabled is true but Switch.UETPolicyEnabled is false");
     expect_bad_input({"validate", scenario_file("Topology:\n  Hosts: 12\n")},
@@ -110,7 +126,7 @@ TEST(cli, bad_scenarios_exit_2_naming_key_value_and_allowed)
     expect_bad_input({"validate", scenario_file("Flows:\n  - {Src: 0, Dst: 16, Bytes: 1MB}\n")},
                      "Flows[0].Dst: 16 is out of range 0..15 (the topology has 16 hosts)");
     expect_bad_input({"validate", scenario_file("UetNic:\n  EntropyMaskBits: 9\n")},
-                     "unknown key 'UetNic.EntropyMaskBits'");
+                     "UetNic.EntropyMaskBits: 9 is out of range 0..8");
 }
 
 TEST(cli, malformed_and_missing_files_exit_2)
@@ -123,7 +139,7 @@ TEST(cli, malformed_and_missing_files_exit_2)
                      "a scenario must be a map of sections");
     expect_bad_input({"validate", "/nonexistent/s.yaml"},
                      "cannot read scenario file '/nonexistent/s.yaml': no such file");
-    expect_bad_input({"run", temp_dir("cli")}, "it is a folder");
+    expect_bad_input({"run", scratch_dir()}, "it is a folder");
 }
 
 TEST(cli, set_errors_exit_2)
@@ -198,7 +214,7 @@ TEST(cli, unwritable_output_folder_exits_2_before_simulating)
     EXPECT_FALSE(fs::exists("/proc/uetsim-cli-test"));
 
     // A regular file in the way.
-    std::string file = write_file(temp_dir("cli") + "/not-a-folder", "x");
+    std::string file = write_file(scratch_dir() + "/not-a-folder", "x");
     r = run_uetsim({"run", "--quiet", "--out", file + "/out"});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("uetsim: error: output folder '" + file + "/out' cannot be created"),
@@ -208,7 +224,7 @@ TEST(cli, unwritable_output_folder_exits_2_before_simulating)
 
 TEST(cli, bad_input_writes_nothing)
 {
-    std::string out = temp_dir("cli") + "/records";
+    std::string out = scratch_dir() + "/records";
     command_result r = run_uetsim({"run", "--quiet", "--out", out, "--set", "Topology.Hosts=0"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("Topology.Hosts: 0 is out of range 1..4096"), std::string::npos) << r.err;
@@ -217,7 +233,7 @@ TEST(cli, bad_input_writes_nothing)
 
 TEST(cli, run_default_scenario)
 {
-    std::string out = temp_dir("cli") + "/records";
+    std::string out = scratch_dir() + "/records";
     command_result r = run_uetsim({"run", "--quiet", "--out", out});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("flows completed       16/16"), std::string::npos) << r.out;

@@ -13,6 +13,13 @@
 namespace uetsim::config {
 namespace {
 
+// The source tree: UETSIM_SOURCE (set by ctest), else the tree this file is in.
+std::string source_dir()
+{
+    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
+    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
+
 // The config_error message of resolving `yaml` (source name "scenario.yaml") with overrides.
 std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
 {
@@ -38,7 +45,7 @@ TEST(config, empty_scenario_has_struct_defaults)
     EXPECT_EQ(sc.sw.hash_method, def.sw.hash_method);
     EXPECT_EQ(sc.sw.plane_bdp_bytes, def.sw.plane_bdp_bytes);
     EXPECT_EQ(sc.sw.ewma_weight, def.sw.ewma_weight);
-    EXPECT_EQ(sc.flows.mss_bytes, def.flows.mss_bytes);
+    EXPECT_EQ(sc.nic.uet.rdma_data_mss, def.nic.uet.rdma_data_mss);
     EXPECT_TRUE(sc.flows.messages.empty());
     EXPECT_EQ(sc.records.enabled, def.records.enabled);
     // Sections given with nothing under them are fine too.
@@ -127,7 +134,7 @@ Records:
     EXPECT_EQ(sc.sw.min_threshold, 0.1);
     EXPECT_EQ(sc.sw.max_threshold, 0.9);
     EXPECT_EQ(sc.sw.max_mark_probability, 0.25);
-    EXPECT_EQ(sc.flows.mss_bytes, 2048u);
+    EXPECT_EQ(sc.nic.uet.rdma_data_mss, 2048u);
     ASSERT_EQ(sc.flows.messages.size(), 2u);
     const auto& f = sc.flows.messages[0];
     EXPECT_EQ(f.src, 0u);
@@ -157,9 +164,9 @@ TEST(config, set_overrides_the_file_in_order)
 
 TEST(config, set_takes_lists_and_flow_cells)
 {
-    scenario sc = resolve_text("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1KB}\n  - {Src: 1, Dst: 0, Bytes: 1KB}\n",
-                               {"Flows[1].Bytes=2MiB", "Flows[0].Entropy=7",
-                                "Records.Enabled=nd-stats, flow-perf"});
+    scenario sc = resolve_text(
+        "Flows:\n  - {Src: 0, Dst: 1, Bytes: 1KB}\n  - {Src: 1, Dst: 0, Bytes: 1KB}\n",
+        {"Flows[1].Bytes=2MiB", "Flows[0].Entropy=7", "Records.Enabled=nd-stats, flow-perf"});
     EXPECT_EQ(sc.flows.messages[1].bytes, 2u * 1024 * 1024);
     EXPECT_EQ(sc.flows.messages[0].entropy, 7);
     EXPECT_EQ(sc.records.enabled, (std::vector<std::string>{"nd-stats", "flow-perf"}));
@@ -190,7 +197,7 @@ TEST(config, set_errors)
     EXPECT_EQ(error_of("", {"Topology=1"}),
               "--set Topology: Topology is a section; --set takes a key such as "
               "Topology.Kind=VALUE");
-    EXPECT_EQ(error_of("", {"Flows=[{Src: 0"}],
+    EXPECT_EQ(error_of("", {"Flows=[{Src: 0"}),
               "--set Flows: malformed YAML value '[{Src: 0': end of map flow not found");
 }
 
@@ -221,8 +228,13 @@ TEST(config, unknown_section_names_the_closest)
               "scenario.yaml:1:1: unknown section 'Zzz'; the sections are Simulation, Topology, "
               "Link, Nic, Switch, UetNic, RoceNic, Pcie, RdmaApplication, Flows, Faults, Records, "
               "Trace, Capture, Check");
-    EXPECT_EQ(error_of("Faults:\n  - {At: 1us}\n"),
-              "scenario.yaml:2:3: Faults: not supported in this version (the list must be empty)");
+    EXPECT_EQ(error_of("Faults:\n  - {At: 1us}\n"), "scenario.yaml:2:5: Faults[0]: Link is required");
+    EXPECT_EQ(error_of("Faults:\n  - {At: 1us, Link: leaf0-spine9, Action: down}\n"),
+              "Faults[0].Link: 'leaf0-spine9' is not a link of this topology; did you mean "
+              "'leaf0-spine0'? (links are named by their two ends, lower tier first, e.g. "
+              "host0-leaf0)");
+    EXPECT_EQ(error_of("Nic:\n  Type: roce\n"),
+              "scenario.yaml:2:9: Nic.Type: 'roce' is not modelled yet; allowed: uet, raw");
 }
 
 TEST(config, wrong_types)
@@ -246,7 +258,9 @@ TEST(config, wrong_types)
     EXPECT_EQ(error_of("Topology:\n  Hosts: [1, 2]\n"),
               "scenario.yaml:2:10: Topology.Hosts: expected a single value, got a list");
     EXPECT_EQ(error_of("Topology:\n  Hosts:\n"),
-              "scenario.yaml:2:9: Topology.Hosts: no value given");
+              "scenario.yaml:2:3: Topology.Hosts: no value given");
+    EXPECT_EQ(error_of("Topology:\n  Hosts: ~\n"),
+              "scenario.yaml:2:3: Topology.Hosts: no value given");
     EXPECT_EQ(error_of("Topology: 16\n"),
               "scenario.yaml:1:11: Topology: expected a map of keys, got a single value");
     EXPECT_EQ(error_of("Flows:\n  Src: 1\n"),
@@ -290,9 +304,9 @@ TEST(config, out_of_range)
               "scenario.yaml:2:21: Switch.EgressQueueLimit: 4294967296 is out of range "
               "0..4294967295 B");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, Entropy: 65536}\n"),
-              "scenario.yaml:2:40: Flows[0].Entropy: 65536 is out of range -1..65535");
+              "scenario.yaml:2:41: Flows[0].Entropy: 65536 is out of range -1..65535");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, TrafficClass: 8}\n"),
-              "scenario.yaml:2:45: Flows[0].TrafficClass: 8 is out of range 0..7");
+              "scenario.yaml:2:46: Flows[0].TrafficClass: 8 is out of range 0..7");
 }
 
 TEST(config, text_rules)
@@ -324,7 +338,7 @@ TEST(config, unknown_enum_value_lists_the_allowed)
               "allowed: none");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
-              "switch-load-balancing-stats, flow-perf");
+              "switch-load-balancing-stats, flow-perf, uet-transport-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }
@@ -373,14 +387,19 @@ TEST(config, cross_field_rules_name_both_keys)
               "Switch.MaxThreshold (0.4) must be at least Switch.MinThreshold (0.5)");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1}\n  - {Src: 0, Dst: 16, Bytes: 1}\n"),
               "Flows[1].Dst: 16 is out of range 0..15 (the topology has 16 hosts)");
-    EXPECT_EQ(error_of("Topology: {Kind: single-switch, Hosts: 4}\nFlows: [{Src: 4, Dst: 1, Bytes: 1}]\n"),
-              "Flows[0].Src: 4 is out of range 0..3 (the topology has 4 hosts)");
+    EXPECT_EQ(
+        error_of(
+            "Topology: {Kind: single-switch, Hosts: 4}\nFlows: [{Src: 4, Dst: 1, Bytes: 1}]\n"),
+        "Flows[0].Src: 4 is out of range 0..3 (the topology has 4 hosts)");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 3, Dst: 3, Bytes: 1}\n"),
               "Flows[0]: Src and Dst are both 3; a flow needs two different hosts");
-    EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, Entropy: 65500, EntropyValues: 100}\n"),
-              "Flows[0]: Entropy 65500 with 100 EntropyValues goes past 65535");
-    EXPECT_EQ(error_of("Simulation: {StopTime: 1ms}\nFlows:\n  - {Src: 0, Dst: 1, Bytes: 1, Start: 2ms}\n"),
-              "Flows[0].Start: 2ms is not before Simulation.StopTime (1ms)");
+    EXPECT_EQ(
+        error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, Entropy: 65500, EntropyValues: 100}\n"),
+        "Flows[0]: Entropy 65500 with 100 EntropyValues goes past 65535");
+    EXPECT_EQ(
+        error_of(
+            "Simulation: {StopTime: 1ms}\nFlows:\n  - {Src: 0, Dst: 1, Bytes: 1, Start: 2ms}\n"),
+        "Flows[0].Start: 2ms is not before Simulation.StopTime (1ms)");
 }
 
 TEST(config, fat_tree_hosts_are_derived)
@@ -410,6 +429,13 @@ TEST(config, printed_scenario_loads_back_identically)
     EXPECT_EQ(again.link.nic_delay_s, sc.link.nic_delay_s);
 }
 
+TEST(config, printed_defaults_load_back)
+{
+    // Every default must itself be an allowed value.
+    std::string yaml = scenario_yaml(resolve_text(""));
+    EXPECT_EQ(scenario_yaml(resolve_text(yaml)), yaml);
+}
+
 TEST(config, json_uses_si_base_units)
 {
     auto j = scenario_json(resolve_text("Link: {NicDelay: 100ns}\nSwitch: {PlaneBDP: 1KiB}\n"));
@@ -417,7 +443,7 @@ TEST(config, json_uses_si_base_units)
     EXPECT_EQ(j["Topology"]["LinkRate"].get<double>(), 400e9);
     EXPECT_EQ(j["Switch"]["PlaneBDP"].get<uint64_t>(), 1024u);
     EXPECT_EQ(j["Switch"]["EcmpHashMethod"].get<std::string>(), "crc32WithSalt");
-    EXPECT_EQ(j["Records"]["Enabled"].size(), 3u);
+    EXPECT_EQ(j["Records"]["Enabled"].size(), scenario{}.records.enabled.size());
     EXPECT_TRUE(j["Flows"].is_array());
 }
 
@@ -442,10 +468,9 @@ TEST(config, default_scenario_is_the_16_host_leaf_spine)
 
 TEST(config, examples_validate)
 {
-    const char* root = std::getenv("UETSIM_SOURCE");
-    ASSERT_NE(root, nullptr) << "UETSIM_SOURCE is set by ctest";
+    std::string root = source_dir();
     int n = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(root) + "/examples")) {
+    for (const auto& entry : std::filesystem::directory_iterator(root + "/examples")) {
         if (entry.path().extension() != ".yaml") continue;
         EXPECT_NO_THROW(resolve_scenario(entry.path().string(), {})) << entry.path();
         ++n;

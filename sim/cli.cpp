@@ -1,0 +1,280 @@
+#include "sim/cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "sim/config/loader.h"
+#include "sim/config/output.h"
+
+namespace uetsim {
+
+namespace {
+
+using config::config_error;
+
+// The options shared by run, inspect and validate.
+struct scenario_args
+{
+    std::string file;
+    std::vector<std::string> sets;
+};
+
+void add_scenario_args(CLI::App* cmd, scenario_args& a, bool file_required)
+{
+    auto* file = cmd->add_option("scenario", a.file,
+                                 file_required ? "Scenario file (YAML)"
+                                               : "Scenario file (YAML); without it, the embedded "
+                                                 "default scenario");
+    file->type_name("SCENARIO.yaml");
+    if (file_required) file->required();
+    // One K=V per --set so that a following positional file is not taken as a value.
+    cmd->add_option("--set", a.sets, "Override one key after the file (repeatable)")
+        ->type_name("Section.Key=VALUE")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+std::string human_time(double s)
+{
+    if (s == 0) return "0 s";
+    if (s >= 1) return fmt::format("{:.3f} s", s);
+    if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+    if (s >= 1e-6) return fmt::format("{:.3f} us", s * 1e6);
+    return fmt::format("{:.3f} ns", s * 1e9);
+}
+
+// nlohmann JSON as a YAML node: lists of scalars print on one line.
+YAML::Node json_to_yaml(const nlohmann::ordered_json& j)
+{
+    if (j.is_object()) {
+        YAML::Node m(YAML::NodeType::Map);
+        for (auto it = j.begin(); it != j.end(); ++it) m[it.key()] = json_to_yaml(it.value());
+        return m;
+    }
+    if (j.is_array()) {
+        YAML::Node seq(YAML::NodeType::Sequence);
+        bool scalars = true;
+        for (const auto& e : j) {
+            seq.push_back(json_to_yaml(e));
+            scalars = scalars && !e.is_structured();
+        }
+        if (scalars) seq.SetStyle(YAML::EmitterStyle::Flow);
+        return seq;
+    }
+    if (j.is_string()) return YAML::Node(j.get<std::string>());
+    if (j.is_null()) return YAML::Node(YAML::NodeType::Null);
+    return YAML::Node(j.dump());
+}
+
+std::string comment_block(const std::string& text)
+{
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line)) out += (line.empty() ? "#" : "# " + line) + "\n";
+    return out;
+}
+
+int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
+{
+    scenario sc = config::resolve_scenario(a.file, a.sets);
+    prepare_output_dir(out_dir, sc.simulation.name);  // before anything is simulated
+
+    run_options opts;
+    opts.out_dir = out_dir;
+    opts.progress = !quiet && isatty(STDERR_FILENO);
+    opts.resolved_yaml = config::scenario_yaml(sc);
+    opts.resolved_json = config::scenario_json(sc).dump();
+    run_summary summary;
+    try {
+        summary = run_simulation(sc, opts);
+    } catch (const std::exception& e) {
+        std::cerr << "uetsim: internal error at simulated time " << sc_core::sc_time_stamp() << ": "
+                  << e.what() << "\n";
+        return exit_internal_error;
+    }
+    std::cout << format_summary(summary, out_dir) << std::flush;
+    return exit_ok;
+}
+
+int cmd_inspect(const scenario_args& a, bool json)
+{
+    scenario sc = config::resolve_scenario(a.file, a.sets);
+    nlohmann::ordered_json derived;
+    try {
+        derived = nlohmann::ordered_json::parse(derived_json(sc));
+    } catch (const std::exception& e) {
+        std::cerr << "uetsim: internal error: derived values: " << e.what() << "\n";
+        return exit_internal_error;
+    }
+    if (json) {
+        nlohmann::ordered_json out = nlohmann::ordered_json::object();
+        out["scenario"] = config::scenario_json(sc);
+        if (derived.is_object()) {
+            for (auto it = derived.begin(); it != derived.end(); ++it)
+                if (it.key() != "scenario") out[it.key()] = it.value();
+        }
+        std::cout << out.dump(2) << "\n";
+        return exit_ok;
+    }
+    // The derived values follow as comments so that the output still loads as a scenario.
+    YAML::Emitter e;
+    e << json_to_yaml(derived);
+    std::cout << config::scenario_yaml(sc) << "\n"
+              << "# Derived values (not scenario keys):\n"
+              << comment_block(e.c_str());
+    return exit_ok;
+}
+
+int cmd_validate(const scenario_args& a)
+{
+    config::resolve_scenario(a.file, a.sets);
+    std::cout << "ok: " << a.file << "\n";
+    return exit_ok;
+}
+
+}  // namespace
+
+void prepare_output_dir(const std::string& dir, const std::string& name)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir, ec)) {
+        throw config_error("output folder '" + dir + "' cannot be created: " +
+                           (ec ? ec.message() : "a file of that name exists"));
+    }
+    fs::path probe = fs::path(dir) / (".uetsim-write-test-" + std::to_string(getpid()));
+    std::ofstream f(probe);
+    f << "uetsim\n";
+    f.close();  // write errors (a full disk) show at close
+    if (f.fail()) {
+        std::string why = std::strerror(errno);
+        fs::remove(probe, ec);
+        throw config_error("output folder '" + dir + "' is not writable: " + why);
+    }
+    fs::remove(probe, ec);
+    // A manifest from an earlier run would make this run's records look complete should it
+    // fail; run_simulation writes the new one last.
+    fs::path manifest = fs::path(dir) / (name + "-manifest.json");
+    if (fs::remove(manifest, ec); ec) {
+        throw config_error("output folder '" + dir + "': cannot remove the earlier " +
+                           manifest.filename().string() + ": " + ec.message());
+    }
+}
+
+std::string format_summary(const run_summary& s, const std::string& out_dir)
+{
+    std::string rate = s.wall_time_s > 0
+                           ? fmt::format("{:.0f}", double(s.data_packets_sent) / s.wall_time_s)
+                           : "-";
+    // The scoreboard's message may span lines (one per message): indent them under the table.
+    std::string board = s.scoreboard_ok ? "ok" : "FAILED";
+    if (!s.scoreboard_message.empty()) {
+        std::istringstream lines(s.scoreboard_message);
+        for (std::string line; std::getline(lines, line);) board += "\n    " + line;
+    }
+    std::string out;
+    auto row = [&](const char* name, const std::string& value) {
+        out += fmt::format("  {:<22}{}\n", name, value);
+    };
+    out += "uetsim run summary\n";
+    row("simulated time", human_time(s.sim_time_s));
+    row("wall time", human_time(s.wall_time_s));
+    row("events", std::to_string(s.events));
+    row("data packets sent", std::to_string(s.data_packets_sent));
+    row("packets/wall-second", rate);
+    row("packets dropped", std::to_string(s.packets_dropped));
+    row("packets trimmed", std::to_string(s.packets_trimmed));
+    row("flows completed", fmt::format("{}/{}", s.flows_completed, s.flows_total));
+    row("scoreboard", board);
+    row("records", out_dir);
+    return out;
+}
+
+int run_cli(int argc, char** argv)
+{
+    CLI::App app{
+        "uetsim: a SystemC/TLM-2.0 simulator of datacenter NICs (UET, RoCE v2) and a "
+        "switch fabric.",
+        "uetsim"};
+    app.set_version_flag("--version", std::string("uetsim ") + UETSIM_VERSION);
+    app.require_subcommand(1);
+    app.footer(
+        "Exit codes: 0 success, 1 internal error, 2 bad input (the message names the key, the "
+        "value and what is allowed).\nSee docs/command.md and docs/scenario-keys.md.");
+
+    scenario_args args;
+    std::string out_dir = "out";
+    bool quiet = false, json = false, markdown = false;
+
+    auto* run = app.add_subcommand("run", "Run a scenario and write its records");
+    add_scenario_args(run, args, false);
+    run->add_option("--out", out_dir, "Output folder for the records")
+        ->capture_default_str()
+        ->type_name("DIR");
+    run->add_flag("--quiet,-q", quiet, "No progress line on stderr");
+
+    auto* inspect = app.add_subcommand(
+        "inspect", "Print the resolved scenario and the values derived from it (no simulation)");
+    add_scenario_args(inspect, args, false);
+    inspect->add_flag("--json", json, "One JSON object: scenario plus the derived values");
+
+    auto* validate = app.add_subcommand("validate", "Check a scenario and exit");
+    add_scenario_args(validate, args, true);
+
+    auto* keys = app.add_subcommand("keys", "List every scenario key with its default and range");
+    keys->add_flag("--markdown", markdown, "Print docs/scenario-keys.md");
+
+    // CLI11 would only say "A subcommand is required" for a mistyped command.
+    std::vector<std::string> names;
+    for (const auto* sub : {run, inspect, validate, keys}) names.push_back(sub->get_name());
+    if (argc > 1 && argv[1][0] != '-' &&
+        std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+        std::string hint;
+        if (auto c = config::detail::closest(argv[1], names))
+            hint = "; did you mean '" + *c + "'?";
+        else
+            hint = "; the commands are " + config::detail::join(names, ", ");
+        std::cerr << "uetsim: error: unknown command '" << argv[1] << "'" << hint << "\n";
+        return exit_bad_input;
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        std::cerr << "uetsim: error: " << e.what() << " (see uetsim --help)\n";
+        return exit_bad_input;
+    }
+
+    try {
+        if (*run) return cmd_run(args, out_dir, quiet);
+        if (*inspect) return cmd_inspect(args, json);
+        if (*validate) return cmd_validate(args);
+        if (*keys) {
+            std::cout << (markdown ? config::keys_markdown() : config::keys_text());
+            return exit_ok;
+        }
+    } catch (const config_error& e) {
+        std::cerr << "uetsim: error: " << e.what() << "\n";
+        return exit_bad_input;
+    } catch (const std::exception& e) {
+        std::cerr << "uetsim: internal error: " << e.what() << "\n";
+        return exit_internal_error;
+    }
+    return exit_bad_input;
+}
+
+}  // namespace uetsim

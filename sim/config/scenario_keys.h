@@ -1,0 +1,49 @@
+// The scenario's sections, keys and cross-field rules: what a scenario file may say.
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/config/schema.h"
+#include "testbench/scenario.h"
+
+namespace uetsim::config {
+
+struct section_def
+{
+    std::string name;
+    bool is_list = false;  // Flows, Faults: the section itself is a list
+    std::string doc;
+};
+
+// Keys given explicitly (by the file or --set), as paths: "Topology.Hosts".
+using given_keys = std::set<std::string>;
+
+// A rule between keys, checked (and derived values filled in) once every key is read.
+struct rule_def
+{
+    std::string doc;
+    std::function<void(scenario&, const given_keys&)> apply;  // throws config_error
+};
+
+struct scenario_schema
+{
+    std::vector<section_def> sections;
+    key_table<scenario> keys;
+    std::vector<rule_def> rules;
+
+    const section_def* find_section(const std::string& name) const;
+    std::vector<std::string> section_names() const;
+    // The keys of one section, in registration order.
+    std::vector<const key_def<scenario>*> section_keys(const std::string& section) const;
+};
+
+// The one schema of this program version (built on first use).
+const scenario_schema& schema();
+
+// The record names Records.Enabled accepts.
+const std::vector<std::string>& record_names();
+
+}  // namespace uetsim::config
