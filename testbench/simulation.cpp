@@ -225,6 +225,28 @@ std::string derived_json(const scenario& sc)
         bytes += f.bytes;
     }
     j["flows"] = {{"messages", sc.flows.messages.size()}, {"packets", packets}, {"bytes", bytes}};
+
+    // The spraying values every UET NIC derives (the first host's link rate stands for all).
+    entropy_config lb = sc.nic.spraying;
+    lb.link_rate_bps = t.hosts ? t.host_link(0).rate_bps : sc.topology.link_rate_bps;
+    lb.initial_base_rtt_s = sc.nic.nscc.initial_base_rtt_s;
+    lb.rdma_data_mss = sc.nic.uet.rdma_data_mss;
+    lb.local_udp_port = uet_nic::none_port(1);
+    const spraying_derived d = derive_spraying(lb);
+    auto& sj = j["spraying"];
+    sj["type"] = spraying_type_name(d.type);
+    sj["ports"] = d.ports;
+    if (d.reps) {
+        const reps_derived& r = *d.reps;
+        sj["reps"] = {{"cache_entries", r.cache_entries},
+                      {"explore_range", {r.explore_lo, r.explore_hi}},
+                      {"freezing_timeout_s", r.freezing_timeout_s},
+                      {"failure_detection_deadline_s", r.failure_detection_deadline_s},
+                      {"bdp_bytes", r.bdp_bytes},
+                      {"nominal_packet_bytes", r.nominal_packet_bytes},
+                      {"exploration_window_packets", r.exploration_window_packets},
+                      {"exploring_packets", r.exploring_packets}};
+    }
     return j.dump();
 }
 

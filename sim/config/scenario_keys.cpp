@@ -193,6 +193,7 @@ scenario_schema build()
     k.quantity("UetNic.ClockFrequency", dimension::frequency, UETSIM_FIELD(nic.uet.clock_hz), {1e6, 10e9}, "NIC clock: the unit of the pipeline latencies below.");
     k.integer("UetNic.DoorbellToScheduleCycles", UETSIM_FIELD(nic.uet.doorbell_to_schedule_cycles), {0, 100000}, "Cycles from a doorbell to the transmit process (15 ns at 1 GHz).");
     k.integer("UetNic.SchedulerCycles", UETSIM_FIELD(nic.uet.scheduler_cycles), {1, 100000}, "Initiation interval of the transmit scheduler: cycles per packet.");
+    k.integer("UetNic.EntropyLookupCycles", UETSIM_FIELD(nic.uet.entropy_lookup_cycles), {0, 100000}, "Cycles the group's entropy load balancer takes to give a packet its entropy value.");
     k.integer("UetNic.HeaderBuildCycles", UETSIM_FIELD(nic.uet.header_build_cycles), {0, 100000}, "Cycles from payload arrival (or retransmission pick) to the egress queue.");
     k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_process_cycles), {0, 100000}, "Cycles from a frame's arrival to its PDC update and host write.");
     k.quantity("UetNic.PcieLaneRate", dimension::rate, UETSIM_FIELD(nic.uet.pcie.lane_bps), {1e9, 1e12}, "PCIe lane rate (both directions) for payload fetch and receive writes.");

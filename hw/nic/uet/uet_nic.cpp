@@ -85,14 +85,14 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     p.st = pdc_sender(p.first_psn);
     p.message = m_messages.size() - 1;
     p.open = true;
-    p.group = group_for(dst_host);
+    p.group = group_for(dst_host, id);
     m_groups[p.group].pdcs.push_back(id);
     ++m_counters.wqes_created;
     enqueue_ready(p.group, false);
     kick_scheduler(m_cycle * double(m_cfg.doorbell_to_schedule_cycles));
 }
 
-uint32_t uet_nic::group_for(uint32_t dst)
+uint32_t uet_nic::group_for(uint32_t dst, uint16_t creator_pdc)
 {
     if (m_cfg.pdc_groups_enabled) {
         auto it = m_group_of_dst.find(dst);
@@ -113,9 +113,8 @@ uint32_t uet_nic::group_for(uint32_t dst)
     grp.cc = std::make_unique<nscc>(m_cc_cfg);
     entropy_config lb = m_lb_cfg;
     // The None policy's fixed value: the local UDP port of the PDC that creates the group.
-    lb.local_udp_port = uint16_t(0xC000 | (m_next_pdc_id & 0x3FFF));
-    grp.lb = make_entropy_policy(lb, m_seed ^ name_hash(std::string(name()) + "/" + std::to_string(dst)) ^
-                                         (uint64_t(g) << 32) ^ m_counters.wqes_created);
+    lb.local_udp_port = none_port(creator_pdc);
+    grp.lb = make_entropy_policy(lb, entropy_seed(m_seed, name(), m_groups_created++));
     if (m_cfg.pdc_groups_enabled) m_group_of_dst[dst] = g;
     return g;
 }
@@ -298,7 +297,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
         const uint64_t req_done = m_nic_to_host.transfer(ready_ps, m_nic_to_host.request_bytes());
         ready_ps = m_host_to_nic.transfer(req_done, m_host_to_nic.data_bytes(payload));
     }
-    ready_ps += uint64_t(m_cycle.value()) * m_cfg.header_build_cycles;
+    ready_ps += uint64_t(m_cycle.value()) * (m_cfg.entropy_lookup_cycles + m_cfg.header_build_cycles);
     m_fetch.push(pk, std::max(picoseconds(ready_ps), sc_core::sc_time_stamp()));
 }
 

@@ -24,6 +24,7 @@
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/entropy/entropy_factory.h"
 #include "hw/nic/uet/entropy/entropy_policy.h"
+#include "hw/nic/uet/entropy/entropy_random.h"
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_receiver.h"
 #include "hw/nic/uet/pdc_sender.h"
@@ -59,6 +60,9 @@ public:
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes);
 
     void set_monitor(uet_monitor_sink* m) { m_monitor = m; }
+
+    // The local UDP port of PDC `id`: the fixed entropy value of a group under None.
+    static uint16_t none_port(uint16_t pdc_id) { return uint16_t(0xC000 | (pdc_id & 0x3FFF)); }
     const host_port_stats& port_stats() const { return m_port; }
     uet_transport_counters& counters() { return m_counters; }
     uint32_t node_id() const { return m_node_id; }
@@ -155,7 +159,7 @@ private:
     void on_timer();
     double rto_s(uint8_t tx_count) const;
 
-    uint32_t group_for(uint32_t dst);
+    uint32_t group_for(uint32_t dst, uint16_t creator_pdc);
     void close_pdc(sender_pdc& p);
     packet* make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_ip);
     void monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp = nullptr,
@@ -181,6 +185,7 @@ private:
     uint16_t m_next_pdc_id = 1;
     std::vector<pdc_group> m_groups;
     std::vector<uint32_t> m_free_groups;
+    uint64_t m_groups_created = 0;  // seeds each group's entropy generator
     std::unordered_map<uint32_t, uint32_t> m_group_of_dst;
     std::deque<uint32_t> m_ready;
     std::unordered_map<uint64_t, std::unique_ptr<receiver_pdc>> m_rx_pdcs;  // (src host, spdcid)

@@ -35,6 +35,7 @@ struct uet_nic_config
     double clock_hz = 1e9;
     uint32_t doorbell_to_schedule_cycles = 15;  // transmit starts 15 ns after the doorbell
     uint32_t scheduler_cycles = 2;              // initiation interval of the transmit scheduler
+    uint32_t entropy_lookup_cycles = 1;         // the group's load balancer picks the entropy value
     uint32_t header_build_cycles = 4;           // payload arrived -> packet in the egress queue
     uint32_t rx_process_cycles = 4;             // frame received -> PDC updated, payload written
     uint32_t ack_build_cycles = 2;              // ACK/NACK generation
