@@ -617,19 +617,27 @@ void uet_nic::arm(const timer& t)
     }
 }
 
+bool uet_nic::timer_live(const timer& t)
+{
+    sender_pdc* p = tx_pdc(t.pdc);
+    if (!p || !p->open) return false;
+    const sent_packet* s = p->st.find(t.psn);
+    return s && !s->retired && s->in_flight && s->tx_count == t.tx_count;
+}
+
 void uet_nic::on_timer()
 {
     activity::tick();
     m_timer_armed_ps = UINT64_MAX;
     const uint64_t now = now_ps();
-    while (!m_timers.empty() && m_timers.top().deadline_ps <= now) {
+    // Most deadlines belong to packets acknowledged long before: drop them without waking the
+    // kernel for each one, so the NIC has one pending timer event per live deadline.
+    while (!m_timers.empty() && (m_timers.top().deadline_ps <= now || !timer_live(m_timers.top()))) {
         const timer t = m_timers.top();
         m_timers.pop();
-        sender_pdc* found = tx_pdc(t.pdc);
-        if (!found || !found->open) continue;
-        sender_pdc& pdc = *found;
+        if (t.deadline_ps > now || !timer_live(t)) continue;
+        sender_pdc& pdc = *tx_pdc(t.pdc);
         sent_packet* s = pdc.st.find(t.psn);
-        if (!s || s->retired || !s->in_flight || s->tx_count != t.tx_count) continue;
         pdc_group& g = m_groups[pdc.group];
         if (t.failure_detection) {
             // Early failure detection: path feedback only; no retransmission, timer unchanged.

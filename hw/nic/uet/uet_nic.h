@@ -157,6 +157,7 @@ private:
     // Timers.
     void arm(const timer& t);
     void on_timer();
+    bool timer_live(const timer& t);
     double rto_s(uint8_t tx_count) const;
 
     uint32_t group_for(uint32_t dst, uint16_t creator_pdc);
