@@ -172,9 +172,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     nlohmann::ordered_json m;
     m["name"] = sc.simulation.name;
     m["program"] = "uetsim";
-#ifdef UETSIM_VERSION
     m["version"] = UETSIM_VERSION;
-#endif
     m["random_seed"] = sc.simulation.random_seed;
     m["scenario"] = opts.resolved_json.empty() ? nlohmann::ordered_json::object()
                                                : nlohmann::ordered_json::parse(opts.resolved_json);

@@ -21,7 +21,7 @@ struct run_summary
 {
     double sim_time_s = 0;
     double wall_time_s = 0;
-    uint64_t events = 0;          // SystemC delta/timed events executed (sc_delta_count based)
+    uint64_t events = 0;  // process activations (one per SC_METHOD run), hw/common/activity.h
     uint64_t data_packets_sent = 0;
     uint64_t packets_dropped = 0;
     uint64_t packets_trimmed = 0;

@@ -65,8 +65,9 @@ struct pds_fields
     uint16_t service_time = 0;  // ACK: receiver service time, 128 ns units
     uint8_t rcv_penalty = 0;    // ACK: receiver window penalty 0..127
     uint32_t rcvd_bytes = 0;
-    // Until the sender learns the receiver's PDC id, data packets carry what the receiver needs
-    // to create its end (the SYN information): the PDC's first PSN.
+    // The PDC's first PSN: the SYN information data packets carry so the receiver can create its
+    // end, echoed in ACKs and NACKs so that an ACK for an earlier PDC with a reused id is told
+    // apart (the 12-bit psn_offset of the UET SYN fields, widened).
     uint32_t first_psn = 0;
     bool probe = false;  // control: base-RTT probe, or (on an ACK) the probe's answer
 };

@@ -64,7 +64,7 @@ key_table<flow_spec> flow_keys()
     // clang-format off
     t.integer("Src", UETSIM_FIELD(src), {0, u32_max}, "Sending host (hosts are numbered from 0 in topology order, leaf 0's first).").required();
     t.integer("Dst", UETSIM_FIELD(dst), {0, u32_max}, "Receiving host.").required();
-    t.bytes("Bytes", UETSIM_FIELD(bytes), {0, u64_max}, "Message size.").required();
+    t.bytes("Bytes", UETSIM_FIELD(bytes), {0, 1ull << 40}, "Message size (at most 1 TiB).").required();
     t.time("Start", UETSIM_FIELD(start_s), {0, 100}, "When the sender starts the message.");
     t.integer("Entropy", UETSIM_FIELD(entropy), {-1, 65535}, "Entropy value (UDP source port) of the first packet; -1 draws one from the run's seed.");
     t.integer("EntropyValues", UETSIM_FIELD(entropy_values), {1, 65536}, "How many consecutive entropy values the packets cycle through (1: one fixed value for the flow).");

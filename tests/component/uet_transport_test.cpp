@@ -160,3 +160,16 @@ TEST(uet_transport, one_percent_random_loss_on_a_link)
     EXPECT_GT(r.rto, 5);  // about 1% of 1,024 data packets (and of the ACKs the other way)
     EXPECT_GE(r.rtx, r.rto);
 }
+
+TEST(uet_transport, reused_pdc_ids_ignore_late_acks_of_earlier_messages)
+{
+    // A retransmission timeout below the round trip makes every packet go twice, so duplicate
+    // ACKs keep arriving after their message is done and its PDC id has been reused.
+    scenario sc = base();
+    sc.nic.uet.initial_retransmit_timeout_s = 2e-6;
+    sc.nic.uet.max_exponential_rto_backoff_count = 0;
+    for (int i = 0; i < 200; ++i) add(sc, 0, 8, 2 * 4096, i * 3e-6);
+    outcome r = run(sc);
+    EXPECT_GT(r.rtx, 100);  // spurious retransmissions happened
+    EXPECT_EQ(r.perf.rows.size(), 200u);
+}

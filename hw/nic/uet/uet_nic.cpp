@@ -191,17 +191,13 @@ void uet_nic::schedule()
         sender_pdc* chosen = nullptr;
         sent_packet* rtx = nullptr;
         uint32_t payload = 0;
-        bool window_full = false;
         for (size_t k = 0; k < g.pdcs.size(); ++k) {
             sender_pdc& p = *m_tx_pdcs[g.pdcs[(g.turn + k) % g.pdcs.size()]];
             bool is_rtx = false;
             uint32_t pl = 0;
             sent_packet* r = next_for_pdc(p, is_rtx, pl);
             if (!is_rtx && m_messages[p.message].packets_issued >= m_messages[p.message].packets) continue;
-            if (!g.cc->window_allows(g.inflight, m_cfg.nominal_bytes(pl))) {
-                window_full = true;
-                continue;
-            }
+            if (!g.cc->window_allows(g.inflight, m_cfg.nominal_bytes(pl))) continue;
             chosen = &p;
             rtx = r;
             payload = pl;
@@ -213,7 +209,6 @@ void uet_nic::schedule()
             // timeout (head) or new message (tail) brings it back.
             m_ready.pop_front();
             g.queued = false;
-            (void)window_full;
             continue;
         }
         const uint32_t wire = wire_size(packet_kind::uet_data, payload);
@@ -401,11 +396,23 @@ void uet_nic::on_data(packet* p)
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx);
     const uint64_t key = rx_key(p->src_node, p->pds.spdcid);
     auto it = m_rx_pdcs.find(key);
+    if (it != m_rx_pdcs.end() && it->second->first_psn != p->pds.first_psn) {
+        // The sender reuses a PDC id once its message is done. A SYN packet with another first
+        // PSN opens the new PDC; anything else is a late copy from the old one.
+        if (!p->pds.syn) {
+            ++m_counters.num_dup_events_on_nic;
+            m_pool.release(p);
+            return;
+        }
+        m_rx_pdcs.erase(it);
+        it = m_rx_pdcs.end();
+    }
     if (it == m_rx_pdcs.end()) {
         // The first packet of the PDC to arrive creates the receiving end (SYN information).
         auto r = std::make_unique<receiver_pdc>(p->pds.first_psn);
         r->id = m_next_rx_pdc_id;
         r->remote_id = p->pds.spdcid;
+        r->first_psn = p->pds.first_psn;
         m_next_rx_pdc_id = m_next_rx_pdc_id == 65535 ? 32769 : m_next_rx_pdc_id + 1;
         it = m_rx_pdcs.emplace(key, std::move(r)).first;
     }
@@ -418,6 +425,7 @@ void uet_nic::on_data(packet* p)
         n->pds.spdcid = rp.id;
         n->pds.dpdcid = p->pds.spdcid;
         n->pds.nack_code = dscp::role_of(p->ip.dscp) == dscp::role::trimmed_last_hop ? 2 : 1;
+        n->pds.first_psn = rp.first_psn;
         n->pds.ecn_echo = p->ip.ecn == ecn::ce;
         n->udp.src_port = p->udp.src_port;
         ++m_counters.nack_pkts_sent;
@@ -450,6 +458,7 @@ void uet_nic::on_data(packet* p)
         a->pds.spdcid = rp.id;
         a->pds.dpdcid = p->pds.spdcid;
         a->pds.ack_psn = p->pds.psn;
+        a->pds.first_psn = rp.first_psn;
         a->pds.psn = p->pds.psn;
         a->pds.cack_psn = rp.st.cack();
         const auto s = rp.st.next_sack();
@@ -479,6 +488,7 @@ void uet_nic::on_probe(packet* p)
     a->pds.ack_request = false;
     a->pds.dpdcid = p->pds.spdcid;
     a->pds.psn = p->pds.psn;
+    a->pds.first_psn = p->pds.first_psn;
     a->pds.ecn_echo = p->ip.ecn == ecn::ce;
     if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
     ++m_counters.ack_pkts_sent;
@@ -492,7 +502,8 @@ void uet_nic::on_ack(packet* p)
     ++m_counters.ack_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
     sender_pdc* found = p->pds.dpdcid < m_tx_pdcs.size() ? tx_pdc(p->pds.dpdcid) : nullptr;
-    if (!found || !found->open || found->dst != p->src_node) {  // a late ACK for a closed PDC
+    // A late ACK for a closed PDC, or for the earlier PDC that had this id (another first PSN).
+    if (!found || !found->open || found->dst != p->src_node || found->first_psn != p->pds.first_psn) {
         m_pool.release(p);
         return;
     }
@@ -553,6 +564,7 @@ void uet_nic::on_ack(packet* p)
         pr->pds.spdcid = pdc.id;
         pr->pds.dpdcid = pdc.remote_id;
         pr->pds.psn = pdc.st.next_psn();
+        pr->pds.first_psn = pdc.first_psn;
         pr->udp.src_port = pdc.id;
         pdc.probe_outstanding = true;
         ++m_counters.probe_sent;
@@ -576,7 +588,7 @@ void uet_nic::on_nack(packet* p)
     ++m_counters.nack_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
     sender_pdc* found = p->pds.dpdcid < m_tx_pdcs.size() ? tx_pdc(p->pds.dpdcid) : nullptr;
-    const bool live = found && found->open && found->dst == p->src_node;
+    const bool live = found && found->open && found->dst == p->src_node && found->first_psn == p->pds.first_psn;
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx, live ? found : nullptr, live ? &m_groups[found->group] : nullptr);
     if (live) {
         sender_pdc& pdc = *found;

@@ -111,6 +111,7 @@ private:
     {
         uint16_t id = 0;
         uint16_t remote_id = 0;
+        uint32_t first_psn = 0;  // tells a reused sender PDC id from the earlier PDC
         pdc_receiver st;
         explicit receiver_pdc(uint32_t first) : st(first) {}
     };
