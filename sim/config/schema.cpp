@@ -232,11 +232,15 @@ size_t read_choice(const YAML::Node& node, const value_context& ctx,
     fail(node, ctx, in_quotes(t) + " is not one of " + list + hint);
 }
 
-std::vector<std::string> read_choice_list(const YAML::Node& node, const value_context& ctx,
-                                          const std::vector<std::string>& allowed)
+namespace {
+
+// The items of a list value: a sequence, or a scalar of comma-separated names (the --set
+// spelling), each read by `read_item`; an item given twice is an error.
+std::vector<std::string> read_string_list(
+    const YAML::Node& node, const value_context& ctx,
+    const std::function<std::string(const YAML::Node&, const value_context&)>& read_item)
 {
     if (node.IsMap()) fail(node, ctx, "expected a list, got a map");
-    // A sequence, or a scalar of comma-separated names (the --set spelling).
     std::vector<YAML::Node> items;
     if (node.IsSequence()) {
         for (size_t i = 0; i < node.size(); ++i) items.push_back(node[i]);
@@ -252,39 +256,30 @@ std::vector<std::string> read_choice_list(const YAML::Node& node, const value_co
     std::vector<std::string> out;
     for (size_t i = 0; i < items.size(); ++i) {
         value_context item_ctx{ctx.name + "[" + std::to_string(i) + "]", ctx.source};
-        size_t idx = read_choice(items[i], item_ctx, allowed, {});
-        if (std::find(out.begin(), out.end(), allowed[idx]) != out.end())
-            fail(items[i], item_ctx, in_quotes(allowed[idx]) + " is listed twice");
-        out.push_back(allowed[idx]);
+        std::string item = read_item(items[i], item_ctx);
+        if (std::find(out.begin(), out.end(), item) != out.end())
+            fail(items[i], item_ctx, in_quotes(item) + " is listed twice");
+        out.push_back(std::move(item));
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<std::string> read_choice_list(const YAML::Node& node, const value_context& ctx,
+                                          const std::vector<std::string>& allowed)
+{
+    return read_string_list(node, ctx, [&](const YAML::Node& n, const value_context& c) {
+        return allowed[read_choice(n, c, allowed, {})];
+    });
 }
 
 std::vector<std::string> read_name_list(const YAML::Node& node, const value_context& ctx,
                                         const text_rule& rule)
 {
-    if (node.IsMap()) fail(node, ctx, "expected a list, got a map");
-    std::vector<YAML::Node> items;
-    if (node.IsSequence()) {
-        for (size_t i = 0; i < node.size(); ++i) items.push_back(node[i]);
-    } else if (node.IsScalar() && !trim(node.Scalar()).empty()) {
-        std::string t = node.Scalar();
-        for (size_t start = 0;;) {
-            size_t comma = t.find(',', start);
-            items.emplace_back(trim(t.substr(start, comma - start)));
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-    }
-    std::vector<std::string> out;
-    for (size_t i = 0; i < items.size(); ++i) {
-        value_context item_ctx{ctx.name + "[" + std::to_string(i) + "]", ctx.source};
-        std::string name = read_text(items[i], item_ctx, rule);
-        if (std::find(out.begin(), out.end(), name) != out.end())
-            fail(items[i], item_ctx, in_quotes(name) + " is listed twice");
-        out.push_back(name);
-    }
-    return out;
+    return read_string_list(node, ctx, [&](const YAML::Node& n, const value_context& c) {
+        return read_text(n, c, rule);
+    });
 }
 
 std::string range_text(const int_range& r)

@@ -313,14 +313,7 @@ public:
         k.assign = [field, allowed](Owner& o, const YAML::Node& n, const value_context& c) {
             field(o) = detail::read_choice_list(n, c, allowed);
         };
-        k.to_yaml = [field](const Owner& o) {
-            YAML::Node seq(YAML::NodeType::Sequence);
-            for (const auto& s : field(o)) seq.push_back(s);
-            seq.SetStyle(YAML::EmitterStyle::Flow);
-            return seq;
-        };
-        k.to_json = [field](const Owner& o) { return nlohmann::ordered_json(field(o)); };
-        return done(k);
+        return string_list(k, field);
     }
 
     // A list of free names, e.g. link names (checked against the topology by a rule).
@@ -332,14 +325,7 @@ public:
         k.assign = [field, rule](Owner& o, const YAML::Node& n, const value_context& c) {
             field(o) = detail::read_name_list(n, c, rule);
         };
-        k.to_yaml = [field](const Owner& o) {
-            YAML::Node seq(YAML::NodeType::Sequence);
-            for (const auto& s : field(o)) seq.push_back(s);
-            seq.SetStyle(YAML::EmitterStyle::Flow);
-            return seq;
-        };
-        k.to_json = [field](const Owner& o) { return nlohmann::ordered_json(field(o)); };
-        return done(k);
+        return string_list(k, field);
     }
 
     // A list of rows, each a map of the row table's keys (e.g. Flows).
@@ -505,6 +491,20 @@ private:
     }
 
     // The default is whatever a default-constructed owner holds: the struct is the source.
+    // Output of a list-of-strings key (flow-style YAML, JSON array).
+    template <class F>
+    key_table& string_list(key_def<Owner>& k, F field)
+    {
+        k.to_yaml = [field](const Owner& o) {
+            YAML::Node seq(YAML::NodeType::Sequence);
+            for (const auto& s : field(o)) seq.push_back(s);
+            seq.SetStyle(YAML::EmitterStyle::Flow);
+            return seq;
+        };
+        k.to_json = [field](const Owner& o) { return nlohmann::ordered_json(field(o)); };
+        return done(k);
+    }
+
     key_table& done(key_def<Owner>& k)
     {
         k.info.default_value = detail::emit(k.to_yaml(Owner{}));
