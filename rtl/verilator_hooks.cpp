@@ -62,8 +62,9 @@ void vl_fatal(const char* filename, int linenum, const char* hier, const char* m
     Verilated::threadContextp()->gotFinish(true);
     Verilated::runFlushCallbacks();
     stop_kernel();
-    const std::string text = std::string(msg ? msg : "fatal error") +
-                             (filename && filename[0] ? " at " + where(filename, linenum, hier) : "");
+    const std::string text =
+        std::string(msg ? msg : "fatal error") +
+        (filename && filename[0] ? " at " + where(filename, linenum, hier) : "");
     SC_REPORT_ERROR(k_msg_type, text.c_str());
     // Reached only if the report handler swallowed the error; callers (VL_UNREACHABLE) must
     // not see vl_fatal return.

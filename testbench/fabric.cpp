@@ -8,7 +8,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
     : m_topo(build_topology(sc.topology, sc.link))
 {
     for (const auto& l : m_topo.links)
-        m_links.push_back(std::make_unique<link>(l.name.c_str(), l.rate_bps, seconds(l.delay_s), pool));
+        m_links.push_back(
+            std::make_unique<link>(l.name.c_str(), l.rate_bps, seconds(l.delay_s), pool));
 
     std::vector<routing_table> routes = build_routes(m_topo);
     for (uint32_t d = m_topo.hosts; d < m_topo.devices.size(); ++d) {
@@ -21,10 +22,12 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
                                                              sc.simulation.random_seed, pool));
         if (sc.sw.rtl_flow_hash_lockstep) {
             // The Verilated flow-hash block beside each switch, checking every hash it computes.
-            m_rtl_hashers.push_back(std::make_unique<rtl_flow_hasher>((dev.name + "_rtl_flow_hash").c_str()));
+            m_rtl_hashers.push_back(
+                std::make_unique<rtl_flow_hasher>((dev.name + "_rtl_flow_hash").c_str()));
             rtl_flow_hasher* rtl = m_rtl_hashers.back().get();
-            m_switches.back()->observe_hashes(
-                [rtl](ecmp_hash_method m, const flow_key& k, uint32_t salt, uint16_t h) { rtl->check(m, k, salt, h); });
+            m_switches.back()->observe_hashes([rtl](ecmp_hash_method m, const flow_key& k,
+                                                    uint32_t salt,
+                                                    uint16_t h) { rtl->check(m, k, salt, h); });
         }
     }
 
@@ -53,9 +56,9 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             cb.data_written = [&traffic](uint32_t, uint64_t m, uint64_t off, uint32_t bytes) {
                 traffic.written(m, off, bytes);
             };
-            m_nics.push_back(std::make_unique<uet_nic>(m_topo.devices[h].name.c_str(), h,
-                                                       m_topo.devices[h].node_id, host_ip(h), sc.nic.uet,
-                                                       cc, lb, sc.simulation.random_seed, pool, cb));
+            m_nics.push_back(std::make_unique<uet_nic>(
+                m_topo.devices[h].name.c_str(), h, m_topo.devices[h].node_id, host_ip(h),
+                sc.nic.uet, cc, lb, sc.simulation.random_seed, pool, cb));
         }
         traffic.attach([this](const message_state& m) {
             m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes);

@@ -18,8 +18,9 @@ fault_injector::fault_injector(const sc_core::sc_module_name& name, const scenar
         if (l < 0) throw std::invalid_argument("Faults: unknown link '" + f.link + "'");
         m_events.push_back({f, size_t(l)});
     }
-    std::stable_sort(m_events.begin(), m_events.end(),
-                     [](const resolved& a, const resolved& b) { return a.spec.at_s < b.spec.at_s; });
+    std::stable_sort(m_events.begin(), m_events.end(), [](const resolved& a, const resolved& b) {
+        return a.spec.at_s < b.spec.at_s;
+    });
     SC_HAS_PROCESS(fault_injector);
     SC_METHOD(apply_due);
 }
@@ -36,14 +37,20 @@ void fault_injector::apply_due()
         }
         link& l = m_fab.link_at(e.link);
         switch (e.spec.action) {
-            case fault_action::down: l.set_up(false); break;
+            case fault_action::down:
+                l.set_up(false);
+                break;
             case fault_action::up:
                 l.set_up(true);
                 l.set_rate(l.nominal_rate_bps());
                 l.set_loss(0, nullptr);
                 break;
-            case fault_action::degrade: l.set_rate(e.spec.rate_bps); break;
-            case fault_action::loss: l.set_loss(e.spec.loss, &m_loss_rng[e.link]); break;
+            case fault_action::degrade:
+                l.set_rate(e.spec.rate_bps);
+                break;
+            case fault_action::loss:
+                l.set_loss(e.spec.loss, &m_loss_rng[e.link]);
+                break;
         }
         ++m_next;
     }

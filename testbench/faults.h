@@ -29,7 +29,7 @@ private:
         size_t link;
     };
     fabric& m_fab;
-    std::vector<resolved> m_events;  // sorted by time
+    std::vector<resolved> m_events;         // sorted by time
     std::vector<random_stream> m_loss_rng;  // one stream per link
     size_t m_next = 0;
 };

@@ -45,8 +45,10 @@ void flows::start_due()
             next_trigger(at - sc_core::sc_time_stamp());
             return;
         }
-        if (m_post) m_post(m);
-        else m_hosts[m.spec.src]->activate(m.id);
+        if (m_post)
+            m_post(m);
+        else
+            m_hosts[m.spec.src]->activate(m.id);
         ++m_next_start;
     }
     // Nothing left to start: with no static sensitivity the method never runs again.
@@ -62,7 +64,8 @@ packet* flows::next_packet(uint32_t id, bool& more)
     const uint32_t seq = m.packets_sent++;
     more = m.packets_sent < m.packets_total;
     const uint64_t offset = uint64_t(seq) * m_mss;
-    const uint32_t payload = uint32_t(std::min<uint64_t>(m_mss, m.spec.bytes - std::min(m.spec.bytes, offset)));
+    const uint32_t payload =
+        uint32_t(std::min<uint64_t>(m_mss, m.spec.bytes - std::min(m.spec.bytes, offset)));
 
     packet* p = m_pool.acquire();
     p->kind = packet_kind::raw_data;
@@ -129,8 +132,8 @@ void flows::complete(message_state& m, double now)
     m.finish_s = now;
     ++m_completed;
     if (m_perf)
-        m_perf->row(utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes, m.packets_total,
-                    m.spec.start_s, now, (now - m.spec.start_s) * 1e6);
+        m_perf->row(utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes,
+                    m.packets_total, m.spec.start_s, now, (now - m.spec.start_s) * 1e6);
     if (m_completed == m_msgs.size() && m_all_done) m_all_done();
 }
 
@@ -139,15 +142,18 @@ std::string flows::scoreboard_report() const
     std::string r;
     for (const auto& m : m_msgs) {
         if (!m.done())
-            r += fmt::format("message {} ({} -> {}): {} of {} bytes arrived{}\n", m.id, m.spec.src,
-                             m.spec.dst, m.bytes_received, m.spec.bytes,
-                             m.trimmed_arrivals ? fmt::format(", {} trimmed", m.trimmed_arrivals) : "");
+            r += fmt::format(
+                "message {} ({} -> {}): {} of {} bytes arrived{}\n", m.id, m.spec.src, m.spec.dst,
+                m.bytes_received, m.spec.bytes,
+                m.trimmed_arrivals ? fmt::format(", {} trimmed", m.trimmed_arrivals) : "");
         else if (m.bytes_received != m.spec.bytes)
-            r += fmt::format("message {}: {} bytes arrived, expected {}\n", m.id, m.bytes_received, m.spec.bytes);
-        if (m.duplicates) r += fmt::format("message {}: {} packets written twice\n", m.id, m.duplicates);
+            r += fmt::format("message {}: {} bytes arrived, expected {}\n", m.id, m.bytes_received,
+                             m.spec.bytes);
+        if (m.duplicates)
+            r += fmt::format("message {}: {} packets written twice\n", m.id, m.duplicates);
         if (m.done() && m.packets_received != m.packets_total)
-            r += fmt::format("message {}: completed with {} of {} packets written\n", m.id, m.packets_received,
-                             m.packets_total);
+            r += fmt::format("message {}: completed with {} of {} packets written\n", m.id,
+                             m.packets_received, m.packets_total);
     }
     return r;
 }

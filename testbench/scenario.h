@@ -33,12 +33,12 @@ struct simulation_config
 struct topology_config
 {
     topology_kind kind = topology_kind::leaf_spine;
-    uint32_t hosts = 16;           // leaf-spine, single-switch
-    uint32_t hosts_per_leaf = 8;   // leaf-spine
-    uint32_t spines = 8;           // leaf-spine
+    uint32_t hosts = 16;             // leaf-spine, single-switch
+    uint32_t hosts_per_leaf = 8;     // leaf-spine
+    uint32_t spines = 8;             // leaf-spine
     uint32_t uplinks_per_spine = 1;  // parallel links between a leaf and each spine
-    uint32_t k = 4;                // fat-tree arity (k pods, k^3/4 hosts)
-    double link_rate_bps = 400e9;  // every link unless a device side is slower
+    uint32_t k = 4;                  // fat-tree arity (k pods, k^3/4 hosts)
+    double link_rate_bps = 400e9;    // every link unless a device side is slower
 };
 
 struct link_config
@@ -95,8 +95,8 @@ struct capture_config
 struct nic_config
 {
     nic_kind type = nic_kind::uet;
-    uet_nic_config uet;     // UetNic.*
-    nscc_config nscc;       // UetNic.* (congestion control)
+    uet_nic_config uet;       // UetNic.*
+    nscc_config nscc;         // UetNic.* (congestion control)
     entropy_config spraying;  // UetNic.* (packet spraying)
 };
 

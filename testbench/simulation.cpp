@@ -55,8 +55,8 @@ private:
             m_last_print = wall;
             m_printed = true;
             const double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
-            std::fprintf(stderr, "\r  sim %.6f s  %5.1f%%  wall %.1f s  eta %.1f s   ", now, frac * 100,
-                         wall, eta);
+            std::fprintf(stderr, "\r  sim %.6f s  %5.1f%%  wall %.1f s  eta %.1f s   ", now,
+                         frac * 100, wall, eta);
             std::fflush(stderr);
         }
         next_trigger(seconds(m_stop_s / 200));
@@ -90,7 +90,8 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     const auto wall_start = wall_clock::now();
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     // A run that ends when its traffic is done stops through sc_stop; that is not news.
-    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                            sc_core::SC_DO_NOTHING);
     std::filesystem::create_directories(opts.out_dir);
     const std::string prefix = opts.out_dir + "/" + sc.simulation.name + "-";
     // A manifest from an earlier run must not vouch for this one until it completes.
@@ -103,21 +104,21 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     periodic_records records("records", sc, fab, opts.out_dir);
     std::vector<std::string> files = records.files();
     if (enabled(sc, "flow-perf")) {
-        traffic.record_to(std::make_unique<csv_writer>(
-                              prefix + "flow-perf-0.csv",
-                              std::vector<std::string>{"time_utc", "sim_time_sec", "flow_id",
-                                                       "src_host", "dst_host", "bytes", "packets",
-                                                       "start_time_sec", "finish_time_sec",
-                                                       "fct_usec"}),
-                          sc.simulation.epoch_utc);
+        traffic.record_to(
+            std::make_unique<csv_writer>(
+                prefix + "flow-perf-0.csv",
+                std::vector<std::string>{"time_utc", "sim_time_sec", "flow_id", "src_host",
+                                         "dst_host", "bytes", "packets", "start_time_sec",
+                                         "finish_time_sec", "fct_usec"}),
+            sc.simulation.epoch_utc);
         files.push_back(prefix + "flow-perf-0.csv");
     }
     std::unique_ptr<uet_transport_record> transport;
     std::unique_ptr<uet_monitor_record> monitor;
     if (fab.nic_count()) {
         if (enabled(sc, "uet-transport-stats")) {
-            transport = std::make_unique<uet_transport_record>("uet_transport_stats", sc, fab,
-                                                               prefix + "uet-transport-stats-0.csv");
+            transport = std::make_unique<uet_transport_record>(
+                "uet_transport_stats", sc, fab, prefix + "uet-transport-stats-0.csv");
             files.push_back(transport->path());
         }
         if (sc.records.uet_monitor) {
@@ -151,7 +152,8 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     s.sim_time_s = to_seconds(sc_core::sc_time_stamp());
     s.events = activity::count();
     s.data_packets_sent = traffic.data_packets_sent();
-    for (size_t h = 0; h < fab.nic_count(); ++h) s.data_packets_sent += fab.nic_at(h).counters().write_pkts_sent;
+    for (size_t h = 0; h < fab.nic_count(); ++h)
+        s.data_packets_sent += fab.nic_at(h).counters().write_pkts_sent;
     for (size_t i = 0; i < fab.switch_count(); ++i) {
         auto& sw = fab.switch_at(i);
         s.packets_dropped += sw.no_route_drops();
@@ -161,7 +163,8 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
         }
     }
     for (size_t i = 0; i < fab.link_count(); ++i)
-        s.packets_dropped += fab.link_at(i).frames_lost(link::a_to_b) + fab.link_at(i).frames_lost(link::b_to_a);
+        s.packets_dropped +=
+            fab.link_at(i).frames_lost(link::a_to_b) + fab.link_at(i).frames_lost(link::b_to_a);
     s.flows_total = uint32_t(traffic.messages().size());
     s.flows_completed = traffic.completed();
     s.scoreboard_message = traffic.scoreboard_report();
@@ -199,7 +202,7 @@ std::string derived_json(const scenario& sc)
     const topology t = build_topology(sc.topology, sc.link);
     nlohmann::ordered_json j;
     auto& tj = j["topology"];
-    tj["kind"] = sc.topology.kind == topology_kind::leaf_spine  ? "leaf-spine"
+    tj["kind"] = sc.topology.kind == topology_kind::leaf_spine ? "leaf-spine"
                  : sc.topology.kind == topology_kind::fat_tree ? "fat-tree"
                                                                : "single-switch";
     tj["hosts"] = t.hosts;
@@ -219,7 +222,8 @@ std::string derived_json(const scenario& sc)
                    {"forwarding_latency_s", sc.sw.forwarding_latency_s}};
     uint64_t packets = 0, bytes = 0;
     for (const auto& f : sc.flows.messages) {
-        packets += f.bytes == 0 ? 1 : (f.bytes + sc.nic.uet.rdma_data_mss - 1) / sc.nic.uet.rdma_data_mss;
+        packets +=
+            f.bytes == 0 ? 1 : (f.bytes + sc.nic.uet.rdma_data_mss - 1) / sc.nic.uet.rdma_data_mss;
         bytes += f.bytes;
     }
     j["flows"] = {{"messages", sc.flows.messages.size()}, {"packets", packets}, {"bytes", bytes}};

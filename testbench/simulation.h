@@ -12,9 +12,9 @@ namespace uetsim {
 struct run_options
 {
     std::string out_dir = "out";
-    bool progress = false;        // progress line on stderr
-    std::string resolved_yaml;    // the resolved scenario, copied into the manifest
-    std::string resolved_json;    // the same as JSON (manifest "scenario" member)
+    bool progress = false;      // progress line on stderr
+    std::string resolved_yaml;  // the resolved scenario, copied into the manifest
+    std::string resolved_json;  // the same as JSON (manifest "scenario" member)
 };
 
 struct run_summary

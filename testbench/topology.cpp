@@ -68,52 +68,62 @@ topology build_topology(const topology_config& cfg, const link_config& lc)
         }
         case topology_kind::leaf_spine: {
             if (cfg.hosts_per_leaf == 0 || cfg.hosts % cfg.hosts_per_leaf != 0)
-                throw std::invalid_argument("Topology.Hosts must be a multiple of Topology.HostsPerLeaf");
+                throw std::invalid_argument(
+                    "Topology.Hosts must be a multiple of Topology.HostsPerLeaf");
             const uint32_t leaves = cfg.hosts / cfg.hosts_per_leaf;
             std::vector<uint32_t> leaf, spine;
             for (uint32_t l = 0; l < leaves; ++l)
-                leaf.push_back(b.add(device_kind::switch_device, "leaf" + std::to_string(l), tier_rack, sw++));
+                leaf.push_back(
+                    b.add(device_kind::switch_device, "leaf" + std::to_string(l), tier_rack, sw++));
             for (uint32_t s = 0; s < cfg.spines; ++s)
-                spine.push_back(b.add(device_kind::switch_device, "spine" + std::to_string(s), tier_spine, sw++));
+                spine.push_back(b.add(device_kind::switch_device, "spine" + std::to_string(s),
+                                      tier_spine, sw++));
             for (uint32_t h = 0; h < t.hosts; ++h) {
                 const uint32_t l = h / cfg.hosts_per_leaf;
-                b.connect(h, leaf[l], "host" + std::to_string(h) + "-leaf" + std::to_string(l), rate,
-                          lc.nic_delay_s);
+                b.connect(h, leaf[l], "host" + std::to_string(h) + "-leaf" + std::to_string(l),
+                          rate, lc.nic_delay_s);
             }
             for (uint32_t l = 0; l < leaves; ++l)
                 for (uint32_t s = 0; s < cfg.spines; ++s)
                     for (uint32_t j = 0; j < cfg.uplinks_per_spine; ++j)
-                        b.connect(leaf[l], spine[s],
-                                  parallel_name("leaf" + std::to_string(l) + "-spine" + std::to_string(s),
-                                                j, cfg.uplinks_per_spine),
-                                  rate, lc.switch_delay_s);
+                        b.connect(
+                            leaf[l], spine[s],
+                            parallel_name("leaf" + std::to_string(l) + "-spine" + std::to_string(s),
+                                          j, cfg.uplinks_per_spine),
+                            rate, lc.switch_delay_s);
             break;
         }
         case topology_kind::fat_tree: {
             const uint32_t k = cfg.k, half = cfg.k / 2;
             std::vector<uint32_t> edge, agg, core;
             for (uint32_t e = 0; e < k * half; ++e)
-                edge.push_back(b.add(device_kind::switch_device, "edge" + std::to_string(e), tier_rack, sw++));
+                edge.push_back(
+                    b.add(device_kind::switch_device, "edge" + std::to_string(e), tier_rack, sw++));
             for (uint32_t a = 0; a < k * half; ++a)
-                agg.push_back(b.add(device_kind::switch_device, "agg" + std::to_string(a), tier_fabric, sw++));
+                agg.push_back(b.add(device_kind::switch_device, "agg" + std::to_string(a),
+                                    tier_fabric, sw++));
             for (uint32_t c = 0; c < half * half; ++c)
-                core.push_back(b.add(device_kind::switch_device, "core" + std::to_string(c), tier_spine, sw++));
+                core.push_back(b.add(device_kind::switch_device, "core" + std::to_string(c),
+                                     tier_spine, sw++));
             for (uint32_t h = 0; h < t.hosts; ++h)
-                b.connect(h, edge[h / half], "host" + std::to_string(h) + "-edge" + std::to_string(h / half),
-                          rate, lc.nic_delay_s);
+                b.connect(h, edge[h / half],
+                          "host" + std::to_string(h) + "-edge" + std::to_string(h / half), rate,
+                          lc.nic_delay_s);
             for (uint32_t p = 0; p < k; ++p)
                 for (uint32_t i = 0; i < half; ++i)
                     for (uint32_t j = 0; j < half; ++j) {
                         const uint32_t e = p * half + i, a = p * half + j;
-                        b.connect(edge[e], agg[a], "edge" + std::to_string(e) + "-agg" + std::to_string(a),
-                                  rate, lc.switch_delay_s);
+                        b.connect(edge[e], agg[a],
+                                  "edge" + std::to_string(e) + "-agg" + std::to_string(a), rate,
+                                  lc.switch_delay_s);
                     }
             for (uint32_t p = 0; p < k; ++p)
                 for (uint32_t i = 0; i < half; ++i)
                     for (uint32_t j = 0; j < half; ++j) {
                         const uint32_t a = p * half + i, c = i * half + j;
-                        b.connect(agg[a], core[c], "agg" + std::to_string(a) + "-core" + std::to_string(c),
-                                  rate, lc.switch_delay_s);
+                        b.connect(agg[a], core[c],
+                                  "agg" + std::to_string(a) + "-core" + std::to_string(c), rate,
+                                  lc.switch_delay_s);
                     }
             break;
         }

@@ -68,6 +68,9 @@ topology build_topology(const topology_config& cfg, const link_config& links);
 std::vector<routing_table> build_routes(const topology& t);
 
 // IPv4 address of host h: 10.0.0.0 + h + 1, so that dpr's (destination - 1) is the host number.
-inline uint32_t host_ip(uint32_t h) { return 0x0A000000u + h + 1; }
+inline uint32_t host_ip(uint32_t h)
+{
+    return 0x0A000000u + h + 1;
+}
 
 }  // namespace uetsim

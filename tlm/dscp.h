@@ -21,8 +21,14 @@ constexpr uint8_t make(uint8_t traffic_class, role r)
 {
     return static_cast<uint8_t>(((traffic_class & 7u) << 3) | static_cast<uint8_t>(r));
 }
-constexpr uint8_t traffic_class(uint8_t dscp) { return static_cast<uint8_t>((dscp >> 3) & 7u); }
-constexpr role role_of(uint8_t dscp) { return static_cast<role>(dscp & 7u); }
+constexpr uint8_t traffic_class(uint8_t dscp)
+{
+    return static_cast<uint8_t>((dscp >> 3) & 7u);
+}
+constexpr role role_of(uint8_t dscp)
+{
+    return static_cast<role>(dscp & 7u);
+}
 constexpr bool is_trimmable(uint8_t dscp)
 {
     return role_of(dscp) == role::trimmable || role_of(dscp) == role::trimmable_rtx;

@@ -28,12 +28,13 @@ inline constexpr uint32_t eth_overhead = eth_header + eth_fcs;
 inline constexpr uint32_t ip_udp = ipv4_header + udp_header;
 
 // UET data packet: payload + SES + PDS + UDP + IPv4 + Ethernet + FCS = payload + 106.
-inline constexpr uint32_t uet_data_overhead = ses_standard + pds_rud_request + ip_udp + eth_overhead;
+inline constexpr uint32_t uet_data_overhead =
+    ses_standard + pds_rud_request + ip_udp + eth_overhead;
 // The IP datagram of a UET data packet (NSCC's and the buffers' unit): payload + 88.
 inline constexpr uint32_t uet_nominal_overhead = ses_standard + pds_rud_request + ip_udp;
-inline constexpr uint32_t uet_ack_bytes = pds_ack_cc + ip_udp + eth_overhead;       // 78
-inline constexpr uint32_t uet_nack_bytes = pds_nack + ip_udp + eth_overhead;        // 62
-inline constexpr uint32_t uet_probe_bytes = pds_control + ip_udp + eth_overhead;    // 62
+inline constexpr uint32_t uet_ack_bytes = pds_ack_cc + ip_udp + eth_overhead;               // 78
+inline constexpr uint32_t uet_nack_bytes = pds_nack + ip_udp + eth_overhead;                // 62
+inline constexpr uint32_t uet_probe_bytes = pds_control + ip_udp + eth_overhead;            // 62
 inline constexpr uint32_t uet_trimmed_bytes = pds_rud_request + ip_udp + eth_overhead + 0;  // 62
 
 // RoCE v2 data packet: payload + BTH + UDP + IPv4 + Ethernet + FCS = payload + 58 (the RoCE

@@ -7,15 +7,24 @@ namespace uetsim {
 const char* to_string(packet_kind k)
 {
     switch (k) {
-        case packet_kind::raw_data: return "raw_data";
-        case packet_kind::uet_data: return "uet_data";
-        case packet_kind::uet_ack: return "uet_ack";
-        case packet_kind::uet_nack: return "uet_nack";
-        case packet_kind::uet_probe: return "uet_probe";
-        case packet_kind::roce_data: return "roce_data";
-        case packet_kind::roce_ack: return "roce_ack";
-        case packet_kind::roce_cnp: return "roce_cnp";
-        case packet_kind::pfc: return "pfc";
+        case packet_kind::raw_data:
+            return "raw_data";
+        case packet_kind::uet_data:
+            return "uet_data";
+        case packet_kind::uet_ack:
+            return "uet_ack";
+        case packet_kind::uet_nack:
+            return "uet_nack";
+        case packet_kind::uet_probe:
+            return "uet_probe";
+        case packet_kind::roce_data:
+            return "roce_data";
+        case packet_kind::roce_ack:
+            return "roce_ack";
+        case packet_kind::roce_cnp:
+            return "roce_cnp";
+        case packet_kind::pfc:
+            return "pfc";
     }
     return "?";
 }
@@ -24,14 +33,22 @@ uint32_t wire_size(packet_kind kind, uint32_t payload)
 {
     switch (kind) {
         case packet_kind::raw_data:
-        case packet_kind::uet_data: return payload + wire::uet_data_overhead;
-        case packet_kind::uet_ack: return wire::uet_ack_bytes;
-        case packet_kind::uet_nack: return wire::uet_nack_bytes;
-        case packet_kind::uet_probe: return wire::uet_probe_bytes;
-        case packet_kind::roce_data: return payload + wire::roce_data_overhead;
-        case packet_kind::roce_ack: return 126;  // RoCE NIC transport page
-        case packet_kind::roce_cnp: return 122;
-        case packet_kind::pfc: return 64;
+        case packet_kind::uet_data:
+            return payload + wire::uet_data_overhead;
+        case packet_kind::uet_ack:
+            return wire::uet_ack_bytes;
+        case packet_kind::uet_nack:
+            return wire::uet_nack_bytes;
+        case packet_kind::uet_probe:
+            return wire::uet_probe_bytes;
+        case packet_kind::roce_data:
+            return payload + wire::roce_data_overhead;
+        case packet_kind::roce_ack:
+            return 126;  // RoCE NIC transport page
+        case packet_kind::roce_cnp:
+            return 122;
+        case packet_kind::pfc:
+            return 64;
     }
     return payload;
 }

@@ -17,12 +17,12 @@ namespace uetsim {
 
 // What a frame carries; decides its header layout and size on the wire.
 enum class packet_kind : uint8_t {
-    raw_data,    // NIC-less Flows traffic: UET data framing, no transport behind it
-    uet_data,    // PDS RUD request + SES standard header + payload
-    uet_ack,     // PDS ACK_CC
-    uet_nack,    // PDS NACK
-    uet_probe,   // PDS control (base-RTT probe) and its ACK
-    roce_data,   // BTH + payload + ICRC
+    raw_data,   // NIC-less Flows traffic: UET data framing, no transport behind it
+    uet_data,   // PDS RUD request + SES standard header + payload
+    uet_ack,    // PDS ACK_CC
+    uet_nack,   // PDS NACK
+    uet_probe,  // PDS control (base-RTT probe) and its ACK
+    roce_data,  // BTH + payload + ICRC
     roce_ack,
     roce_cnp,
     pfc,

@@ -12,6 +12,9 @@ inline uint64_t& count()
     static uint64_t n = 0;
     return n;
 }
-inline void tick() { ++count(); }
+inline void tick()
+{
+    ++count();
+}
 
 }  // namespace uetsim::activity

@@ -16,8 +16,10 @@ link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_tim
     , m_pool(pool)
 {
     for (auto& l : m_dir) l.rate_bps = rate_bps;
-    m_dir[a_to_b].wire = std::make_unique<delay_line>("wire_a_to_b", [this](packet* p) { to_b.send(*p); });
-    m_dir[b_to_a].wire = std::make_unique<delay_line>("wire_b_to_a", [this](packet* p) { to_a.send(*p); });
+    m_dir[a_to_b].wire =
+        std::make_unique<delay_line>("wire_a_to_b", [this](packet* p) { to_b.send(*p); });
+    m_dir[b_to_a].wire =
+        std::make_unique<delay_line>("wire_b_to_a", [this](packet* p) { to_a.send(*p); });
     from_a.on_receive([this](packet& p) { return transmit(a_to_b, p); });
     from_b.on_receive([this](packet& p) { return transmit(b_to_a, p); });
 }

@@ -25,8 +25,8 @@ class link : public sc_core::sc_module
 public:
     enum direction { a_to_b = 0, b_to_a = 1 };
 
-    packet_target_socket from_a;    // end A transmits into this
-    packet_initiator_socket to_b;   // frames from A arrive at B through this
+    packet_target_socket from_a;   // end A transmits into this
+    packet_initiator_socket to_b;  // frames from A arrive at B through this
     packet_target_socket from_b;
     packet_initiator_socket to_a;
 

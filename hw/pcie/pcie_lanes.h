@@ -12,9 +12,9 @@ struct pcie_config
 {
     double lane_bps = 31.52e9;
     uint32_t lanes = 16;
-    uint32_t max_payload = 512;   // bytes per transfer
-    uint32_t overhead = 34;       // bytes of protocol overhead per transfer
-    uint32_t read_request = 64;   // bytes of a read request (plus overhead)
+    uint32_t max_payload = 512;  // bytes per transfer
+    uint32_t overhead = 34;      // bytes of protocol overhead per transfer
+    uint32_t read_request = 64;  // bytes of a read request (plus overhead)
     double rate_bps() const { return lane_bps * lanes; }
 };
 
@@ -26,7 +26,8 @@ public:
     // Bytes on the link to move `payload` bytes of data (writes, read completions).
     uint64_t data_bytes(uint64_t payload) const
     {
-        const uint64_t transfers = std::max<uint64_t>(1, (payload + m_cfg.max_payload - 1) / m_cfg.max_payload);
+        const uint64_t transfers =
+            std::max<uint64_t>(1, (payload + m_cfg.max_payload - 1) / m_cfg.max_payload);
         return payload + transfers * m_cfg.overhead;
     }
     uint64_t request_bytes() const { return m_cfg.read_request + m_cfg.overhead; }

@@ -43,8 +43,8 @@ public:
     admit_result offer(packet* p);
 
     // Called each time the port is free: releases the charge of the frame that was serialising
-    // and returns the next frame by strict priority, ECN-marked per RED when ECT; nullptr when empty.
-    // `draw` is a uniform [0,1) number for the marking decision.
+    // and returns the next frame by strict priority, ECN-marked per RED when ECT; nullptr when
+    // empty. `draw` is a uniform [0,1) number for the marking decision.
     packet* dequeue(double draw);
 
     bool empty() const { return m_packets == 0; }

@@ -75,7 +75,9 @@ void fabric_switch::forward(packet* p)
     if (n > 1) {
         flow_key k{p->ip.protocol, p->ip.src, p->ip.dst, p->udp.src_port, p->udp.dst_port};
         member = select_member(m_cfg.hash_method, k, m_salt, n);
-        if (m_hash_observer) m_hash_observer(m_cfg.hash_method, k, m_salt, flow_hash16(m_cfg.hash_method, k, m_salt));
+        if (m_hash_observer)
+            m_hash_observer(m_cfg.hash_method, k, m_salt,
+                            flow_hash16(m_cfg.hash_method, k, m_salt));
     }
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
     if (out.queue().offer(p) == admit_result::dropped) {
@@ -86,7 +88,8 @@ void fabric_switch::forward(packet* p)
     auto& mc = m_members[m_routes.member_slot(set, member)];
     mc.bytes += p->wire_bytes;  // as admitted (a trimmed packet counts its trimmed size)
     ++mc.packets;
-    if (m_set_formed_ps[size_t(set)] == UINT64_MAX) m_set_formed_ps[size_t(set)] = to_ps(sc_core::sc_time_stamp());
+    if (m_set_formed_ps[size_t(set)] == UINT64_MAX)
+        m_set_formed_ps[size_t(set)] = to_ps(sc_core::sc_time_stamp());
     out.tx.kick();
 }
 

@@ -85,8 +85,8 @@ public:
 
     // The seam for an RTL flow-hash block: called with every hash the switch computes, so a
     // Verilated block can run in lockstep with the model (testbench wires rtl_flow_hasher).
-    using hash_observer = std::function<void(ecmp_hash_method, const flow_key&, uint32_t salt,
-                                             uint16_t hash)>;
+    using hash_observer =
+        std::function<void(ecmp_hash_method, const flow_key&, uint32_t salt, uint16_t hash)>;
     void observe_hashes(hash_observer f) { m_hash_observer = std::move(f); }
 
 private:

@@ -18,21 +18,33 @@ constexpr std::array<uint32_t, 256> make_crc_table()
 }
 constexpr auto crc_table = make_crc_table();
 
-constexpr uint16_t fold16(uint32_t x) { return static_cast<uint16_t>((x >> 16) ^ (x & 0xFFFFu)); }
+constexpr uint16_t fold16(uint32_t x)
+{
+    return static_cast<uint16_t>((x >> 16) ^ (x & 0xFFFFu));
+}
 
-bool hashable(uint8_t protocol) { return protocol == 17 || protocol == 6; }
+bool hashable(uint8_t protocol)
+{
+    return protocol == 17 || protocol == 6;
+}
 
 }  // namespace
 
 std::string_view to_string(ecmp_hash_method m)
 {
     switch (m) {
-        case ecmp_hash_method::crc32_with_salt: return "crc32WithSalt";
-        case ecmp_hash_method::crc32: return "crc32";
-        case ecmp_hash_method::hash_with_salt: return "hashWithSalt";
-        case ecmp_hash_method::hash: return "hash";
-        case ecmp_hash_method::dpr: return "dpr";
-        case ecmp_hash_method::dpr_with_fallback: return "dprWithFallback";
+        case ecmp_hash_method::crc32_with_salt:
+            return "crc32WithSalt";
+        case ecmp_hash_method::crc32:
+            return "crc32";
+        case ecmp_hash_method::hash_with_salt:
+            return "hashWithSalt";
+        case ecmp_hash_method::hash:
+            return "hash";
+        case ecmp_hash_method::dpr:
+            return "dpr";
+        case ecmp_hash_method::dpr_with_fallback:
+            return "dprWithFallback";
     }
     return "crc32WithSalt";
 }
@@ -123,7 +135,8 @@ size_t select_member(ecmp_hash_method m, const flow_key& k, uint32_t salt, size_
 uint32_t switch_salt(uint32_t node_id, uint64_t random_seed)
 {
     // splitmix64 step over (seed, node id): distinct, well-mixed salts per switch and per run.
-    uint64_t z = random_seed * 0x9E3779B97F4A7C15ull + (uint64_t(node_id) + 1) * 0xBF58476D1CE4E5B9ull;
+    uint64_t z =
+        random_seed * 0x9E3779B97F4A7C15ull + (uint64_t(node_id) + 1) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;

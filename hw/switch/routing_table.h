@@ -28,7 +28,10 @@ public:
         return m_members[m_set_begin[size_t(set)] + member];
     }
     // Flat index of (set, member) over all sets: for per-member counters.
-    size_t member_slot(int32_t set, size_t member) const { return m_set_begin[size_t(set)] + member; }
+    size_t member_slot(int32_t set, size_t member) const
+    {
+        return m_set_begin[size_t(set)] + member;
+    }
     size_t member_slots() const { return m_members.size(); }
 
 private:

@@ -108,8 +108,8 @@ void rtl_flow_hasher::finish(const request& r, uint16_t rtl_hash)
     ++m_mismatches;
     std::ostringstream msg;
     msg << "flow_hash RTL/model mismatch at " << sc_core::sc_time_stamp() << ": "
-        << describe(r.method, r.key, r.salt) << " model=0x" << std::hex << r.model_hash
-        << " rtl=0x" << rtl_hash;
+        << describe(r.method, r.key, r.salt) << " model=0x" << std::hex << r.model_hash << " rtl=0x"
+        << rtl_hash;
     SC_REPORT_ERROR("/uetsim/rtl/flow_hash", msg.str().c_str());
 }
 

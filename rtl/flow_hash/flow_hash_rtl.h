@@ -44,7 +44,8 @@ struct rtl_flow_hasher_cfg
 class rtl_flow_hasher : public sc_core::sc_module
 {
 public:
-    explicit rtl_flow_hasher(const sc_core::sc_module_name& nm, const rtl_flow_hasher_cfg& cfg = {});
+    explicit rtl_flow_hasher(const sc_core::sc_module_name& nm,
+                             const rtl_flow_hasher_cfg& cfg = {});
     ~rtl_flow_hasher() override;
 
     // From an SC_THREAD only. Waits until earlier queued keys are done.
@@ -76,7 +77,7 @@ private:
 
     void start_of_simulation() override;  // opens the FST (needs elaboration done)
     void end_of_simulation() override;    // closes it (sc_stop or the end of sc_start)
-    void drive_method();  // SC_METHOD: the little transactor, pins in and out
+    void drive_method();                  // SC_METHOD: the little transactor, pins in and out
     void start(const request& r);
     void finish(const request& r, uint16_t rtl_hash);
 

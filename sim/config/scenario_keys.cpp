@@ -40,13 +40,14 @@ const text_rule iso8601_utc{
         return std::nullopt;
     }};
 
-const text_rule link_name{"link names such as host3-leaf0 or leaf0-spine2",
-                          [](const std::string& s) -> std::optional<std::string> {
-                              static const std::regex re("[a-z]+[0-9]+-[a-z]+[0-9]+(\\.[0-9]+)?");
-                              if (std::regex_match(s, re)) return std::nullopt;
-                              return "is not a link name (two device names joined by '-', lower tier "
-                                     "first, e.g. host3-leaf0)";
-                          }};
+const text_rule link_name{
+    "link names such as host3-leaf0 or leaf0-spine2",
+    [](const std::string& s) -> std::optional<std::string> {
+        static const std::regex re("[a-z]+[0-9]+-[a-z]+[0-9]+(\\.[0-9]+)?");
+        if (std::regex_match(s, re)) return std::nullopt;
+        return "is not a link name (two device names joined by '-', lower tier "
+               "first, e.g. host3-leaf0)";
+    }};
 
 std::vector<std::pair<std::string, ecmp_hash_method>> ecmp_hash_methods()
 {
@@ -306,7 +307,8 @@ scenario_schema build()
                                format_quantity(sc.simulation.stop_time_s, dimension::time) + ")");
              }
          }},
-        {"Faults and Capture.Links name links of the topology; a degrade gives a Rate and a loss a Loss.",
+        {"Faults and Capture.Links name links of the topology; a degrade gives a Rate and a loss a "
+         "Loss.",
          [](scenario& sc, const given_keys&) {
              const topology t = build_topology(sc.topology, sc.link);
              for (size_t i = 0; i < sc.faults.size(); ++i) {
@@ -316,10 +318,12 @@ scenario_schema build()
                  if (f.action == fault_action::degrade && f.rate_bps <= 0)
                      fail_rule(name + ": Action degrade needs a Rate, e.g. Rate: 100Gbps");
                  if (f.action == fault_action::loss && f.loss <= 0)
-                     fail_rule(name + ": Action loss needs a Loss probability above 0, e.g. Loss: 0.01");
+                     fail_rule(name +
+                               ": Action loss needs a Loss probability above 0, e.g. Loss: 0.01");
              }
              for (size_t i = 0; i < sc.capture.links.size(); ++i)
-                 check_link_name(t, "Capture.Links[" + std::to_string(i) + "]", sc.capture.links[i]);
+                 check_link_name(t, "Capture.Links[" + std::to_string(i) + "]",
+                                 sc.capture.links[i]);
          }},
         {"UetNic: the NSCC and spraying attributes are consistent.",
          [](scenario& sc, const given_keys&) {

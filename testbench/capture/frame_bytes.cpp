@@ -19,10 +19,18 @@ void put64(std::vector<uint8_t>& o, uint64_t v)
     put32(o, uint32_t(v >> 32));
     put32(o, uint32_t(v));
 }
-void pad(std::vector<uint8_t>& o, size_t upto) { o.resize(std::max(o.size(), upto), 0); }
+void pad(std::vector<uint8_t>& o, size_t upto)
+{
+    o.resize(std::max(o.size(), upto), 0);
+}
 
 // PDS type codes (UET 1.0): RUD request with congestion control, ACK_CC, NACK, control.
-enum pds_type : uint8_t { pds_rud_cc_req = 0x02, pds_ack_cc = 0x0A, pds_nack = 0x0C, pds_control = 0x07 };
+enum pds_type : uint8_t {
+    pds_rud_cc_req = 0x02,
+    pds_ack_cc = 0x0A,
+    pds_nack = 0x0C,
+    pds_control = 0x07
+};
 
 }  // namespace
 
@@ -137,7 +145,8 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             put32(o, (uint32_t(p.bth.ack_request) << 31) | (p.bth.psn & 0xFFFFFF));
             break;
         }
-        case packet_kind::pfc: break;
+        case packet_kind::pfc:
+            break;
     }
 }
 

@@ -43,8 +43,8 @@ void pcap_file::write(const packet& p, uint64_t time_ps)
     m_buf.clear();
     frame_headers(p, m_buf);
     const uint64_t ns = time_ps / 1000;
-    record_header r{uint32_t(ns / 1'000'000'000), uint32_t(ns % 1'000'000'000), uint32_t(m_buf.size()),
-                    p.wire_bytes - wire::eth_fcs};
+    record_header r{uint32_t(ns / 1'000'000'000), uint32_t(ns % 1'000'000'000),
+                    uint32_t(m_buf.size()), p.wire_bytes - wire::eth_fcs};
     std::fwrite(&r, sizeof r, 1, m_file);
     std::fwrite(m_buf.data(), 1, m_buf.size(), m_file);
     ++m_frames;
@@ -54,7 +54,9 @@ void pcap_capture::attach(link& l, const std::string& path)
 {
     m_files.push_back(std::make_unique<pcap_file>(path));
     pcap_file* f = m_files.back().get();
-    l.add_tap([f](const packet& p, link::direction, const sc_core::sc_time& start) { f->write(p, start.value()); });
+    l.add_tap([f](const packet& p, link::direction, const sc_core::sc_time& start) {
+        f->write(p, start.value());
+    });
 }
 
 std::vector<std::string> pcap_capture::files() const

@@ -17,7 +17,10 @@ csv_writer::csv_writer(const std::string& path, const std::vector<std::string>& 
     std::fwrite(header.data(), 1, header.size(), m_file);
 }
 
-csv_writer::~csv_writer() { close(); }
+csv_writer::~csv_writer()
+{
+    close();
+}
 
 void csv_writer::close()
 {

@@ -31,15 +31,31 @@ periodic_records::periodic_records(const sc_core::sc_module_name& name, const sc
     SC_HAS_PROCESS(periodic_records);
     const topology& t = fab.topo();
     if (enabled(sc, "nd-stats")) {
-        m_nd = std::make_unique<csv_writer>(
-            record_path(out_dir, sc, "nd-stats"),
-            std::vector<std::string>{"time_utc", "sim_time_sec", "component_name", "nd_name",
-                                     "component_type", "ifid", "uldl", "node_id", "tier", "subtier",
-                                     "total_packets_tx", "total_packets_rx", "total_bytes_tx_GB",
-                                     "total_bytes_rx_GB", "interval_bytes_tx_MB",
-                                     "interval_bytes_rx_MB", "tx_rate_Gbps", "rx_rate_Gbps",
-                                     "tx_link_percent_util", "rx_link_percent_util", "tx_drops",
-                                     "rx_drops", "link_name", "link_rate_Gbps"});
+        m_nd = std::make_unique<csv_writer>(record_path(out_dir, sc, "nd-stats"),
+                                            std::vector<std::string>{"time_utc",
+                                                                     "sim_time_sec",
+                                                                     "component_name",
+                                                                     "nd_name",
+                                                                     "component_type",
+                                                                     "ifid",
+                                                                     "uldl",
+                                                                     "node_id",
+                                                                     "tier",
+                                                                     "subtier",
+                                                                     "total_packets_tx",
+                                                                     "total_packets_rx",
+                                                                     "total_bytes_tx_GB",
+                                                                     "total_bytes_rx_GB",
+                                                                     "interval_bytes_tx_MB",
+                                                                     "interval_bytes_rx_MB",
+                                                                     "tx_rate_Gbps",
+                                                                     "rx_rate_Gbps",
+                                                                     "tx_link_percent_util",
+                                                                     "rx_link_percent_util",
+                                                                     "tx_drops",
+                                                                     "rx_drops",
+                                                                     "link_name",
+                                                                     "link_rate_Gbps"});
         for (uint32_t d = 0; d < t.devices.size(); ++d)
             for (uint32_t p = 0; p < t.devices[d].ports.size(); ++p) m_ports.push_back({d, p});
         SC_METHOD(nd_tick);  // first call at time 0 only arms the first interval
@@ -47,20 +63,26 @@ periodic_records::periodic_records(const sc_core::sc_module_name& name, const sc
     if (enabled(sc, "switch-load-balancing-stats") && sc.sw.enable_load_balancing_stats) {
         m_lb = std::make_unique<csv_writer>(
             record_path(out_dir, sc, "switch-load-balancing-stats"),
-            std::vector<std::string>{"time_utc", "sim_time_sec", "component_name", "component_type",
-                                     "node_id", "tier", "subtier", "ifid", "ecmp_group_id",
-                                     "ecmp_group_ifids", "group_size", "group_formed_ns",
-                                     "flow_table_slots", "bytes", "ivl_bytes", "packets",
-                                     "ivl_packets", "assignments", "ivl_assignments",
-                                     "movements_in", "ivl_movements_in", "movements_out",
-                                     "ivl_movements_out", "ivl_share", "paused_skips",
-                                     "ivl_paused_skips", "paused_selections",
-                                     "ivl_paused_selections"});
+            std::vector<std::string>{"time_utc",          "sim_time_sec",
+                                     "component_name",    "component_type",
+                                     "node_id",           "tier",
+                                     "subtier",           "ifid",
+                                     "ecmp_group_id",     "ecmp_group_ifids",
+                                     "group_size",        "group_formed_ns",
+                                     "flow_table_slots",  "bytes",
+                                     "ivl_bytes",         "packets",
+                                     "ivl_packets",       "assignments",
+                                     "ivl_assignments",   "movements_in",
+                                     "ivl_movements_in",  "movements_out",
+                                     "ivl_movements_out", "ivl_share",
+                                     "paused_skips",      "ivl_paused_skips",
+                                     "paused_selections", "ivl_paused_selections"});
         for (uint32_t s = 0; s < fab.switch_count(); ++s) {
             const routing_table& rt = fab.switch_at(s).routes();
             for (int32_t set = 0; set < int32_t(rt.set_count()); ++set)
                 if (rt.set_size(set) > 1)  // a single path is not an equal-cost choice
-                    for (uint32_t m = 0; m < rt.set_size(set); ++m) m_members.push_back({s, set, m});
+                    for (uint32_t m = 0; m < rt.set_size(set); ++m)
+                        m_members.push_back({s, set, m});
         }
         SC_METHOD(lb_tick);
     }
@@ -104,14 +126,16 @@ void periodic_records::write_nd(double now, double interval)
         uint64_t txp, rxp, txb, rxb, txd = 0, rxd = 0;
         if (dev.kind == device_kind::host) {
             const host_port_stats h = m_fab.host_stats(pr.device);
-            txp = h.tx_packets, txb = h.tx_bytes, rxp = h.rx_packets, rxb = h.rx_bytes, rxd = h.rx_drops;
+            txp = h.tx_packets, txb = h.tx_bytes, rxp = h.rx_packets, rxb = h.rx_bytes,
+            rxd = h.rx_drops;
         } else {
             switch_port& sp = m_fab.switch_at(dev.index).port(pr.port);
             txp = sp.tx.packets(), txb = sp.tx.bytes();
             rxp = sp.counters().rx_packets, rxb = sp.counters().rx_bytes;
             txd = sp.counters().tx_drops, rxd = sp.counters().rx_drops;
         }
-        const double ivl_tx = double(txb - pr.last_tx_bytes), ivl_rx = double(rxb - pr.last_rx_bytes);
+        const double ivl_tx = double(txb - pr.last_tx_bytes),
+                     ivl_rx = double(rxb - pr.last_rx_bytes);
         pr.last_tx_bytes = txb, pr.last_rx_bytes = rxb;
         const double tx_gbps = interval > 0 ? ivl_tx * 8 / interval / 1e9 : 0.0;
         const double rx_gbps = interval > 0 ? ivl_rx * 8 / interval / 1e9 : 0.0;
@@ -120,8 +144,8 @@ void periodic_records::write_nd(double now, double interval)
         m_nd->row(utc, now, dev.name, host ? "uetsim::host_port" : "uetsim::switch_port",
                   host ? "NIC" : "Switch", pr.port, ref.uplink ? "ul" : "dl", dev.node_id, dev.tier,
                   no_subtier, txp, rxp, double(txb) / 1e9, double(rxb) / 1e9, ivl_tx / 1e6,
-                  ivl_rx / 1e6, tx_gbps, rx_gbps, tx_gbps / link_gbps * 100, rx_gbps / link_gbps * 100,
-                  txd, rxd, t.links[ref.link].name, link_gbps);
+                  ivl_rx / 1e6, tx_gbps, rx_gbps, tx_gbps / link_gbps * 100,
+                  rx_gbps / link_gbps * 100, txd, rxd, t.links[ref.link].name, link_gbps);
     }
 }
 
@@ -138,7 +162,9 @@ void periodic_records::write_lb(double now)
                m_members[j].set == m_members[i].set;
              ++j) {
             const auto& rt = m_fab.switch_at(m_members[j].sw).routes();
-            sum += m_fab.switch_at(m_members[j].sw).member(rt.member_slot(m_members[j].set, m_members[j].member)).bytes -
+            sum += m_fab.switch_at(m_members[j].sw)
+                       .member(rt.member_slot(m_members[j].set, m_members[j].member))
+                       .bytes -
                    m_members[j].last_bytes;
         }
         for (size_t k = i; k < j; ++k) set_ivl[k] = sum;
@@ -159,8 +185,9 @@ void periodic_records::write_lb(double now)
         const uint64_t formed = sw.set_formed_ps(mr.set);
         m_lb->row(utc, now, dev.name, "Switch", dev.node_id, dev.tier, no_subtier,
                   rt.member_port(mr.set, mr.member), mr.set, ifids, rt.set_size(mr.set),
-                  formed == UINT64_MAX ? -1.0 : double(formed) / 1e3, 0, c.bytes, ivl_b, c.packets, ivl_p, 0, 0, 0, 0,
-                  0, 0, set_ivl[i] ? double(ivl_b) / double(set_ivl[i]) : 0.0, 0, 0, 0, 0);
+                  formed == UINT64_MAX ? -1.0 : double(formed) / 1e3, 0, c.bytes, ivl_b, c.packets,
+                  ivl_p, 0, 0, 0, 0, 0, 0, set_ivl[i] ? double(ivl_b) / double(set_ivl[i]) : 0.0, 0,
+                  0, 0, 0);
     }
 }
 

@@ -46,8 +46,10 @@ TEST(capture, one_mib_message_decodes_in_tshark_and_matches_uet_monitor)
     ASSERT_TRUE(s.scoreboard_ok) << s.scoreboard_message;
 
     // tshark reads every frame: 256 data packets out, 256 ACKs and one probe ACK back, one probe.
-    const std::string fields = shell("tshark -r " + dir + "/cap-host0-leaf0.pcap -T fields -e eth.type -e ip.proto "
-                                     "-e ip.dsfield.ecn -e udp.srcport -e udp.dstport -e frame.len 2>/dev/null");
+    const std::string fields =
+        shell("tshark -r " + dir +
+              "/cap-host0-leaf0.pcap -T fields -e eth.type -e ip.proto "
+              "-e ip.dsfield.ecn -e udp.srcport -e udp.dstport -e frame.len 2>/dev/null");
     std::map<int, int> by_len;
     std::multiset<int> data_sports;
     int lines = 0;
@@ -59,7 +61,9 @@ TEST(capture, one_mib_message_decodes_in_tshark_and_matches_uet_monitor)
         if (line.empty()) continue;
         ++lines;
         unsigned type = 0, proto = 0, ecn = 0, sport = 0, dport = 0, len = 0;
-        ASSERT_EQ(std::sscanf(line.c_str(), "0x%x %u %u %u %u %u", &type, &proto, &ecn, &sport, &dport, &len), 6)
+        ASSERT_EQ(std::sscanf(line.c_str(), "0x%x %u %u %u %u %u", &type, &proto, &ecn, &sport,
+                              &dport, &len),
+                  6)
             << line;
         EXPECT_EQ(type, 0x0800u);
         EXPECT_EQ(proto, 17u);

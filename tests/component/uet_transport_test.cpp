@@ -107,7 +107,8 @@ TEST(uet_transport, incast_8_to_1_with_trimming_completes_without_timeouts)
     EXPECT_EQ(r.rto, 0);
     // 8 x 16 MiB through host0's 400 Gbps port: at least 8 x 344 us.
     double last = 0;
-    for (size_t i = 0; i < r.perf.rows.size(); ++i) last = std::max(last, r.perf.num(i, "fct_usec"));
+    for (size_t i = 0; i < r.perf.rows.size(); ++i)
+        last = std::max(last, r.perf.num(i, "fct_usec"));
     EXPECT_GT(last, 8 * 344.0);
     EXPECT_LT(last, 8 * 344.0 * 1.25);
 }

@@ -54,8 +54,8 @@ std::string mismatch_text(uint64_t index, const hash_case& c, uint16_t model, ui
 {
     char buf[64];
     std::snprintf(buf, sizeof buf, " model=0x%04x rtl=0x%04x", model, rtl);
-    return "case #" + std::to_string(index) + " at " + sc_core::sc_time_stamp().to_string() +
-           ": " + describe(c) + buf;
+    return "case #" + std::to_string(index) + " at " + sc_core::sc_time_stamp().to_string() + ": " +
+           describe(c) + buf;
 }
 
 // The random stimulus: every field random, the method uniform over the six methods, protocol
@@ -82,8 +82,8 @@ public:
 private:
     uint32_t pick32()
     {
-        static constexpr std::array<uint32_t, 8> corners{0u,          1u,          0x1FFu,      0x200u,
-                                                         0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+        static constexpr std::array<uint32_t, 8> corners{
+            0u, 1u, 0x1FFu, 0x200u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
         if (m_rng() % 64 == 0) return corners[m_rng() % corners.size()];
         return static_cast<uint32_t>(m_rng());
     }
@@ -96,7 +96,7 @@ private:
 class direct_bench : public sc_core::sc_module
 {
 public:
-    using source = std::function<bool(hash_case&)>;                   // false: no more keys
+    using source = std::function<bool(hash_case&)>;                    // false: no more keys
     using sink = std::function<bool(const hash_case&, uint16_t rtl)>;  // false: stop
 
     direct_bench(const sc_core::sc_module_name& nm, source src, sink snk)
@@ -157,12 +157,15 @@ uint32_t crc_unshift32(uint32_t c)
     return c;
 }
 
-uint16_t fold16(uint32_t x) { return static_cast<uint16_t>((x >> 16) ^ (x & 0xFFFFu)); }
+uint16_t fold16(uint32_t x)
+{
+    return static_cast<uint16_t>((x >> 16) ^ (x & 0xFFFFu));
+}
 
 std::string temp_path(const std::string& leaf)
 {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("uetsim_rtl_test_" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("uetsim_rtl_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     return (dir / leaf).string();
 }
@@ -218,7 +221,8 @@ TEST(flow_hash_rtl, crc_engine_gives_the_standard_check_value)
         // The CRC consumes the first four bytes as a little-endian word.
         flow_key k;
         k.protocol = static_cast<uint8_t>(first4_le);
-        k.src_port = static_cast<uint16_t>(((first4_le >> 8) & 0xFFu) << 8 | ((first4_le >> 16) & 0xFFu));
+        k.src_port =
+            static_cast<uint16_t>(((first4_le >> 8) & 0xFFu) << 8 | ((first4_le >> 16) & 0xFFu));
         k.dst_port = static_cast<uint16_t>(((first4_le >> 24) & 0xFFu) << 8 | '1');
         k.src_ip = 0x32333435u;  // "2345"
         k.dst_ip = 0x36373839u;  // "6789"
@@ -338,7 +342,11 @@ TEST(flow_hash_rtl, pipelined_variant_has_one_cycle_latency_and_matches_model)
         {
             stimulus stim(77);
             std::mt19937 bubbles(5);
-            struct pending { hash_case c; uint64_t cycle; };
+            struct pending
+            {
+                hash_case c;
+                uint64_t cycle;
+            };
             std::deque<pending> expect;
             rst_n.write(false);
             in_valid.write(false);
@@ -459,7 +467,8 @@ TEST(flow_hash_rtl, wrapper_evaluate_and_lockstep_check_with_waves)
     const auto size = std::filesystem::file_size(fst, ec);
     EXPECT_FALSE(ec) << fst;
     EXPECT_GT(size, 1000u) << fst;
-    if (!(keep && keep[0])) std::filesystem::remove_all(std::filesystem::path(fst).parent_path(), ec);
+    if (!(keep && keep[0]))
+        std::filesystem::remove_all(std::filesystem::path(fst).parent_path(), ec);
 }
 
 // A lockstep mismatch is an SC_REPORT_ERROR naming the inputs and both outputs.

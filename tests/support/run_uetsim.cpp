@@ -92,7 +92,10 @@ const std::string& csv::str(size_t row, const std::string& name) const
     return rows.at(row).at(static_cast<size_t>(c));
 }
 
-double csv::num(size_t row, const std::string& name) const { return std::stod(str(row, name)); }
+double csv::num(size_t row, const std::string& name) const
+{
+    return std::stod(str(row, name));
+}
 
 csv read_csv(const std::string& path)
 {
@@ -106,13 +109,18 @@ csv read_csv(const std::string& path)
         std::string cell;
         bool quoted = false;
         for (char ch : line) {
-            if (ch == '"') quoted = !quoted;
-            else if (ch == ',' && !quoted) cells.push_back(std::move(cell)), cell.clear();
-            else cell += ch;
+            if (ch == '"')
+                quoted = !quoted;
+            else if (ch == ',' && !quoted)
+                cells.push_back(std::move(cell)), cell.clear();
+            else
+                cell += ch;
         }
         cells.push_back(cell);
-        if (first) c.header = cells, first = false;
-        else c.rows.push_back(cells);
+        if (first)
+            c.header = cells, first = false;
+        else
+            c.rows.push_back(cells);
     }
     return c;
 }

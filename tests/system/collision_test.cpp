@@ -14,7 +14,7 @@ using namespace uetsim::test;
 
 namespace {
 
-constexpr uint64_t flow_bytes = 256 * 4096;             // 1 MiB: 256 full packets
+constexpr uint64_t flow_bytes = 256 * 4096;               // 1 MiB: 256 full packets
 constexpr double flow_wire_bytes = 256.0 * (4096 + 106);  // as the switch counts them
 
 std::string scenario(int flows, int entropy_values)
@@ -56,7 +56,8 @@ outcome run_seed(const std::string& file, const std::string& out, int seed, int 
     for (auto& [ifid, b] : last) busiest = std::max(busiest, b), total += b;
     csv perf = read_csv(out + "/coll-flow-perf-0.csv");
     double slowest = 0;
-    for (size_t i = 0; i < perf.rows.size(); ++i) slowest = std::max(slowest, perf.num(i, "fct_usec"));
+    for (size_t i = 0; i < perf.rows.size(); ++i)
+        slowest = std::max(slowest, perf.num(i, "fct_usec"));
     // Scoreboard: every message completed, every byte over leaf0's uplinks exactly once.
     EXPECT_EQ(perf.rows.size(), size_t(flows));
     EXPECT_DOUBLE_EQ(total, flows * flow_wire_bytes);
@@ -96,7 +97,8 @@ TEST(collision, spraying_over_128_entropy_values_balances_the_uplinks)
     const std::string file = write_file(dir + "/spray.yaml", scenario(8, 128));
     constexpr int seeds = 40;
     double busiest = 0;
-    for (int seed = 1; seed <= seeds; ++seed) busiest += run_seed(file, dir + "/run", seed).busiest_flows;
+    for (int seed = 1; seed <= seeds; ++seed)
+        busiest += run_seed(file, dir + "/run", seed).busiest_flows;
     busiest /= seeds;
     EXPECT_LE(busiest, 1.25);
     EXPECT_GE(busiest, 1.0);

@@ -21,20 +21,27 @@ const char* const reps = "Recycled Entropy Packet Spraying";
 
 std::string eight_flows(uint64_t bytes, int flows = 8, const std::string& extra = "")
 {
-    std::string y = "Simulation: {Name: sp}\n"
-                    "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8}\n" + extra +
-                    "Flows:\n";
+    std::string y =
+        "Simulation: {Name: sp}\n"
+        "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8}\n" +
+        extra + "Flows:\n";
     for (int i = 0; i < flows; ++i)
         y += "  - {Src: " + std::to_string(i) + ", Dst: " + std::to_string(8 + i) +
              ", Bytes: " + std::to_string(bytes) + "}\n";
     return y;
 }
 
-command_result run(const std::string& file, const std::string& out, const std::string& type, int seed,
-                   std::vector<std::string> extra = {})
+command_result run(const std::string& file, const std::string& out, const std::string& type,
+                   int seed, std::vector<std::string> extra = {})
 {
-    std::vector<std::string> args = {"run", file, "--quiet", "--out", out, "--set",
-                                     "UetNic.PacketSprayingType=" + type, "--set",
+    std::vector<std::string> args = {"run",
+                                     file,
+                                     "--quiet",
+                                     "--out",
+                                     out,
+                                     "--set",
+                                     "UetNic.PacketSprayingType=" + type,
+                                     "--set",
                                      "Simulation.RandomSeed=" + std::to_string(seed)};
     args.insert(args.end(), extra.begin(), extra.end());
     command_result r = run_uetsim(args);
@@ -67,7 +74,8 @@ std::map<std::string, double> leaf0_uplink_bytes(const std::string& out)
 TEST(spraying, one_mib_alone_uses_each_port_256_to_383_twice)
 {
     const std::string dir = temp_dir("sp1");
-    const std::string file = write_file(dir + "/s.yaml", eight_flows(1u << 20, 1, "Records: {UetMonitor: true}\n"));
+    const std::string file =
+        write_file(dir + "/s.yaml", eight_flows(1u << 20, 1, "Records: {UetMonitor: true}\n"));
     run(file, dir, dps, 1);
     csv mon = read_csv(dir + "/sp-uet-monitor-0.csv");
     std::map<int, int> uses;
@@ -112,9 +120,10 @@ TEST(spraying, reps_steers_around_a_degraded_spine)
 {
     // 20 us into the run, both links of spine0 drop to a quarter of their rate.
     const std::string dir = temp_dir("spdeg");
-    const std::string faults = "Faults:\n"
-                               "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
-                               "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 100Gbps}\n";
+    const std::string faults =
+        "Faults:\n"
+        "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
+        "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 100Gbps}\n";
     const std::string file = write_file(dir + "/s.yaml", eight_flows(8u << 20, 8, faults));
     double fct_dps = 0, fct_reps = 0, share_dps = 0, share_reps = 0;
     constexpr int seeds = 3;
@@ -157,7 +166,8 @@ TEST(spraying, dpr_collapses_every_type_onto_one_path_per_destination)
 
 TEST(spraying, inspect_shows_the_reps_worked_example)
 {
-    command_result r = run_uetsim({"inspect", "--json", "--set", std::string("UetNic.PacketSprayingType=") + reps});
+    command_result r = run_uetsim(
+        {"inspect", "--json", "--set", std::string("UetNic.PacketSprayingType=") + reps});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     const auto& s = j.at("spraying");
@@ -170,7 +180,8 @@ TEST(spraying, inspect_shows_the_reps_worked_example)
     EXPECT_EQ(rp.at("bdp_bytes"), 300000);
     EXPECT_EQ(rp.at("nominal_packet_bytes"), 4184);
     EXPECT_EQ(rp.at("exploration_window_packets"), 71);
-    EXPECT_EQ(rp.at("exploring_packets"), nlohmann::json::array({7, 15, 23, 31, 39, 47, 55, 63, 71}));
+    EXPECT_EQ(rp.at("exploring_packets"),
+              nlohmann::json::array({7, 15, 23, 31, 39, 47, 55, 63, 71}));
     command_result d = run_uetsim({"inspect", "--json"});
     auto dj = nlohmann::json::parse(d.out).at("spraying");
     EXPECT_EQ(dj.at("ports").size(), 128u);

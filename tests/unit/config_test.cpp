@@ -228,7 +228,8 @@ TEST(config, unknown_section_names_the_closest)
               "scenario.yaml:1:1: unknown section 'Zzz'; the sections are Simulation, Topology, "
               "Link, Nic, Switch, UetNic, RoceNic, Pcie, RdmaApplication, Flows, Faults, Records, "
               "Trace, Capture, Check");
-    EXPECT_EQ(error_of("Faults:\n  - {At: 1us}\n"), "scenario.yaml:2:5: Faults[0]: Link is required");
+    EXPECT_EQ(error_of("Faults:\n  - {At: 1us}\n"),
+              "scenario.yaml:2:5: Faults[0]: Link is required");
     EXPECT_EQ(error_of("Faults:\n  - {At: 1us, Link: leaf0-spine9, Action: down}\n"),
               "Faults[0].Link: 'leaf0-spine9' is not a link of this topology; did you mean "
               "'leaf0-spine0'? (links are named by their two ends, lower tier first, e.g. "

@@ -118,7 +118,8 @@ TEST(egress_queue, strict_priority_from_tc7_down)
 {
     traffic_classifier cls(false);
     egress_queue q(limited(1'000'000), cls);
-    packet p0 = make_data(100, 0), p3 = make_data(100, 3), p7 = make_data(100, 7), p3b = make_data(100, 3);
+    packet p0 = make_data(100, 0), p3 = make_data(100, 3), p7 = make_data(100, 7),
+           p3b = make_data(100, 3);
     q.offer(&p0);
     q.offer(&p3);
     q.offer(&p7);

@@ -132,7 +132,8 @@ TEST(pdc_sender, psn_wrap_within_the_window)
     send(s, 6);  // FFFFFFFD, FFFFFFFE, FFFFFFFF, 0, 1, 2
     std::vector<sent_packet*> retired;
     s.on_ack(0u, 1u, 0b10u, retired);  // CACK 0; SACK PSN 2
-    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{0xFFFFFFFDu, 0xFFFFFFFEu, 0xFFFFFFFFu, 0u, 2u}));
+    EXPECT_EQ(psns(retired),
+              (std::vector<uint32_t>{0xFFFFFFFDu, 0xFFFFFFFEu, 0xFFFFFFFFu, 0u, 2u}));
     s.release_retired();
     EXPECT_EQ(s.oldest_unacked(), 1u);
     EXPECT_EQ(s.next_psn(), 3u);

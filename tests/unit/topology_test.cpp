@@ -10,7 +10,7 @@ TEST(topology, leaf_spine_devices_links_and_names)
     topology_config c;  // 16 hosts, 8 per leaf, 8 spines
     topology t = build_topology(c, link_config{});
     EXPECT_EQ(t.hosts, 16u);
-    EXPECT_EQ(t.switch_count(), 10u);       // 2 leaves + 8 spines
+    EXPECT_EQ(t.switch_count(), 10u);      // 2 leaves + 8 spines
     EXPECT_EQ(t.links.size(), 16u + 16u);  // host links + 2 x 8 uplinks
     EXPECT_EQ(t.devices[16].name, "leaf0");
     EXPECT_EQ(t.devices[18].name, "spine0");

@@ -4,8 +4,8 @@
 
 namespace uetsim {
 
-sent_packet& pdc_sender::assign(uint64_t message, uint64_t offset, uint32_t payload, uint32_t nominal,
-                                bool last)
+sent_packet& pdc_sender::assign(uint64_t message, uint64_t offset, uint32_t payload,
+                                uint32_t nominal, bool last)
 {
     sent_packet p;
     p.psn = m_next++;

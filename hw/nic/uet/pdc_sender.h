@@ -19,8 +19,8 @@ struct sent_packet
     uint32_t payload = 0;
     uint32_t nominal = 0;  // payload + 88: the congestion-window unit
     uint16_t entropy = 0;
-    uint8_t tx_count = 0;  // transmissions so far (1 = first)
-    bool last = false;     // ends its message
+    uint8_t tx_count = 0;    // transmissions so far (1 = first)
+    bool last = false;       // ends its message
     bool in_flight = false;  // counted in the group's bytes in flight
     bool retired = false;    // acknowledged
     bool rtx_queued = false;
@@ -34,7 +34,8 @@ public:
     explicit pdc_sender(uint32_t first_psn) : m_base(first_psn), m_next(first_psn) {}
 
     // A new segment takes the next PSN (at fetch issue).
-    sent_packet& assign(uint64_t message, uint64_t offset, uint32_t payload, uint32_t nominal, bool last);
+    sent_packet& assign(uint64_t message, uint64_t offset, uint32_t payload, uint32_t nominal,
+                        bool last);
 
     sent_packet* find(uint32_t psn);
     uint32_t next_psn() const { return m_next; }
@@ -43,7 +44,8 @@ public:
 
     // Applies an ACK; every packet it newly retires is appended to `retired`. The pointers stay
     // valid until release_retired(), which drops the acknowledged head of the window.
-    void on_ack(uint32_t cack, uint32_t sack_base, uint64_t bitmap, std::vector<sent_packet*>& retired);
+    void on_ack(uint32_t cack, uint32_t sack_base, uint64_t bitmap,
+                std::vector<sent_packet*>& retired);
     void release_retired();
 
     // A trim NACK or a timeout for `psn`: returns the packet if it was still in flight (it then

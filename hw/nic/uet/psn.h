@@ -7,8 +7,17 @@
 namespace uetsim::psn {
 
 // a - b as a signed distance (valid while |a - b| < 2^31).
-constexpr int32_t diff(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b); }
-constexpr bool before(uint32_t a, uint32_t b) { return diff(a, b) < 0; }
-constexpr bool at_or_before(uint32_t a, uint32_t b) { return diff(a, b) <= 0; }
+constexpr int32_t diff(uint32_t a, uint32_t b)
+{
+    return static_cast<int32_t>(a - b);
+}
+constexpr bool before(uint32_t a, uint32_t b)
+{
+    return diff(a, b) < 0;
+}
+constexpr bool at_or_before(uint32_t a, uint32_t b)
+{
+    return diff(a, b) <= 0;
+}
 
 }  // namespace uetsim::psn

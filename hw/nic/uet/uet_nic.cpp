@@ -10,7 +10,10 @@ namespace uetsim {
 
 namespace {
 
-constexpr uint64_t rx_key(uint32_t src_host, uint16_t spdcid) { return (uint64_t(src_host) << 16) | spdcid; }
+constexpr uint64_t rx_key(uint32_t src_host, uint16_t spdcid)
+{
+    return (uint64_t(src_host) << 16) | spdcid;
+}
 
 }  // namespace
 
@@ -33,10 +36,11 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, uint32_t host, uint32_t no
     , m_cycle(seconds(cfg.cycle_s()))
     , m_nic_to_host(cfg.pcie)
     , m_host_to_nic(cfg.pcie)
-    , m_fetch("fetch", [this](packet* p) {
-        m_data_q.push_back(p);
-        tx.kick();
-    })
+    , m_fetch("fetch",
+              [this](packet* p) {
+                  m_data_q.push_back(p);
+                  tx.kick();
+              })
     , m_rx_pipeline("rx_pipeline", [this](packet* p) { process(p); })
     , m_ack_hold("ack_hold", [this](packet* p) { send_control(p); })
 {
@@ -65,7 +69,8 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
         id = m_free_pdc_ids.back();
         m_free_pdc_ids.pop_back();
     } else {
-        if (m_next_pdc_id > 32767) throw std::runtime_error(std::string(name()) + ": more than 32,767 open PDCs");
+        if (m_next_pdc_id > 32767)
+            throw std::runtime_error(std::string(name()) + ": more than 32,767 open PDCs");
         id = m_next_pdc_id++;
     }
     message_state m;
@@ -143,8 +148,10 @@ void uet_nic::enqueue_ready(uint32_t g, bool at_head)
     pdc_group& grp = m_groups[g];
     if (grp.queued || !grp.alive) return;
     grp.queued = true;
-    if (at_head) m_ready.push_front(g);
-    else m_ready.push_back(g);
+    if (at_head)
+        m_ready.push_front(g);
+    else
+        m_ready.push_back(g);
 }
 
 void uet_nic::kick_scheduler(const sc_core::sc_time& after)
@@ -196,7 +203,8 @@ void uet_nic::schedule()
             bool is_rtx = false;
             uint32_t pl = 0;
             sent_packet* r = next_for_pdc(p, is_rtx, pl);
-            if (!is_rtx && m_messages[p.message].packets_issued >= m_messages[p.message].packets) continue;
+            if (!is_rtx && m_messages[p.message].packets_issued >= m_messages[p.message].packets)
+                continue;
             if (!g.cc->window_allows(g.inflight, m_cfg.nominal_bytes(pl))) continue;
             chosen = &p;
             rtx = r;
@@ -256,9 +264,10 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     pk->wire_bytes = wire_size(packet_kind::uet_data, payload);
     pk->ip.src = m_ip;
     pk->ip.dst = p.dst_ip;
-    const dscp::role role = is_rtx && m_cfg.use_distinct_dscp_for_retransmits ? dscp::role::trimmable_rtx
-                            : m_cfg.trimming_enabled                           ? dscp::role::trimmable
-                                                                               : dscp::role::no_trim;
+    const dscp::role role = is_rtx && m_cfg.use_distinct_dscp_for_retransmits
+                                ? dscp::role::trimmable_rtx
+                            : m_cfg.trimming_enabled ? dscp::role::trimmable
+                                                     : dscp::role::no_trim;
     pk->ip.dscp = dscp::make(m_cfg.data_traffic_class, role);
     pk->ip.ecn = ecn::ect1;
     pk->udp.src_port = sp->entropy;
@@ -292,21 +301,25 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
         const uint64_t req_done = m_nic_to_host.transfer(ready_ps, m_nic_to_host.request_bytes());
         ready_ps = m_host_to_nic.transfer(req_done, m_host_to_nic.data_bytes(payload));
     }
-    ready_ps += uint64_t(m_cycle.value()) * (m_cfg.entropy_lookup_cycles + m_cfg.header_build_cycles);
+    ready_ps +=
+        uint64_t(m_cycle.value()) * (m_cfg.entropy_lookup_cycles + m_cfg.header_build_cycles);
     m_fetch.push(pk, std::max(picoseconds(ready_ps), sc_core::sc_time_stamp()));
 }
 
 packet* uet_nic::next_frame()
 {
     // Strict priority: the control class (ACKs, NACKs, probes) before data.
-    ring<packet*>* q = !m_control_q.empty() ? &m_control_q : !m_data_q.empty() ? &m_data_q : nullptr;
+    ring<packet*>* q = !m_control_q.empty() ? &m_control_q
+                       : !m_data_q.empty()  ? &m_data_q
+                                            : nullptr;
     if (!q) return nullptr;
     packet* p = q->front();
     q->pop_front();
     m_wire = on_wire{};
     m_wire.data = p->kind == packet_kind::uet_data;
     m_wire.retx = p->pds.retransmit;
-    m_wire.probe = p->kind == packet_kind::uet_probe && p->pds.ack_request;  // a probe, not its answer
+    m_wire.probe =
+        p->kind == packet_kind::uet_probe && p->pds.ack_request;  // a probe, not its answer
     m_wire.pdc = p->pds.spdcid;
     m_wire.psn = p->pds.psn;
     m_wire.wire_bytes = p->wire_bytes;
@@ -330,9 +343,12 @@ void uet_nic::frame_done()
             if (sent_packet* sp = p.st.find(m_wire.psn)) {
                 // The retransmission timer starts when serialization ends.
                 sp->sent_end_ps = now_ps();
-                arm({now_ps() + uint64_t(rto_s(sp->tx_count) * 1e12), p.id, sp->psn, sp->tx_count, false});
-                const double fd = failure_detection_deadline_s(m_lb_cfg, m_groups[p.group].cc->base_rtt_s());
-                if (fd > 0) arm({now_ps() + uint64_t(fd * 1e12), p.id, sp->psn, sp->tx_count, true});
+                arm({now_ps() + uint64_t(rto_s(sp->tx_count) * 1e12), p.id, sp->psn, sp->tx_count,
+                     false});
+                const double fd =
+                    failure_detection_deadline_s(m_lb_cfg, m_groups[p.group].cc->base_rtt_s());
+                if (fd > 0)
+                    arm({now_ps() + uint64_t(fd * 1e12), p.id, sp->psn, sp->tx_count, true});
             }
         if (m_pool_blocked && m_egress_data_reserved <= m_cfg.egress_data_pool_bytes / 2) {
             m_pool_blocked = false;
@@ -378,14 +394,24 @@ void uet_nic::on_frame(packet& p)
 void uet_nic::process(packet* p)
 {
     switch (p->kind) {
-        case packet_kind::uet_data: on_data(p); break;
-        case packet_kind::uet_probe:
-            if (p->pds.ack_request) on_probe(p);  // a probe asks; its answer does not
-            else on_ack(p);
+        case packet_kind::uet_data:
+            on_data(p);
             break;
-        case packet_kind::uet_ack: on_ack(p); break;
-        case packet_kind::uet_nack: on_nack(p); break;
-        default: m_pool.release(p); break;
+        case packet_kind::uet_probe:
+            if (p->pds.ack_request)
+                on_probe(p);  // a probe asks; its answer does not
+            else
+                on_ack(p);
+            break;
+        case packet_kind::uet_ack:
+            on_ack(p);
+            break;
+        case packet_kind::uet_nack:
+            on_nack(p);
+            break;
+        default:
+            m_pool.release(p);
+            break;
     }
 }
 
@@ -451,7 +477,8 @@ void uet_nic::on_data(packet* p)
     if (arrival != pdc_receiver::arrival::duplicate) {
         m_nic_to_host.transfer(now_ps(), m_nic_to_host.data_bytes(p->payload_bytes));
         m_counters.rx_bytes_delivered += p->payload_bytes;
-        if (m_cb.data_written) m_cb.data_written(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
+        if (m_cb.data_written)
+            m_cb.data_written(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
     }
     if (p->pds.ack_request) {
         packet* a = make_control(packet_kind::uet_ack, p->src_node, p->ip.src);
@@ -467,14 +494,16 @@ void uet_nic::on_data(packet* p)
         a->pds.ecn_echo = p->ip.ecn == ecn::ce;
         a->pds.retransmit = p->pds.retransmit;
         a->pds.service_time = uint16_t(std::min<uint64_t>(65535, hold_ps / 128'000));
-        a->pds.rcv_penalty = receiver_penalty(
-            100.0 * double(backlog) / double(m_cfg.ingress_data_pool_bytes), m_cc_cfg.receiver_congestion_low_threshold,
-            m_cc_cfg.receiver_congestion_high_threshold);
+        a->pds.rcv_penalty =
+            receiver_penalty(100.0 * double(backlog) / double(m_cfg.ingress_data_pool_bytes),
+                             m_cc_cfg.receiver_congestion_low_threshold,
+                             m_cc_cfg.receiver_congestion_high_threshold);
         a->udp.src_port = p->udp.src_port;  // the entropy value goes back as path feedback
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
         ++m_counters.total_pkts_sent;
-        m_ack_hold.push(a, std::max(sc_core::sc_time_stamp() + picoseconds(hold_ps), m_ack_hold.last_due()));
+        m_ack_hold.push(
+            a, std::max(sc_core::sc_time_stamp() + picoseconds(hold_ps), m_ack_hold.last_due()));
     }
     m_pool.release(p);
 }
@@ -503,7 +532,8 @@ void uet_nic::on_ack(packet* p)
     ++m_counters.total_pkts_rcvd;
     sender_pdc* found = p->pds.dpdcid < m_tx_pdcs.size() ? tx_pdc(p->pds.dpdcid) : nullptr;
     // A late ACK for a closed PDC, or for the earlier PDC that had this id (another first PSN).
-    if (!found || !found->open || found->dst != p->src_node || found->first_psn != p->pds.first_psn) {
+    if (!found || !found->open || found->dst != p->src_node ||
+        found->first_psn != p->pds.first_psn) {
         m_pool.release(p);
         return;
     }
@@ -551,7 +581,8 @@ void uet_nic::on_ack(packet* p)
         m_counters.rcvr_cwnd_pen.add(p->pds.rcv_penalty);
         if (p->pds.ecn_echo) ++m_counters.m_marked_pkts_rcvd;
     }
-    g.lb->feedback(p->udp.src_port, p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack, now_s());
+    g.lb->feedback(p->udp.src_port, p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack,
+                   now_s());
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx, &pdc, &g, rtt >= 0 ? rtt * 1e9 : -1);
     pdc.st.release_retired();
     m_pool.release(p);
@@ -588,8 +619,11 @@ void uet_nic::on_nack(packet* p)
     ++m_counters.nack_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
     sender_pdc* found = p->pds.dpdcid < m_tx_pdcs.size() ? tx_pdc(p->pds.dpdcid) : nullptr;
-    const bool live = found && found->open && found->dst == p->src_node && found->first_psn == p->pds.first_psn;
-    if (m_monitor) monitor(*p, uet_monitor_row::dir::rx, live ? found : nullptr, live ? &m_groups[found->group] : nullptr);
+    const bool live =
+        found && found->open && found->dst == p->src_node && found->first_psn == p->pds.first_psn;
+    if (m_monitor)
+        monitor(*p, uet_monitor_row::dir::rx, live ? found : nullptr,
+                live ? &m_groups[found->group] : nullptr);
     if (live) {
         sender_pdc& pdc = *found;
         if (sent_packet* s = pdc.st.on_loss(p->pds.psn)) {
@@ -599,7 +633,8 @@ void uet_nic::on_nack(packet* p)
             g.cc->on_trim_nack(now_s(), std::nullopt, s->nominal, g.inflight);
             m_counters.num_quick_adapt += g.cc->quick_adapt_count() - qa_before;
             g.lb->feedback(s->entropy,
-                           p->pds.nack_code == 2 ? path_feedback::nack_trimmed_last_hop : path_feedback::nack_trimmed,
+                           p->pds.nack_code == 2 ? path_feedback::nack_trimmed_last_hop
+                                                 : path_feedback::nack_trimmed,
                            now_s());
             enqueue_ready(pdc.group, true);
             kick_scheduler();
@@ -644,7 +679,8 @@ void uet_nic::on_timer()
     const uint64_t now = now_ps();
     // Most deadlines belong to packets acknowledged long before: drop them without waking the
     // kernel for each one, so the NIC has one pending timer event per live deadline.
-    while (!m_timers.empty() && (m_timers.top().deadline_ps <= now || !timer_live(m_timers.top()))) {
+    while (!m_timers.empty() &&
+           (m_timers.top().deadline_ps <= now || !timer_live(m_timers.top()))) {
         const timer t = m_timers.top();
         m_timers.pop();
         if (t.deadline_ps > now || !timer_live(t)) continue;
@@ -673,8 +709,8 @@ void uet_nic::on_timer()
 // ---------------------------------------------------------------------------------------------
 // uet-monitor rows
 
-void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp, const pdc_group* g,
-                      double rtt_ns)
+void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp,
+                      const pdc_group* g, double rtt_ns)
 {
     uet_monitor_row r;
     r.sim_time_ps = now_ps();
@@ -739,14 +775,16 @@ void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc*
             r.entropy_value = sent ? p.pds.spdcid : p.pds.spdcid;
             break;
         case packet_kind::uet_probe:
-            r.packet_type = p.pds.ack_request ? uet_monitor_row::type::ctrl : uet_monitor_row::type::ack_cc;
+            r.packet_type =
+                p.pds.ack_request ? uet_monitor_row::type::ctrl : uet_monitor_row::type::ack_cc;
             r.has_psn = true;
             r.psn = p.pds.psn;
             r.has_entropy = true;
             r.entropy_value = sent ? p.pds.spdcid : p.pds.spdcid;
             if (!sent) r.has_ecn_marked = true, r.ecn_marked = p.ip.ecn == ecn::ce;
             break;
-        default: return;
+        default:
+            return;
     }
     m_monitor->row(r);
 }

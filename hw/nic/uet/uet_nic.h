@@ -48,7 +48,8 @@ public:
         // WQE_COMPLETE: every byte of the message is acknowledged.
         std::function<void(uint64_t message, double time_s)> message_complete;
         // The receiver wrote a payload to host memory (each new packet, in any order).
-        std::function<void(uint32_t src_host, uint64_t message, uint64_t offset, uint32_t bytes)> data_written;
+        std::function<void(uint32_t src_host, uint64_t message, uint64_t offset, uint32_t bytes)>
+            data_written;
     };
 
     uet_nic(const sc_core::sc_module_name& name, uint32_t host, uint32_t node_id, uint32_t ip,
@@ -89,7 +90,7 @@ private:
         uint32_t group = 0;
         uint32_t first_psn = 0;
         pdc_sender st;
-        uint64_t message = 0;  // index into m_messages
+        uint64_t message = 0;   // index into m_messages
         uint64_t ar_count = 0;  // data packets sent, for the ACK-request rule
         uint64_t probe_sent_ps = 0;
         bool probe_outstanding = false;
@@ -200,7 +201,7 @@ private:
 
     sc_core::sc_event m_schedule_ev;
     bool m_schedule_pending = false;
-    delay_line m_fetch;       // payload fetch + header build, in issue order
+    delay_line m_fetch;        // payload fetch + header build, in issue order
     delay_line m_rx_pipeline;  // frame received -> processed
     delay_line m_ack_hold;     // ACKs held for the receiver's service time, in order
     ring<packet*> m_control_q;
