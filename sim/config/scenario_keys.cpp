@@ -67,8 +67,8 @@ key_table<flow_spec> flow_keys()
     t.integer("Dst", UETSIM_FIELD(dst), {0, u32_max}, "Receiving host.").required();
     t.bytes("Bytes", UETSIM_FIELD(bytes), {0, 1ull << 40}, "Message size (at most 1 TiB).").required();
     t.time("Start", UETSIM_FIELD(start_s), {0, 100}, "When the sender starts the message.");
-    t.integer("Entropy", UETSIM_FIELD(entropy), {-1, 65535}, "Entropy value (UDP source port) of the first packet; -1 draws one from the run's seed.");
-    t.integer("EntropyValues", UETSIM_FIELD(entropy_values), {1, 65536}, "How many consecutive entropy values the packets cycle through (1: one fixed value for the flow).");
+    t.integer("Entropy", UETSIM_FIELD(entropy), {-1, 65535}, "Nic.Type raw only: entropy value (UDP source port) of the first packet; -1 draws one from the run's seed. A UET NIC chooses its own (UetNic.PacketSprayingType).");
+    t.integer("EntropyValues", UETSIM_FIELD(entropy_values), {1, 65536}, "Nic.Type raw only: how many consecutive entropy values the packets cycle through (1: one fixed value for the flow).");
     t.integer("TrafficClass", UETSIM_FIELD(traffic_class), {0, 7}, "Traffic class of the packets.");
     // clang-format on
     return t;
