@@ -177,3 +177,30 @@ TEST(pdc_sender, retransmission_acknowledged_while_queued_is_dropped_from_the_qu
     EXPECT_EQ(r->psn, 1u);
     EXPECT_EQ(s.take_retransmission(), nullptr);
 }
+
+#include "hw/nic/uet/retransmit_timeout.h"
+
+TEST(retransmit_timeout, doubles_per_retransmission_up_to_the_backoff_cap)
+{
+    uet_nic_config c;  // 150 us, at most 5 doublings
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 1), 150e-6);
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 2), 300e-6);
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 3), 600e-6);
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 6), 4.8e-3);  // 150 us x 2^5: the cap
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 7), 4.8e-3);
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 200), 4.8e-3);
+    c.max_exponential_rto_backoff_count = 0;
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 4), 150e-6);
+    c.max_exponential_rto_backoff_count = 15;
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 16), 150e-6 * 32768);
+    c.initial_retransmit_timeout_s = 10e-6;
+    EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, 3), 40e-6);
+}
+
+TEST(retransmit_timeout, fixed_timeout_never_doubles)
+{
+    uet_nic_config c;
+    c.fixed_rexmit_time_enable = true;
+    c.fixed_rexmit_timeout_s = 75e-6;
+    for (uint32_t n : {1u, 2u, 9u}) EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, n), 75e-6);
+}

@@ -5,6 +5,7 @@
 
 #include "hw/common/activity.h"
 #include "hw/common/time.h"
+#include "hw/nic/uet/retransmit_timeout.h"
 
 namespace uetsim {
 
@@ -343,7 +344,7 @@ void uet_nic::frame_done()
             if (sent_packet* sp = p.st.find(m_wire.psn)) {
                 // The retransmission timer starts when serialization ends.
                 sp->sent_end_ps = now_ps();
-                arm({now_ps() + uint64_t(rto_s(sp->tx_count) * 1e12), p.id, sp->psn, sp->tx_count,
+                arm({now_ps() + uint64_t(retransmit_timeout_s(m_cfg, sp->tx_count) * 1e12), p.id, sp->psn, sp->tx_count,
                      false});
                 const double fd =
                     failure_detection_deadline_s(m_lb_cfg, m_groups[p.group].cc->base_rtt_s());
@@ -645,14 +646,6 @@ void uet_nic::on_nack(packet* p)
 
 // ---------------------------------------------------------------------------------------------
 // Timers: one pending event per NIC, for the earliest deadline.
-
-double uet_nic::rto_s(uint8_t tx_count) const
-{
-    if (m_cfg.fixed_rexmit_time_enable) return m_cfg.fixed_rexmit_timeout_s;
-    const uint32_t doublings = std::min<uint32_t>(tx_count > 0 ? tx_count - 1 : 0,
-                                                  m_cfg.max_exponential_rto_backoff_count);
-    return m_cfg.initial_retransmit_timeout_s * double(uint64_t(1) << doublings);
-}
 
 void uet_nic::arm(const timer& t)
 {

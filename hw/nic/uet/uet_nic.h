@@ -160,7 +160,6 @@ private:
     void arm(const timer& t);
     void on_timer();
     bool timer_live(const timer& t);
-    double rto_s(uint8_t tx_count) const;
 
     uint32_t group_for(uint32_t dst, uint16_t creator_pdc);
     void close_pdc(sender_pdc& p);
