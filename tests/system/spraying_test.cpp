@@ -151,10 +151,11 @@ TEST(spraying, uet_monitor_shows_reps_entropy_values_leaving_the_degraded_spine)
     // switch pages' crc32WithSalt): read each packet's entropy value from uet-monitor and count
     // those that leaf0 sends to spine0 after its links have slowed down.
     const std::string dir = temp_dir("spmon");
-    const std::string faults = "Faults:\n"
-                               "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
-                               "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 100Gbps}\n"
-                               "Records: {UetMonitor: true}\n";
+    const std::string faults =
+        "Faults:\n"
+        "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
+        "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 100Gbps}\n"
+        "Records: {UetMonitor: true}\n";
     const std::string file = write_file(dir + "/s.yaml", eight_flows(4u << 20, 8, faults));
     constexpr uint32_t leaf0_node_id = 16;  // hosts take node ids 0..15
     std::map<std::string, double> share;
@@ -164,14 +165,16 @@ TEST(spraying, uet_monitor_shows_reps_entropy_values_leaving_the_degraded_spine)
         const uint32_t salt = uetsim::switch_salt(leaf0_node_id, 1);
         int late = 0, to_spine0 = 0;
         for (size_t i = 0; i < mon.rows.size(); ++i) {
-            if (mon.str(i, "packet_type") != "RUD_REQUEST" || mon.str(i, "direction") == "Rx") continue;
+            if (mon.str(i, "packet_type") != "RUD_REQUEST" || mon.str(i, "direction") == "Rx")
+                continue;
             if (mon.num(i, "sim_time_ns") < 60e3) continue;  // after REPS has had time to react
             const std::string& name = mon.str(i, "component_name");  // host0..host7
             const uint32_t h = uint32_t(std::stoi(name.substr(4)));
             uetsim::flow_key k{17, 0x0A000000u + h + 1, 0x0A000000u + h + 9,
                                uint16_t(std::stoi(mon.str(i, "entropy_value"))), 4793};
             ++late;
-            to_spine0 += uetsim::select_member(uetsim::ecmp_hash_method::crc32_with_salt, k, salt, 8) == 0;
+            to_spine0 +=
+                uetsim::select_member(uetsim::ecmp_hash_method::crc32_with_salt, k, salt, 8) == 0;
         }
         ASSERT_GT(late, 1000) << t;
         share[t] = double(to_spine0) / late;

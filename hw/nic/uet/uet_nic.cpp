@@ -344,8 +344,8 @@ void uet_nic::frame_done()
             if (sent_packet* sp = p.st.find(m_wire.psn)) {
                 // The retransmission timer starts when serialization ends.
                 sp->sent_end_ps = now_ps();
-                arm({now_ps() + uint64_t(retransmit_timeout_s(m_cfg, sp->tx_count) * 1e12), p.id, sp->psn, sp->tx_count,
-                     false});
+                arm({now_ps() + uint64_t(retransmit_timeout_s(m_cfg, sp->tx_count) * 1e12), p.id,
+                     sp->psn, sp->tx_count, false});
                 const double fd =
                     failure_detection_deadline_s(m_lb_cfg, m_groups[p.group].cc->base_rtt_s());
                 if (fd > 0)
@@ -765,7 +765,7 @@ void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc*
             r.has_m_flag = true;
             r.m_flag = p.pds.ecn_echo;
             r.has_entropy = true;
-            r.entropy_value = sent ? p.pds.spdcid : p.pds.spdcid;
+            r.entropy_value = p.pds.spdcid;  // the sender's PDC id: local on Tx, remote on Rx
             break;
         case packet_kind::uet_probe:
             r.packet_type =
@@ -773,7 +773,7 @@ void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc*
             r.has_psn = true;
             r.psn = p.pds.psn;
             r.has_entropy = true;
-            r.entropy_value = sent ? p.pds.spdcid : p.pds.spdcid;
+            r.entropy_value = p.pds.spdcid;  // the sender's PDC id: local on Tx, remote on Rx
             if (!sent) r.has_ecn_marked = true, r.ecn_marked = p.ip.ecn == ecn::ce;
             break;
         default:
