@@ -60,7 +60,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
                 m_topo.devices[h].name.c_str(), h, m_topo.devices[h].node_id, host_ip(h),
                 sc.nic.uet, cc, lb, sc.simulation.random_seed, pool, cb));
         }
-        traffic.attach([this](const message_state& m) {
+        traffic.attach([this](const flow_message& m) {
             m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes);
         });
     }

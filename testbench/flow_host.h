@@ -1,6 +1,6 @@
-// A NIC-less host port: sends the packets of its Flows messages at line rate (one packet per
-// message in turn) and hands every arriving packet to the Flows scoreboard. It stands where a NIC
-// will stand, so the fabric can be exercised on its own.
+// A NIC-less host port (Nic.Type raw): sends the packets of its Flows messages at line rate (one
+// packet per message in turn) and hands every arriving packet to the Flows scoreboard, so the
+// fabric can be exercised with no transport in the way.
 #pragma once
 
 #include <cstdint>

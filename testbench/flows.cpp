@@ -15,7 +15,7 @@ flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_poo
 {
     random_stream rng(sc.simulation.random_seed, "flows.entropy");
     for (const auto& spec : sc.flows.messages) {
-        message_state m;
+        flow_message m;
         m.spec = spec;
         m.id = uint32_t(m_msgs.size());
         // One draw per message whether used or not, so adding an explicit value to one message
@@ -39,7 +39,7 @@ void flows::start_due()
 {
     activity::tick();
     while (m_next_start < m_start_order.size()) {
-        const message_state& m = m_msgs[m_start_order[m_next_start]];
+        const flow_message& m = m_msgs[m_start_order[m_next_start]];
         const sc_core::sc_time at = seconds(m.spec.start_s);
         if (at > sc_core::sc_time_stamp()) {
             next_trigger(at - sc_core::sc_time_stamp());
@@ -56,7 +56,7 @@ void flows::start_due()
 
 packet* flows::next_packet(uint32_t id, bool& more)
 {
-    message_state& m = m_msgs[id];
+    flow_message& m = m_msgs[id];
     if (m.packets_sent >= m.packets_total) {
         more = false;
         return nullptr;
@@ -91,7 +91,7 @@ packet* flows::next_packet(uint32_t id, bool& more)
 
 void flows::deliver(packet& p)
 {
-    message_state& m = m_msgs[p.flow_id];
+    flow_message& m = m_msgs[p.flow_id];
     if (p.trimmed) {
         ++m.trimmed_arrivals;  // a NIC-less receiver cannot ask for the payload again
     } else {
@@ -110,11 +110,11 @@ void flows::written(uint64_t message, uint64_t offset, uint32_t bytes)
 
 void flows::completed(uint64_t message, double time_s)
 {
-    message_state& m = m_msgs[size_t(message)];
+    flow_message& m = m_msgs[size_t(message)];
     if (!m.done()) complete(m, time_s);
 }
 
-void flows::receive_payload(message_state& m, uint64_t offset, uint32_t bytes)
+void flows::receive_payload(flow_message& m, uint64_t offset, uint32_t bytes)
 {
     // Scoreboard: each packet's bytes must reach the destination exactly once.
     const uint32_t seq = uint32_t(offset / m_mss);
@@ -127,7 +127,7 @@ void flows::receive_payload(message_state& m, uint64_t offset, uint32_t bytes)
     m.bytes_received += bytes;
 }
 
-void flows::complete(message_state& m, double now)
+void flows::complete(flow_message& m, double now)
 {
     m.finish_s = now;
     ++m_completed;

@@ -20,7 +20,7 @@ namespace uetsim {
 
 class flow_host;
 
-struct message_state
+struct flow_message
 {
     flow_spec spec;
     uint32_t id = 0;
@@ -45,7 +45,7 @@ public:
     void attach(std::vector<flow_host*> hosts) { m_hosts = std::move(hosts); }
     // NIC hosts: a message is posted to the source NIC at its start time; the NIC reports each
     // payload written at the receiver (written()) and the sender's completion (completed()).
-    using poster = std::function<void(const message_state&)>;
+    using poster = std::function<void(const flow_message&)>;
     void attach(poster post) { m_post = std::move(post); }
     void record_to(std::unique_ptr<csv_writer> w, std::string epoch)
     {
@@ -63,7 +63,7 @@ public:
     void written(uint64_t message, uint64_t offset, uint32_t bytes);
     void completed(uint64_t message, double time_s);
 
-    const std::vector<message_state>& messages() const { return m_msgs; }
+    const std::vector<flow_message>& messages() const { return m_msgs; }
     uint32_t completed() const { return m_completed; }
     uint64_t data_packets_sent() const { return m_sent; }
     // Empty when every message completed with every byte exactly once.
@@ -71,12 +71,12 @@ public:
 
 private:
     void start_due();
-    void receive_payload(message_state& m, uint64_t offset, uint32_t bytes);
-    void complete(message_state& m, double now);
+    void receive_payload(flow_message& m, uint64_t offset, uint32_t bytes);
+    void complete(flow_message& m, double now);
 
     packet_pool& m_pool;
     uint32_t m_mss;
-    std::vector<message_state> m_msgs;
+    std::vector<flow_message> m_msgs;
     std::vector<uint32_t> m_start_order;
     size_t m_next_start = 0;
     std::vector<flow_host*> m_hosts;

@@ -29,8 +29,7 @@ struct port_counters
 {
     uint64_t rx_packets = 0;
     uint64_t rx_bytes = 0;
-    uint64_t rx_drops = 0;
-    uint64_t tx_drops = 0;
+    uint64_t tx_drops = 0;  // egress admission drops (no ingress admission is modelled)
 };
 
 class switch_port : public sc_core::sc_module

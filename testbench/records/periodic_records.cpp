@@ -132,7 +132,7 @@ void periodic_records::write_nd(double now, double interval)
             switch_port& sp = m_fab.switch_at(dev.index).port(pr.port);
             txp = sp.tx.packets(), txb = sp.tx.bytes();
             rxp = sp.counters().rx_packets, rxb = sp.counters().rx_bytes;
-            txd = sp.counters().tx_drops, rxd = sp.counters().rx_drops;
+            txd = sp.counters().tx_drops;  // rx_drops stays 0: no ingress admission yet
         }
         const double ivl_tx = double(txb - pr.last_tx_bytes),
                      ivl_rx = double(rxb - pr.last_rx_bytes);

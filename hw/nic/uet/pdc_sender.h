@@ -57,8 +57,6 @@ public:
     sent_packet* take_retransmission();
     sent_packet* peek_retransmission();
 
-    uint64_t retransmissions_queued() const { return m_rtx.size(); }
-
 private:
     void retire(sent_packet& p, std::vector<sent_packet*>& retired);
 

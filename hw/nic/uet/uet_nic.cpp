@@ -176,7 +176,7 @@ sent_packet* uet_nic::next_for_pdc(sender_pdc& p, bool& is_rtx, uint32_t& payloa
     return nullptr;
 }
 
-bool uet_nic::group_has_work(const pdc_group& g) const
+bool uet_nic::group_has_work(pdc_group& g)
 {
     for (uint16_t id : g.pdcs) {
         auto& p = *m_tx_pdcs[id];
@@ -324,7 +324,6 @@ packet* uet_nic::next_frame()
     m_wire.pdc = p->pds.spdcid;
     m_wire.psn = p->pds.psn;
     m_wire.wire_bytes = p->wire_bytes;
-    m_wire.uid = p->id;
     ++m_port.tx_packets;
     m_port.tx_bytes += p->wire_bytes;
     if (m_monitor) {
@@ -438,7 +437,6 @@ void uet_nic::on_data(packet* p)
         // The first packet of the PDC to arrive creates the receiving end (SYN information).
         auto r = std::make_unique<receiver_pdc>(p->pds.first_psn);
         r->id = m_next_rx_pdc_id;
-        r->remote_id = p->pds.spdcid;
         r->first_psn = p->pds.first_psn;
         m_next_rx_pdc_id = m_next_rx_pdc_id == 65535 ? 32769 : m_next_rx_pdc_id + 1;
         it = m_rx_pdcs.emplace(key, std::move(r)).first;

@@ -111,7 +111,6 @@ private:
     struct receiver_pdc
     {
         uint16_t id = 0;
-        uint16_t remote_id = 0;
         uint32_t first_psn = 0;  // tells a reused sender PDC id from the earlier PDC
         pdc_receiver st;
         explicit receiver_pdc(uint32_t first) : st(first) {}
@@ -134,12 +133,11 @@ private:
         uint16_t pdc = 0;
         uint32_t psn = 0;
         uint32_t wire_bytes = 0;
-        uint64_t uid = 0;
     };
 
     // Transmit side.
     void schedule();
-    bool group_has_work(const pdc_group& g) const;
+    bool group_has_work(pdc_group& g);
     sent_packet* next_for_pdc(sender_pdc& p, bool& is_rtx, uint32_t& payload);
     void send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t payload);
     void enqueue_ready(uint32_t g, bool at_head);

@@ -27,7 +27,6 @@ struct uet_nic_config
 
     // Egress buffer pools (EgressBufferManager): data and control classes.
     uint32_t egress_data_pool_bytes = 230'400;
-    uint32_t egress_control_pool_bytes = 25'600;
     // Ingress data pool (IngressBufferManager: 0.9 x 4 MB): the receiver penalty reads it.
     uint32_t ingress_data_pool_bytes = 3'600'000;
 
