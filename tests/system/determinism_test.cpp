@@ -30,6 +30,7 @@ TEST(determinism, default_scenario_twice_gives_identical_records)
     auto rb = run_uetsim({"run", "--quiet", "--out", b});
     ASSERT_EQ(ra.exit_code, 0) << ra.err;
     ASSERT_EQ(rb.exit_code, 0) << rb.err;
+    EXPECT_NE(ra.out.find("scoreboard            ok"), std::string::npos) << ra.out;
     int csvs = 0;
     for (auto& e : fs::directory_iterator(a)) {
         const std::string name = e.path().filename().string();
