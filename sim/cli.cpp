@@ -198,7 +198,11 @@ std::string format_summary(const run_summary& s, const std::string& out_dir)
     row("packets/wall-second", rate);
     row("packets dropped", std::to_string(s.packets_dropped));
     row("packets trimmed", std::to_string(s.packets_trimmed));
-    row("flows completed", fmt::format("{}/{}", s.flows_completed, s.flows_total));
+    if (s.flows_total)
+        row("flows completed", fmt::format("{}/{}", s.flows_completed, s.flows_total));
+    if (s.rdma_connections)
+        row("RDMA WQEs", fmt::format("{} completed of {} posted on {} connections",
+                                     s.wqes_completed, s.wqes_posted, s.rdma_connections));
     row("scoreboard", board);
     row("records", out_dir);
     return out;

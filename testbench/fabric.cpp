@@ -51,17 +51,35 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             cc.link_rate_bps = m_topo.host_link(h).rate_bps;
             cc.rdma_data_mss = sc.nic.uet.rdma_data_mss;
             cc.trimming_enabled = sc.nic.uet.trimming_enabled;
-            uet_nic::host_callbacks cb;
-            cb.message_complete = [&traffic](uint64_t m, double t) { traffic.completed(m, t); };
-            cb.data_written = [&traffic](uint32_t, uint64_t m, uint64_t off, uint32_t bytes) {
-                traffic.written(m, off, bytes);
-            };
+            const std::string name = m_topo.devices[h].name;
+            m_memory.push_back(std::make_unique<host_memory>((name + "_memory").c_str()));
+            m_mmio.push_back(std::make_unique<host_mmio>((name + "_cpu").c_str()));
+            m_pcie.push_back(std::make_unique<pcie_link>((name + "_pcie").c_str(), sc.pcie));
+            m_host_ifs.push_back(std::make_unique<nic_host_interface>(
+                (name + "_host_if").c_str(), h, sc.pcie, [](uint32_t x) { return host_ip(x); }));
             m_nics.push_back(std::make_unique<uet_nic>(
-                m_topo.devices[h].name.c_str(), h, m_topo.devices[h].node_id, host_ip(h),
-                sc.nic.uet, cc, lb, sc.simulation.random_seed, pool, cb));
+                name.c_str(), h, m_topo.devices[h].node_id, host_ip(h), sc.nic.uet, cc, lb,
+                sc.simulation.random_seed, pool, *m_host_ifs.back()));
+            nic_host_interface& hif = *m_host_ifs.back();
+            hif.attach(m_nics.back().get());
+            hif.on_direct_complete([&traffic](uint64_t m, double t) { traffic.completed(m, t); });
+            pcie_link& pl = *m_pcie.back();
+            m_mmio.back()->out.bind(pl.host_in);
+            pl.nic_out.bind(hif.bar);
+            hif.dma.bind(pl.nic_in);
+            pl.host_out.bind(m_memory.back()->port);
+            m_memory.back()->observe_writes(
+                [this, h, &traffic](const pcie_tag& tag, const unsigned char* data, uint32_t bytes,
+                                    const sc_core::sc_time& at) {
+                    if (tag.purpose == pcie_purpose::data_write && !is_wqe_message(tag.message))
+                        traffic.written(tag.message, tag.offset, bytes);
+                    else if (m_software)
+                        m_software->host_memory_written(h, tag, data, bytes, at);
+                });
         }
         traffic.attach([this](const flow_message& m) {
-            m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes);
+            m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
+                                             m.spec.traffic_class);
         });
     }
 

@@ -1,16 +1,22 @@
 // Elaborates a topology: one link module per link, one fabric_switch per switch (with its
-// routing table), and one host port per host, with every socket bound.
+// routing table), and per host either a raw port or a NIC with its host side (host memory, the
+// PCIe link and the NIC's host interface), with every socket bound.
 #pragma once
 
 #include <memory>
 #include <vector>
 
+#include "hw/host/host_memory.h"
+#include "hw/host/host_mmio.h"
 #include "hw/link/link.h"
+#include "hw/nic/common/nic_host_interface.h"
 #include "hw/nic/uet/uet_nic.h"
+#include "hw/pcie/pcie_link.h"
 #include "hw/switch/fabric_switch.h"
 #include "rtl/flow_hash/flow_hash_rtl.h"
 #include "testbench/flow_host.h"
 #include "testbench/flows.h"
+#include "testbench/host_software.h"
 #include "testbench/scenario.h"
 #include "testbench/topology.h"
 #include "tlm/packet_pool.h"
@@ -35,6 +41,14 @@ public:
     // The UET NICs (empty with Nic.Type raw).
     size_t nic_count() const { return m_nics.size(); }
     uet_nic& nic_at(size_t h) { return *m_nics[h]; }
+    // Each NIC host's PCIe link, host memory and the NIC's host interface.
+    pcie_link& pcie_at(size_t h) { return *m_pcie[h]; }
+    host_memory& memory_at(size_t h) { return *m_memory[h]; }
+    host_mmio& mmio_at(size_t h) { return *m_mmio[h]; }
+    nic_host_interface& host_interface_at(size_t h) { return *m_host_ifs[h]; }
+    // The software on the hosts, told of what the NICs write into host memory (other than the
+    // payload of Flows messages, which goes to the Flows scoreboard).
+    void run_on_hosts(host_software* sw) { m_software = sw; }
     // Hashes checked against the RTL block in lockstep mode (Switch.RtlFlowHashLockstep).
     uint64_t rtl_hash_checks() const;
 
@@ -43,7 +57,12 @@ private:
     std::vector<std::unique_ptr<link>> m_links;
     std::vector<std::unique_ptr<fabric_switch>> m_switches;
     std::vector<std::unique_ptr<flow_host>> m_hosts;
+    std::vector<std::unique_ptr<host_memory>> m_memory;
+    std::vector<std::unique_ptr<host_mmio>> m_mmio;
+    std::vector<std::unique_ptr<pcie_link>> m_pcie;
+    std::vector<std::unique_ptr<nic_host_interface>> m_host_ifs;
     std::vector<std::unique_ptr<uet_nic>> m_nics;
+    host_software* m_software = nullptr;
     std::vector<std::unique_ptr<rtl_flow_hasher>> m_rtl_hashers;
 };
 

@@ -9,7 +9,9 @@
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/nscc_config.h"
 #include "hw/nic/uet/uet_nic_config.h"
+#include "hw/pcie/pcie_config.h"
 #include "hw/switch/switch_config.h"
+#include "testbench/app/timeline.h"
 
 namespace uetsim {
 
@@ -28,6 +30,10 @@ struct simulation_config
     double nd_stats_interval_s = 1e-3;  // NDStatsReportInterval
     // time_utc columns are this epoch plus simulated time, so records stay deterministic.
     std::string epoch_utc = "2026-01-01T00:00:00Z";
+    // The RDMA application's run timeline (StartTime .. CoolDown); with the application on, the
+    // run ends at its stop time (or at StopTime if that is given and earlier).
+    timeline_params timeline;
+    double beacon_interval_s = 1e-3;  // BeaconReportInterval
 };
 
 struct topology_config
@@ -79,11 +85,30 @@ struct fault_spec
     double loss = 0;      // loss: probability that a frame is lost, 0..1
 };
 
+// The RDMA application (RdmaApplication.*): Initiators and Responders placed on the hosts,
+// NumConnections per pair, each keeping MaxPendingWQEs RDMA WRITEs outstanding.
+struct rdma_app_config
+{
+    // Resolved by the scenario rules: RdmaApplication.Enabled if given, else on exactly when
+    // Flows is empty. Off here so that a scenario built in code runs only what it lists.
+    bool enabled = false;
+    double initiator_ratio = 0.5;
+    double responder_ratio = 0.5;
+    uint32_t num_connections = 1;    // 1..1024 per pair
+    uint32_t max_pending_wqes = 10;  // per connection; 0 posts nothing
+    start_type start = start_type::simultaneous;
+    uint64_t wqe_bytes = 250000;           // every WQE is an RDMA WRITE of this size
+    uint32_t doorbell_payload_bytes = 64;  // plus 28 bytes of UDP/IPv4 on PCIe
+    uint8_t data_tc = 0;                   // RdmaDataPacketTC: DSCP = 8 x class
+};
+
 struct records_config
 {
     // Records written; the default is every periodic record plus flow-perf.
-    std::vector<std::string> enabled = {"nd-stats", "switch-load-balancing-stats", "flow-perf",
-                                        "uet-transport-stats"};
+    std::vector<std::string> enabled = {"nd-stats",  "switch-load-balancing-stats",
+                                        "flow-perf", "uet-transport-stats",
+                                        "rdma-perf", "beacon",
+                                        "pcie-stats"};
     bool uet_monitor = false;  // the per-packet uet-monitor record
 };
 
@@ -107,6 +132,8 @@ struct scenario
     link_config link;
     switch_config sw;
     nic_config nic;
+    pcie_config pcie;
+    rdma_app_config rdma;
     flows_config flows;
     std::vector<fault_spec> faults;
     records_config records;

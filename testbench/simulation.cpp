@@ -14,10 +14,13 @@
 
 #include "hw/common/activity.h"
 #include "hw/common/time.h"
+#include "testbench/app/app_inspect.h"
+#include "testbench/app/rdma_application.h"
 #include "testbench/fabric.h"
 #include "testbench/capture/pcap_capture.h"
 #include "testbench/faults.h"
 #include "testbench/flows.h"
+#include "testbench/records/pcie_records.h"
 #include "testbench/records/periodic_records.h"
 #include "testbench/records/uet_records.h"
 
@@ -113,6 +116,11 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
             sc.simulation.epoch_utc);
         files.push_back(prefix + "flow-perf-0.csv");
     }
+    std::unique_ptr<pcie_records> pcie;
+    if (fab.nic_count() && enabled(sc, "pcie-stats")) {
+        pcie = std::make_unique<pcie_records>("pcie_stats", sc, fab, prefix + "pcie-stats-0.csv");
+        files.push_back(pcie->path());
+    }
     std::unique_ptr<uet_transport_record> transport;
     std::unique_ptr<uet_monitor_record> monitor;
     if (fab.nic_count()) {
@@ -129,6 +137,28 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
             files.push_back(monitor->path());
         }
     }
+    std::unique_ptr<rdma_application> app;
+    if (sc.rdma.enabled && fab.nic_count()) {
+        app = std::make_unique<rdma_application>("rdma_app", sc, fab);
+        if (enabled(sc, "rdma-perf")) {
+            app->record_perf_to(std::make_unique<csv_writer>(
+                prefix + "rdma-perf-0.csv",
+                std::vector<std::string>{"job_id", "time_utc", "sim_time_sec", "metric_name",
+                                         "perf_metric_usec", "transfer_size", "start_time_sec",
+                                         "application_name", "node_id", "rdma_verb", "wqe_id",
+                                         "num_wqe_sent", "num_wqe_complete", "responder_node_id"}));
+            files.push_back(prefix + "rdma-perf-0.csv");
+        }
+        if (enabled(sc, "beacon")) {
+            app->record_beacon_to(std::make_unique<csv_writer>(
+                prefix + "beacon-0.csv",
+                std::vector<std::string>{
+                    "job_id", "time_utc", "sim_time_sec", "interval_duration_sec", "tx_client",
+                    "rx_client", "tx_server", "rx_server", "rx_bytes_reader", "rx_bytes_writer",
+                    "goodput_reader_MB_per_sec", "goodput_writer_MB_per_sec"}));
+            files.push_back(prefix + "beacon-0.csv");
+        }
+    }
     pcap_capture capture;
     for (const auto& name : sc.capture.links) {
         const int l = fab.topo().find_link(name);
@@ -136,7 +166,9 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
         capture.attach(fab.link_at(size_t(l)), prefix + name + ".pcap");
     }
     for (const auto& f : capture.files()) files.push_back(f);
-    if (!sc.flows.messages.empty()) traffic.on_all_done([] { sc_core::sc_stop(); });
+    // A Flows-only run ends when its last message is done; with the application it runs to its
+    // stop time.
+    if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { sc_core::sc_stop(); });
     std::unique_ptr<progress_meter> progress;
     if (opts.progress)
         progress = std::make_unique<progress_meter>("progress", sc.simulation.stop_time_s, traffic);
@@ -145,8 +177,10 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (progress) progress->done();
     records.finish();
     if (transport) transport->finish();
+    if (pcie) pcie->finish();
     if (monitor) monitor->close();
     traffic.record_to(nullptr, {});  // flush and close flow-perf
+    if (app) app->finish();
 
     run_summary s;
     s.sim_time_s = to_seconds(sc_core::sc_time_stamp());
@@ -168,6 +202,13 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     s.flows_total = uint32_t(traffic.messages().size());
     s.flows_completed = traffic.completed();
     s.scoreboard_message = traffic.scoreboard_report();
+    if (app) {
+        s.rdma_connections = app->connections();
+        s.wqes_posted = app->wqes_posted();
+        s.wqes_completed = app->wqes_completed();
+        const std::string r = app->scoreboard_report();
+        if (!r.empty()) s.scoreboard_message += (s.scoreboard_message.empty() ? "" : "\n") + r;
+    }
     s.scoreboard_ok = s.scoreboard_message.empty();
     s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - wall_start).count();
     s.peak_rss_bytes = peak_rss_bytes();
@@ -186,6 +227,11 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     m["packets_trimmed"] = s.packets_trimmed;
     if (sc.sw.rtl_flow_hash_lockstep) m["rtl_flow_hash_checks"] = fab.rtl_hash_checks();
     m["messages"] = {{"total", s.flows_total}, {"completed", s.flows_completed}};
+    if (app)
+        m["rdma_application"] = {{"connections", app->connections()},
+                                 {"connections_set_up", app->connections_set_up()},
+                                 {"wqes_posted", app->wqes_posted()},
+                                 {"wqes_completed", app->wqes_completed()}};
     m["scoreboard"] = {{"ok", s.scoreboard_ok}, {"report", s.scoreboard_message}};
     nlohmann::ordered_json rec = nlohmann::ordered_json::array();
     for (const auto& f : files) rec.push_back(std::filesystem::path(f).filename().string());
@@ -249,6 +295,9 @@ std::string derived_json(const scenario& sc)
                       {"exploration_window_packets", r.exploration_window_packets},
                       {"exploring_packets", r.exploring_packets}};
     }
+    const nlohmann::ordered_json app =
+        rdma_app_json(sc, t.hosts, t.hosts ? t.host_link(0).rate_bps : sc.topology.link_rate_bps);
+    for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();
     return j.dump();
 }
 

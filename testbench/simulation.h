@@ -27,6 +27,9 @@ struct run_summary
     uint64_t packets_trimmed = 0;
     uint32_t flows_total = 0;
     uint32_t flows_completed = 0;
+    uint32_t rdma_connections = 0;  // the RDMA application's, 0 without it
+    uint64_t wqes_posted = 0;
+    uint64_t wqes_completed = 0;
     uint64_t peak_rss_bytes = 0;
     bool scoreboard_ok = true;
     std::string scoreboard_message;

@@ -18,6 +18,9 @@ inline constexpr uint32_t ses_standard = 44;
 inline constexpr uint32_t roce_bth = 12;
 inline constexpr uint32_t min_ip_charge = 46;  // smallest charge of a frame in a switch buffer
 
+// Connection-management payload: type, connection, the two hosts, padded to 32 bytes.
+inline constexpr uint32_t cm_payload = 32;
+
 inline constexpr uint16_t uet_udp_port = 4793;   // IANA
 inline constexpr uint16_t roce_udp_port = 4791;  // IANA
 inline constexpr uint8_t ip_proto_udp = 17;
@@ -32,9 +35,11 @@ inline constexpr uint32_t uet_data_overhead =
     ses_standard + pds_rud_request + ip_udp + eth_overhead;
 // The IP datagram of a UET data packet (NSCC's and the buffers' unit): payload + 88.
 inline constexpr uint32_t uet_nominal_overhead = ses_standard + pds_rud_request + ip_udp;
-inline constexpr uint32_t uet_ack_bytes = pds_ack_cc + ip_udp + eth_overhead;               // 78
-inline constexpr uint32_t uet_nack_bytes = pds_nack + ip_udp + eth_overhead;                // 62
-inline constexpr uint32_t uet_probe_bytes = pds_control + ip_udp + eth_overhead;            // 62
+inline constexpr uint32_t uet_ack_bytes = pds_ack_cc + ip_udp + eth_overhead;     // 78
+inline constexpr uint32_t uet_nack_bytes = pds_nack + ip_udp + eth_overhead;      // 62
+inline constexpr uint32_t uet_probe_bytes = pds_control + ip_udp + eth_overhead;  // 62
+inline constexpr uint32_t cm_bytes = cm_payload + ip_udp + eth_overhead;          // 78
+inline constexpr uint16_t cm_udp_port = 18515;  // the out-of-band port RDMA test tools use
 inline constexpr uint32_t uet_trimmed_bytes = pds_rud_request + ip_udp + eth_overhead + 0;  // 62
 
 // RoCE v2 data packet: payload + BTH + UDP + IPv4 + Ethernet + FCS = payload + 58 (the RoCE

@@ -25,6 +25,8 @@ const char* to_string(packet_kind k)
             return "roce_cnp";
         case packet_kind::pfc:
             return "pfc";
+        case packet_kind::connection:
+            return "connection";
     }
     return "?";
 }
@@ -49,6 +51,8 @@ uint32_t wire_size(packet_kind kind, uint32_t payload)
             return 122;
         case packet_kind::pfc:
             return 64;
+        case packet_kind::connection:
+            return wire::cm_bytes;
     }
     return payload;
 }

@@ -26,6 +26,7 @@ enum class packet_kind : uint8_t {
     roce_ack,
     roce_cnp,
     pfc,
+    connection,  // connection management (request, response, acknowledgment) over UDP
 };
 
 const char* to_string(packet_kind k);
@@ -81,6 +82,16 @@ struct ses_fields
     bool last = false;
 };
 
+// A connection-management message: the three-message setup of an RDMA connection (queue pair).
+enum class cm_type : uint8_t { request = 1, response = 2, ack = 3 };
+struct cm_fields
+{
+    cm_type type = cm_type::request;
+    uint32_t connection = 0;  // the connection's number in the run; its QP number on both NICs
+    uint32_t initiator_host = 0;
+    uint32_t responder_host = 0;
+};
+
 // RoCE v2 base transport header fields.
 struct bth_fields
 {
@@ -104,6 +115,7 @@ struct packet
     pds_fields pds;
     ses_fields ses;
     bth_fields bth;
+    cm_fields cm;
 
     // Model bookkeeping that real hardware would keep in sideband state, not on the wire.
     uint64_t id = 0;       // unique per run, for traces and captures

@@ -1,6 +1,6 @@
-// A FIFO of packets that each become due at a time no earlier than the one before them
-// (constant latency after an in-order source). Only the head has a pending event, so the event
-// count stays flat however many packets are in flight.
+// A FIFO of items (packets, host-interface commands) that each become due at a time no earlier than
+// the one before them (constant latency after an in-order source). Only the head has a pending
+// event, so the event count stays flat however many packets are in flight.
 #pragma once
 
 #include <functional>
@@ -12,22 +12,23 @@
 
 namespace uetsim {
 
-class delay_line : public sc_core::sc_module
+template <typename T>
+class timed_fifo : public sc_core::sc_module
 {
 public:
-    using handler = std::function<void(packet*)>;
+    using handler = std::function<void(T)>;
 
-    delay_line(const sc_core::sc_module_name& name, handler on_due)
+    timed_fifo(const sc_core::sc_module_name& name, handler on_due)
         : sc_core::sc_module(name), m_on_due(std::move(on_due))
     {
-        SC_HAS_PROCESS(delay_line);
+        SC_HAS_PROCESS(timed_fifo);
         SC_METHOD(fire);
         sensitive << m_due;
         dont_initialize();
     }
 
     // `due` must not be earlier than the due time of the last pushed packet.
-    void push(packet* p, const sc_core::sc_time& due)
+    void push(T p, const sc_core::sc_time& due)
     {
         bool was_empty = m_items.empty();
         m_items.push_back({p, due});
@@ -53,7 +54,7 @@ public:
 private:
     struct item
     {
-        packet* p;
+        T p;
         sc_core::sc_time due;
     };
 
@@ -62,7 +63,7 @@ private:
         activity::tick();
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         while (!m_items.empty() && m_items.front().due <= now) {
-            packet* p = m_items.front().p;
+            T p = std::move(m_items.front().p);
             m_items.pop_front();
             m_on_due(p);
         }
@@ -74,5 +75,7 @@ private:
     sc_core::sc_event m_due;
     sc_core::sc_time m_last_due = sc_core::SC_ZERO_TIME;
 };
+
+using delay_line = timed_fifo<packet*>;
 
 }  // namespace uetsim

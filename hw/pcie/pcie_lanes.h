@@ -1,6 +1,5 @@
 // Timing of one direction of a PCIe link as a serial resource: transfers of at most
-// MaxPayload bytes, each with a fixed protocol overhead, at lanes x lane rate; no propagation
-// delay and no host memory latency (the UET NIC pages' PCIe model). Pure logic.
+// max_payload bytes, each with a fixed protocol overhead, at the sending side's rate. Pure logic.
 #pragma once
 
 #include <algorithm>
@@ -8,34 +7,29 @@
 
 namespace uetsim {
 
-struct pcie_config
-{
-    double lane_bps = 31.52e9;
-    uint32_t lanes = 16;
-    uint32_t max_payload = 512;  // bytes per transfer
-    uint32_t overhead = 34;      // bytes of protocol overhead per transfer
-    uint32_t read_request = 64;  // bytes of a read request (plus overhead)
-    double rate_bps() const { return lane_bps * lanes; }
-};
-
 class pcie_lanes
 {
 public:
-    explicit pcie_lanes(const pcie_config& c = {}) : m_cfg(c) {}
-
-    // Bytes on the link to move `payload` bytes of data (writes, read completions).
-    uint64_t data_bytes(uint64_t payload) const
+    pcie_lanes(double rate_bps, uint32_t max_payload, uint32_t overhead)
+        : m_rate_bps(rate_bps), m_max_payload(max_payload), m_overhead(overhead)
     {
-        const uint64_t transfers =
-            std::max<uint64_t>(1, (payload + m_cfg.max_payload - 1) / m_cfg.max_payload);
-        return payload + transfers * m_cfg.overhead;
     }
-    uint64_t request_bytes() const { return m_cfg.read_request + m_cfg.overhead; }
+
+    // Transfers needed to move `payload` bytes (at least one, so a zero-byte write is a TLP).
+    uint64_t transfers(uint64_t payload) const
+    {
+        return std::max<uint64_t>(1, (payload + m_max_payload - 1) / m_max_payload);
+    }
+    // Bytes on the link to move `payload` bytes (writes, read completions, read requests).
+    uint64_t link_bytes(uint64_t payload) const
+    {
+        return payload + transfers(payload) * m_overhead;
+    }
 
     // Time in ps that `bytes` occupy the link.
     uint64_t duration_ps(uint64_t bytes) const
     {
-        return uint64_t(double(bytes) * 8.0 * 1e12 / m_cfg.rate_bps() + 0.5);
+        return uint64_t(double(bytes) * 8.0 * 1e12 / m_rate_bps + 0.5);
     }
 
     // Queues `bytes` at time `now_ps`; returns when their last byte has crossed.
@@ -48,12 +42,19 @@ public:
     uint64_t backlog_bytes(uint64_t now_ps) const
     {
         if (m_free_ps <= now_ps) return 0;
-        return uint64_t(double(m_free_ps - now_ps) * m_cfg.rate_bps() / 8e12);
+        return uint64_t(double(m_free_ps - now_ps) * m_rate_bps / 8e12);
     }
-    const pcie_config& config() const { return m_cfg; }
+    double rate_bps() const { return m_rate_bps; }
+    // Link time of the work queued at `now_ps` and not yet crossed.
+    uint64_t queued_ps(uint64_t now_ps) const
+    {
+        return m_free_ps > now_ps ? m_free_ps - now_ps : 0;
+    }
 
 private:
-    pcie_config m_cfg;
+    double m_rate_bps;
+    uint32_t m_max_payload;
+    uint32_t m_overhead;
     uint64_t m_free_ps = 0;
 };
 

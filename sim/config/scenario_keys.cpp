@@ -1,10 +1,13 @@
 // Every scenario key: one registration line each (path, field, range, doc). Defaults come from
-// the structs in testbench/scenario.h and hw/*/..._config.h. Later sections (UetNic, RoceNic,
-// Pcie, RdmaApplication) add their keys here the same way.
+// the structs in testbench/scenario.h and hw/*/..._config.h. Later sections (RoceNic, Trace,
+// Check) add their keys here the same way.
 #include "sim/config/scenario_keys.h"
 
+#include <algorithm>
 #include <regex>
 
+#include "testbench/app/placement.h"
+#include "testbench/app/timeline.h"
 #include "testbench/topology.h"
 
 namespace uetsim::config {
@@ -122,15 +125,22 @@ scenario_schema build()
 {
     scenario_schema s;
     s.sections = {
-        {"Simulation", false, "Run control: name, seed, stop time, record intervals."},
+        {"Simulation", false,
+         "Run control: name, seed, stop time, the RDMA application's run timeline, record "
+         "intervals."},
         {"Topology", false, "The fabric: its shape, size and link rate."},
         {"Link", false, "Propagation delays of the links."},
         {"Nic", false, "What sits at each host's network port."},
         {"Switch", false, "Every fabric switch (the switch pages' attributes)."},
         {"UetNic", false, "The UET NIC, its PDS manager and packet spraying."},
         {"RoceNic", false, "The RoCE v2 NIC (no keys yet)."},
-        {"Pcie", false, "The host PCIe link (no keys yet)."},
-        {"RdmaApplication", false, "The RDMA application (no keys yet)."},
+        {"Pcie", false,
+         "Each host's PCIe link between host and NIC: lanes and lane rate per direction, transfer "
+         "size and overhead, latency."},
+        {"RdmaApplication", false,
+         "The RDMA application: Initiators and Responders placed on the hosts and paired, "
+         "NumConnections per pair, each connection keeping MaxPendingWQEs RDMA WRITEs "
+         "outstanding from the end of the client start window to the stop time."},
         {"Flows", true,
          "Directed messages between hosts, an alternative to RdmaApplication for directed "
          "experiments."},
@@ -145,8 +155,15 @@ scenario_schema build()
     // clang-format off
     k.text("Simulation.Name", UETSIM_FIELD(simulation.name), record_prefix, "Prefix of every record file name: {Name}-{record}-0.csv.");
     k.integer("Simulation.RandomSeed", UETSIM_FIELD(simulation.random_seed), {0, u64_max}, "Seed of every random stream of the run.");
-    k.time("Simulation.StopTime", UETSIM_FIELD(simulation.stop_time_s), {0, 100, true}, "Hard stop in simulated time; a Flows run also stops when every message is done.");
+    k.time("Simulation.StopTime", UETSIM_FIELD(simulation.stop_time_s), {0, 100, true}, "Hard stop in simulated time. A Flows-only run also stops when every message is done; with the RDMA application on, the run ends at the timeline's stop time (StartTime + ClientStartOffset + ClientStartInterval + WarmUp + RunTime + CoolDown), or at StopTime if StopTime is given and earlier.");
     k.time("Simulation.NDStatsReportInterval", UETSIM_FIELD(simulation.nd_stats_interval_s), {1e-6, 10}, "Spacing of nd-stats rows.");
+    k.time("Simulation.StartTime", UETSIM_FIELD(simulation.timeline.start_time), {0, 100}, "RDMA application: when the Responders start listening.");
+    k.time("Simulation.ClientStartOffset", UETSIM_FIELD(simulation.timeline.client_start_offset), {0, 100}, "RDMA application: the client start window opens this long after StartTime.");
+    k.time("Simulation.ClientStartInterval", UETSIM_FIELD(simulation.timeline.client_start_interval), {0, 100}, "RDMA application: length of the client start window, in which the connections are set up (StartType); WQE posting starts at its end.");
+    k.time("Simulation.WarmUp", UETSIM_FIELD(simulation.timeline.warm_up), {0, 100}, "RDMA application: the recording window opens this long after the client start window ends.");
+    k.time("Simulation.RunTime", UETSIM_FIELD(simulation.timeline.run_time), {0, 100}, "RDMA application: length of the recording window.");
+    k.time("Simulation.CoolDown", UETSIM_FIELD(simulation.timeline.cool_down), {0, 100}, "RDMA application: the run stops this long after the recording window ends.");
+    k.time("Simulation.BeaconReportInterval", UETSIM_FIELD(simulation.beacon_interval_s), {1e-6, 10}, "Spacing of beacon rows.");
     k.text("Simulation.EpochUtc", UETSIM_FIELD(simulation.epoch_utc), iso8601_utc, "UTC time of simulated time 0 (time_utc columns), so that records stay deterministic.");
 
     k.choice("Topology.Kind", UETSIM_FIELD(topology.kind), {{"leaf-spine", topology_kind::leaf_spine}, {"fat-tree", topology_kind::fat_tree}, {"single-switch", topology_kind::single_switch}}, "Shape of the fabric.");
@@ -197,8 +214,6 @@ scenario_schema build()
     k.integer("UetNic.EntropyLookupCycles", UETSIM_FIELD(nic.uet.entropy_lookup_cycles), {0, 100000}, "Cycles the group's entropy load balancer takes to give a packet its entropy value.");
     k.integer("UetNic.HeaderBuildCycles", UETSIM_FIELD(nic.uet.header_build_cycles), {0, 100000}, "Cycles from payload arrival (or retransmission pick) to the egress queue.");
     k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_process_cycles), {0, 100000}, "Cycles from a frame's arrival to its PDC update and host write.");
-    k.quantity("UetNic.PcieLaneRate", dimension::rate, UETSIM_FIELD(nic.uet.pcie.lane_bps), {1e9, 1e12}, "PCIe lane rate (both directions) for payload fetch and receive writes.");
-    k.integer("UetNic.PcieLaneCount", UETSIM_FIELD(nic.uet.pcie.lanes), {1, 32}, "PCIe lanes.");
 
     k.choice("UetNic.PacketSprayingType", UETSIM_FIELD(nic.spraying.type), {{"None", packet_spraying_type::none}, {"Default Packet Spraying", packet_spraying_type::default_spraying}, {"Recycled Entropy Packet Spraying", packet_spraying_type::reps}}, "How each data packet's entropy value (UDP source port) is chosen.");
     k.integer("UetNic.EntropyMaskBits", UETSIM_FIELD(nic.spraying.entropy_mask_bits), {0, 8}, "Default Packet Spraying: 2^bits ports in turn.");
@@ -231,6 +246,28 @@ scenario_schema build()
     k.real("UetNic.EtaMultiplier", UETSIM_FIELD(nic.nscc.eta_multiplier), {0, 1}, "Scales the additive increase after the routines.");
     k.real("UetNic.Gamma", UETSIM_FIELD(nic.nscc.gamma), {0.001, 1}, "Depth of a multiplicative decrease.");
     k.real("UetNic.DelayAlpha", UETSIM_FIELD(nic.nscc.delay_alpha), {0, 1}, "Weight of the newest sample in the average queueing delay.");
+
+    k.rate("Pcie.NicSideLaneBps", UETSIM_FIELD(pcie.nic_side_lane_bps), {1e9, 1e12}, "Rate of one PCIe lane in the NIC-to-host direction (31.52 Gbps: the PCIe 5.0 lane rate).");
+    k.integer("Pcie.NicSideLaneCount", UETSIM_FIELD(pcie.nic_side_lanes), {1, 16}, "PCIe lanes in the NIC-to-host direction, which runs at NicSideLaneCount x NicSideLaneBps.");
+    k.rate("Pcie.HostSideLaneBps", UETSIM_FIELD(pcie.host_side_lane_bps), {1e9, 1e12}, "Rate of one PCIe lane in the host-to-NIC direction.");
+    k.integer("Pcie.HostSideLaneCount", UETSIM_FIELD(pcie.host_side_lanes), {1, 16}, "PCIe lanes in the host-to-NIC direction, which runs at HostSideLaneCount x HostSideLaneBps.");
+    k.bytes("Pcie.MaxPayloadSize", UETSIM_FIELD(pcie.max_payload), {64, 4096}, "Most data bytes one PCIe transfer (TLP) carries; larger transfers are split.");
+    k.bytes("Pcie.TlpOverhead", UETSIM_FIELD(pcie.tlp_overhead), {0, 256}, "Protocol overhead bytes added to every PCIe transfer.");
+    k.bytes("Pcie.ReadRequestSize", UETSIM_FIELD(pcie.read_request), {0, 4096}, "Bytes of a DMA read request the NIC sends to fetch a payload, before its overhead.");
+    k.bytes("Pcie.CompletionSize", UETSIM_FIELD(pcie.completion_bytes), {16, 4096}, "Bytes of the completion queue entry the NIC writes to the host for each completed WQE.");
+    k.time("Pcie.Latency", UETSIM_FIELD(pcie.latency_s), {0, 1e-3}, "One-way latency added to each PCIe transfer (the reference model has none).");
+
+    k.boolean("RdmaApplication.Enabled", UETSIM_FIELD(rdma.enabled), "Run the RDMA application. Default: on exactly when the Flows list is empty.").default_shown("true without Flows, else false");
+    k.real("RdmaApplication.InitiatorRatio", UETSIM_FIELD(rdma.initiator_ratio), {0, 1}, "Share of the hosts that run an Initiator: floor(ratio x hosts), at least 1; must be above 0 and add up to 1 with ResponderRatio.");
+    k.real("RdmaApplication.ResponderRatio", UETSIM_FIELD(rdma.responder_ratio), {0, 1}, "Share of the hosts that run a Responder: floor(ratio x hosts), at least 1; must be above 0 and add up to 1 with InitiatorRatio.");
+    k.integer("RdmaApplication.NumConnections", UETSIM_FIELD(rdma.num_connections), {1, 1024}, "Connections per Initiator-Responder pair, each its own queue pair.");
+    k.integer("RdmaApplication.MaxPendingWQEs", UETSIM_FIELD(rdma.max_pending_wqes), {0, 4096}, "WQEs each connection keeps outstanding (closed loop); 0 posts nothing.");
+    k.choice("RdmaApplication.StartType", UETSIM_FIELD(rdma.start), {{"simultaneous", start_type::simultaneous}, {"uniform", start_type::uniform}, {"sequential", start_type::sequential}}, "When each connection sends its connection request in the client start window: all at its start, at independent uniform random times, or evenly spaced one after another.");
+    k.bytes("RdmaApplication.WqeSize", UETSIM_FIELD(rdma.wqe_bytes), {1, 1ull << 30}, "Bytes of every WQE (an RDMA WRITE).");
+    k.bytes("RdmaApplication.DoorbellPayloadSize", UETSIM_FIELD(rdma.doorbell_payload_bytes), {0, 4096}, "Payload of the doorbell message posting a WQE on the host-to-NIC PCIe direction (plus 28 B of UDP and IPv4 headers).");
+    k.integer("RdmaApplication.RdmaDataPacketTC", UETSIM_FIELD(rdma.data_tc), {0, 7}, "Traffic class of the RDMA WRITE data packets (DSCP 8 x class).");
+    k.fixed_choice("RdmaApplication.OpCode", "RDMA_OPCODE_WRITE_FIRST", "Every WQE is an RDMA WRITE (the NIC chooses each packet's opcode).", {});
+    k.fixed_choice("RdmaApplication.RdmaVerb", "RDMA_VERB_POST_WRITE", "Every WQE is posted as an RDMA WRITE.", {});
 
     k.boolean("Switch.RtlFlowHashLockstep", UETSIM_FIELD(sw.rtl_flow_hash_lockstep), "Run the Verilated flow-hash block beside every switch and stop at the first hash that differs from the model's.");
 
@@ -280,6 +317,45 @@ scenario_schema build()
                  fail_rule("Switch.MaxThreshold (" + num(sc.sw.max_threshold) +
                            ") must be at least Switch.MinThreshold (" + num(sc.sw.min_threshold) +
                            ")");
+         }},
+        {"RdmaApplication.Enabled defaults to on exactly when Flows is empty. With the application "
+         "on: Nic.Type is uet, the topology has at least 2 hosts, InitiatorRatio and "
+         "ResponderRatio are above 0 and add up to 1, the timeline's times are at least 0, and "
+         "Simulation.StopTime becomes the timeline's stop time (or StopTime if given and earlier).",
+         [](scenario& sc, const given_keys& given) {
+             auto& app = sc.rdma;
+             if (!given.count("RdmaApplication.Enabled")) app.enabled = sc.flows.messages.empty();
+             if (!app.enabled) return;
+             if (sc.nic.type == nic_kind::raw)
+                 fail_rule(
+                     "Nic.Type is raw but the RDMA application needs NICs: set Nic.Type: uet, or "
+                     "give Flows and RdmaApplication.Enabled: false");
+             const uint32_t hosts = host_count(sc);
+             if (hosts < 2)
+                 fail_rule("Topology.Hosts: " + std::to_string(hosts) +
+                           ": the RDMA application needs at least 2 hosts (an Initiator and a "
+                           "Responder never share a host), or set RdmaApplication.Enabled: false");
+             std::vector<std::string> errors = validate_placement(
+                 {app.initiator_ratio, app.responder_ratio, hosts, sc.simulation.random_seed});
+             for (auto& e : validate_timeline(sc.simulation.timeline)) errors.push_back(e);
+             if (!errors.empty()) {
+                 std::string msg;
+                 for (auto& e : errors) {
+                     // Every message names its key by its full path.
+                     if (e.rfind("InitiatorRatio", 0) == 0 || e.rfind("ResponderRatio", 0) == 0)
+                         e = "RdmaApplication." + e;
+                     msg += (msg.empty() ? "" : "; ") + e;
+                 }
+                 fail_rule(msg);
+             }
+             const double stop = make_timeline(sc.simulation.timeline).stop_time_s;
+             if (!(stop > 0))
+                 fail_rule(
+                     "Simulation.StartTime + ClientStartOffset + ClientStartInterval + WarmUp + "
+                     "RunTime + CoolDown = 0s: the RDMA application's timeline must end after 0s");
+             sc.simulation.stop_time_s = given.count("Simulation.StopTime")
+                                             ? std::min(sc.simulation.stop_time_s, stop)
+                                             : stop;
          }},
         {"Every flow's Src and Dst are hosts of the topology and differ; a fixed Entropy plus "
          "EntropyValues stays within 0..65535; Start is before Simulation.StopTime.",
@@ -340,8 +416,10 @@ scenario_schema build()
 
 const std::vector<std::string>& record_names()
 {
-    static const std::vector<std::string> names = {"nd-stats", "switch-load-balancing-stats",
-                                                   "flow-perf", "uet-transport-stats"};
+    static const std::vector<std::string> names = {"nd-stats",  "switch-load-balancing-stats",
+                                                   "flow-perf", "uet-transport-stats",
+                                                   "rdma-perf", "beacon",
+                                                   "pcie-stats"};
     return names;
 }
 

@@ -170,6 +170,13 @@ public:
     using field_type = std::remove_cv_t<
         std::remove_reference_t<decltype(std::declval<F>()(std::declval<Owner&>()))>>;
 
+    // For a key whose default a rule derives from other keys: the text the key reference shows.
+    key_table& default_shown(std::string text)
+    {
+        m_keys.back().info.default_value = std::move(text);
+        return *this;
+    }
+
     template <class F>
     key_table& boolean(std::string path, F field, std::string doc)
     {

@@ -147,6 +147,15 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
         }
         case packet_kind::pfc:
             break;
+        case packet_kind::connection:
+            o.push_back(uint8_t(p.cm.type));
+            o.push_back(0);
+            put16(o, 0);
+            put32(o, p.cm.connection);
+            put32(o, p.cm.initiator_host);
+            put32(o, p.cm.responder_host);
+            pad(o, start + wire::cm_payload);
+            break;
     }
 }
 

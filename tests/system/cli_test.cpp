@@ -151,7 +151,7 @@ TEST(cli, set_errors_exit_2)
     expect_bad_input({"inspect", "--set", "Switch.EwmaWeight=2"},
                      "Switch.EwmaWeight: 2 is out of range 0..1");
     expect_bad_input({"inspect", "--set", "Flows[99].Bytes=1MB"},
-                     "there is no Flows[99]; the scenario has 16 Flows (0..15)");
+                     "there is no Flows[99]; the scenario has 0 Flows");
 }
 
 TEST(cli, set_applies_in_order_after_the_file)
@@ -178,8 +178,10 @@ TEST(cli, inspect_json_has_scenario_and_derived_members)
     EXPECT_EQ(j["scenario"]["Topology"]["Kind"], "leaf-spine");
     EXPECT_EQ(j["scenario"]["Topology"]["Hosts"], 16);
     EXPECT_EQ(j["scenario"]["Topology"]["LinkRate"], 400e9);
-    EXPECT_EQ(j["scenario"]["Flows"].size(), 16u);
+    EXPECT_EQ(j["scenario"]["Flows"].size(), 0u);
+    EXPECT_EQ(j["scenario"]["RdmaApplication"]["Enabled"], true);
     EXPECT_EQ(j["topology"]["hosts"], 16);
+    EXPECT_EQ(j["placement"]["pairs"].size(), 8u);
 }
 
 TEST(cli, inspect_yaml_loads_back)
@@ -236,8 +238,12 @@ TEST(cli, run_default_scenario)
     std::string out = scratch_dir() + "/records";
     command_result r = run_uetsim({"run", "--quiet", "--out", out});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("flows completed       16/16"), std::string::npos) << r.out;
+    // The RDMA application: 8 pairs, one connection each, closed loop of 10 WQEs.
+    EXPECT_NE(r.out.find("RDMA WQEs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("on 8 connections"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
+    for (const char* rec : {"rdma-perf", "beacon", "pcie-stats", "nd-stats", "uet-transport-stats"})
+        EXPECT_TRUE(fs::exists(out + "/uetsim-" + std::string(rec) + "-0.csv")) << rec;
     EXPECT_TRUE(fs::exists(out + "/uetsim-manifest.json"));
 }
 

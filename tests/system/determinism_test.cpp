@@ -49,12 +49,14 @@ TEST(determinism, default_scenario_twice_gives_identical_records)
 TEST(determinism, another_seed_changes_the_placement)
 {
     const std::string a = temp_dir("seed-a"), b = temp_dir("seed-b");
-    ASSERT_EQ(
-        run_uetsim({"run", "--quiet", "--out", a, "--set", "Simulation.RandomSeed=1"}).exit_code,
-        0);
-    ASSERT_EQ(
-        run_uetsim({"run", "--quiet", "--out", b, "--set", "Simulation.RandomSeed=2"}).exit_code,
-        0);
+    ASSERT_EQ(run_uetsim({"run", "--quiet", "--out", a, "--set", "Simulation.RandomSeed=1", "--set",
+                          "Simulation.RunTime=2ms"})
+                  .exit_code,
+              0);
+    ASSERT_EQ(run_uetsim({"run", "--quiet", "--out", b, "--set", "Simulation.RandomSeed=2", "--set",
+                          "Simulation.RunTime=2ms"})
+                  .exit_code,
+              0);
     const std::string f = "/uetsim-switch-load-balancing-stats-0.csv";
     EXPECT_NE(read_text(a + f), read_text(b + f));
 }

@@ -9,6 +9,7 @@
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
 #include "sim/default_scenario.h"
+#include "testbench/app/timeline.h"
 
 namespace uetsim::config {
 namespace {
@@ -37,7 +38,9 @@ TEST(config, empty_scenario_has_struct_defaults)
     scenario sc = resolve_text("");
     EXPECT_EQ(sc.simulation.name, def.simulation.name);
     EXPECT_EQ(sc.simulation.random_seed, def.simulation.random_seed);
-    EXPECT_EQ(sc.simulation.stop_time_s, def.simulation.stop_time_s);
+    // No Flows: the RDMA application is on, and the run ends at its timeline's stop time.
+    EXPECT_TRUE(sc.rdma.enabled);
+    EXPECT_EQ(sc.simulation.stop_time_s, make_timeline(def.simulation.timeline).stop_time_s);
     EXPECT_EQ(sc.topology.kind, def.topology.kind);
     EXPECT_EQ(sc.topology.hosts, def.topology.hosts);
     EXPECT_EQ(sc.topology.link_rate_bps, def.topology.link_rate_bps);
@@ -339,7 +342,8 @@ TEST(config, unknown_enum_value_lists_the_allowed)
               "allowed: none");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
-              "switch-load-balancing-stats, flow-perf, uet-transport-stats");
+              "switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
+              "pcie-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }
@@ -403,6 +407,147 @@ TEST(config, cross_field_rules_name_both_keys)
         "Flows[0].Start: 2ms is not before Simulation.StopTime (1ms)");
 }
 
+TEST(config, rdma_application_keys_load)
+{
+    scenario sc = resolve_text(R"(
+Simulation:
+  StartTime: 0
+  ClientStartOffset: 10us
+  ClientStartInterval: 20us
+  WarmUp: 0s
+  RunTime: 1ms
+  CoolDown: 5us
+  BeaconReportInterval: 100us
+Pcie:
+  NicSideLaneBps: 16Gbps
+  NicSideLaneCount: 8
+  HostSideLaneBps: 32Gbps
+  HostSideLaneCount: 4
+  MaxPayloadSize: 256
+  TlpOverhead: 24B
+  ReadRequestSize: 0
+  CompletionSize: 32B
+  Latency: 200ns
+RdmaApplication:
+  InitiatorRatio: 0.25
+  ResponderRatio: 0.75
+  NumConnections: 1024
+  MaxPendingWQEs: 0
+  StartType: sequential
+  WqeSize: 1MiB
+  DoorbellPayloadSize: 0
+  RdmaDataPacketTC: 7
+  OpCode: RDMA_OPCODE_WRITE_FIRST
+  RdmaVerb: RDMA_VERB_POST_WRITE
+Records:
+  Enabled: [rdma-perf, beacon, pcie-stats]
+)");
+    EXPECT_EQ(sc.simulation.timeline.start_time, 0.0);
+    EXPECT_EQ(sc.simulation.timeline.client_start_offset, 10e-6);
+    EXPECT_EQ(sc.simulation.timeline.client_start_interval, 20e-6);
+    EXPECT_EQ(sc.simulation.timeline.warm_up, 0.0);
+    EXPECT_EQ(sc.simulation.timeline.run_time, 1e-3);
+    EXPECT_EQ(sc.simulation.timeline.cool_down, 5e-6);
+    EXPECT_EQ(sc.simulation.beacon_interval_s, 100e-6);
+    EXPECT_EQ(sc.simulation.stop_time_s, make_timeline(sc.simulation.timeline).stop_time_s);
+    EXPECT_EQ(sc.pcie.nic_side_lane_bps, 16e9);
+    EXPECT_EQ(sc.pcie.nic_side_lanes, 8u);
+    EXPECT_EQ(sc.pcie.host_side_lane_bps, 32e9);
+    EXPECT_EQ(sc.pcie.host_side_lanes, 4u);
+    EXPECT_EQ(sc.pcie.max_payload, 256u);
+    EXPECT_EQ(sc.pcie.tlp_overhead, 24u);
+    EXPECT_EQ(sc.pcie.read_request, 0u);
+    EXPECT_EQ(sc.pcie.completion_bytes, 32u);
+    EXPECT_EQ(sc.pcie.latency_s, 200e-9);
+    EXPECT_TRUE(sc.rdma.enabled);
+    EXPECT_EQ(sc.rdma.initiator_ratio, 0.25);
+    EXPECT_EQ(sc.rdma.responder_ratio, 0.75);
+    EXPECT_EQ(sc.rdma.num_connections, 1024u);
+    EXPECT_EQ(sc.rdma.max_pending_wqes, 0u);
+    EXPECT_EQ(sc.rdma.start, start_type::sequential);
+    EXPECT_EQ(sc.rdma.wqe_bytes, 1u << 20);
+    EXPECT_EQ(sc.rdma.doorbell_payload_bytes, 0u);
+    EXPECT_EQ(sc.rdma.data_tc, 7u);
+    EXPECT_EQ(sc.records.enabled, (std::vector<std::string>{"rdma-perf", "beacon", "pcie-stats"}));
+}
+
+TEST(config, pcie_defaults_come_from_the_struct)
+{
+    const auto& keys = schema().keys;
+    EXPECT_EQ(keys.find("Pcie.NicSideLaneBps")->info.default_value, "31520Mbps");
+    EXPECT_EQ(keys.find("Pcie.NicSideLaneCount")->info.default_value, "16");
+    EXPECT_EQ(keys.find("Pcie.MaxPayloadSize")->info.default_value, "512B");
+    EXPECT_EQ(keys.find("Simulation.RunTime")->info.default_value, "500ms");
+    EXPECT_EQ(keys.find("RdmaApplication.StartType")->info.default_value, "simultaneous");
+    EXPECT_EQ(keys.find("UetNic.PcieLaneRate"), nullptr);
+    EXPECT_EQ(keys.find("UetNic.PcieLaneCount"), nullptr);
+}
+
+TEST(config, rdma_application_is_on_exactly_when_flows_is_empty)
+{
+    const std::string flow = "Flows: [{Src: 0, Dst: 1, Bytes: 1}]\n";
+    EXPECT_TRUE(resolve_text("").rdma.enabled);
+    EXPECT_TRUE(resolve_text("Flows: []\n").rdma.enabled);
+    scenario sc = resolve_text(flow);
+    EXPECT_FALSE(sc.rdma.enabled);
+    EXPECT_EQ(sc.simulation.stop_time_s, 1.0);  // a Flows run keeps StopTime
+    EXPECT_FALSE(resolve_text("RdmaApplication: {Enabled: false}\n").rdma.enabled);
+    EXPECT_TRUE(resolve_text(flow + "RdmaApplication: {Enabled: true}\n").rdma.enabled);
+    // Raw ports with Flows: the application is off, so raw is fine.
+    EXPECT_FALSE(resolve_text(flow + "Nic: {Type: raw}\n").rdma.enabled);
+    // With the application off, its keys are not checked against each other.
+    EXPECT_EQ(error_of("RdmaApplication: {Enabled: false, InitiatorRatio: 0.6, ResponderRatio: "
+                       "0.6}\n"),
+              "no error");
+}
+
+TEST(config, rdma_application_stop_time)
+{
+    // The timeline's stop time, or StopTime if given and earlier.
+    EXPECT_EQ(resolve_text("Simulation: {StopTime: 10ms}\n").simulation.stop_time_s, 10e-3);
+    scenario sc = resolve_text("Simulation: {StopTime: 2s}\n");
+    EXPECT_EQ(sc.simulation.stop_time_s, make_timeline(sc.simulation.timeline).stop_time_s);
+    EXPECT_NEAR(sc.simulation.stop_time_s, 0.506, 1e-12);
+    // Flows starts are checked against the resolved stop time.
+    EXPECT_EQ(error_of("Simulation: {RunTime: 0s}\nRdmaApplication: {Enabled: true}\n"
+                       "Flows: [{Src: 0, Dst: 1, Bytes: 1, Start: 10ms}]\n"),
+              "Flows[0].Start: 10ms is not before Simulation.StopTime (6ms)");
+    EXPECT_EQ(error_of("Simulation: {StartTime: 0, ClientStartOffset: 0, ClientStartInterval: 0, "
+                       "WarmUp: 0, RunTime: 0, CoolDown: 0}\n"),
+              "Simulation.StartTime + ClientStartOffset + ClientStartInterval + WarmUp + RunTime "
+              "+ CoolDown = 0s: the RDMA application's timeline must end after 0s");
+}
+
+TEST(config, rdma_application_rules)
+{
+    EXPECT_EQ(error_of("RdmaApplication: {InitiatorRatio: 0.6, ResponderRatio: 0.6}\n"),
+              "RdmaApplication.InitiatorRatio + RdmaApplication.ResponderRatio = 0.6 + 0.6 = 1.2: "
+              "the ratios must add up to 1");
+    EXPECT_EQ(error_of("RdmaApplication: {InitiatorRatio: 0, ResponderRatio: 1}\n"),
+              "RdmaApplication.InitiatorRatio = 0: a ratio of 0 is invalid");
+    EXPECT_EQ(error_of("Nic: {Type: raw}\n"),
+              "Nic.Type is raw but the RDMA application needs NICs: set Nic.Type: uet, or give "
+              "Flows and RdmaApplication.Enabled: false");
+    EXPECT_EQ(error_of("Topology: {Kind: single-switch, Hosts: 1}\n"),
+              "Topology.Hosts: 1: the RDMA application needs at least 2 hosts (an Initiator and a "
+              "Responder never share a host), or set RdmaApplication.Enabled: false");
+    EXPECT_EQ(error_of("Simulation:\n  WarmUp: -0.001\n"),
+              "scenario.yaml:2:11: Simulation.WarmUp: '-0.001' is negative");
+    EXPECT_EQ(error_of("", {"Simulation.StartTime=-1"}), "Simulation.StartTime: '-1' is negative");
+    EXPECT_EQ(error_of("RdmaApplication:\n  StartType: burst\n"),
+              "scenario.yaml:2:14: RdmaApplication.StartType: 'burst' is not one of simultaneous, "
+              "uniform, sequential");
+    EXPECT_EQ(error_of("RdmaApplication:\n  OpCode: RDMA_OPCODE_READ\n"),
+              "scenario.yaml:2:11: RdmaApplication.OpCode: 'RDMA_OPCODE_READ' is not one of "
+              "RDMA_OPCODE_WRITE_FIRST");
+    EXPECT_EQ(error_of("", {"RdmaApplication.RdmaDataPacketTC=8"}),
+              "RdmaApplication.RdmaDataPacketTC: 8 is out of range 0..7");
+    EXPECT_EQ(error_of("", {"RdmaApplication.WqeSize=0"}),
+              "RdmaApplication.WqeSize: 0 is out of range 1..1073741824 B");
+    EXPECT_EQ(error_of("", {"Simulation.BeaconReportInterval=0"}),
+              "Simulation.BeaconReportInterval: 0 is out of range 1us..10s");
+}
+
 TEST(config, fat_tree_hosts_are_derived)
 {
     scenario sc = resolve_text("Topology:\n  Kind: fat-tree\n  K: 6\n");
@@ -458,13 +603,18 @@ TEST(config, default_scenario_is_the_16_host_leaf_spine)
     EXPECT_EQ(sc.topology.link_rate_bps, 400e9);
     EXPECT_EQ(sc.nic.type, nic_kind::uet);
     EXPECT_EQ(sc.nic.spraying.type, packet_spraying_type::default_spraying);
-    ASSERT_EQ(sc.flows.messages.size(), 16u);
-    for (uint32_t i = 0; i < 16; ++i) {
-        const auto& f = sc.flows.messages[i];
-        EXPECT_EQ(f.src, i);
-        EXPECT_EQ(f.dst, (i + 8) % 16);
-        EXPECT_EQ(f.bytes, 4u << 20);
-    }
+    // The RDMA application with its defaults, except a 50 ms RunTime; no Flows.
+    EXPECT_TRUE(sc.flows.messages.empty());
+    EXPECT_TRUE(sc.rdma.enabled);
+    EXPECT_EQ(sc.rdma.initiator_ratio, 0.5);
+    EXPECT_EQ(sc.rdma.responder_ratio, 0.5);
+    EXPECT_EQ(sc.rdma.num_connections, 1u);
+    EXPECT_EQ(sc.rdma.max_pending_wqes, 10u);
+    EXPECT_EQ(sc.rdma.wqe_bytes, 250000u);
+    EXPECT_EQ(sc.simulation.timeline.run_time, 0.05);
+    // The run ends at the timeline's stop time: 0.005 s + 50 ms + 1 ms.
+    EXPECT_EQ(sc.simulation.stop_time_s, make_timeline(sc.simulation.timeline).stop_time_s);
+    EXPECT_NEAR(sc.simulation.stop_time_s, 0.056, 1e-12);
 }
 
 TEST(config, examples_validate)

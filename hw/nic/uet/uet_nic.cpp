@@ -20,7 +20,7 @@ constexpr uint64_t rx_key(uint32_t src_host, uint16_t spdcid)
 
 uet_nic::uet_nic(const sc_core::sc_module_name& name, uint32_t host, uint32_t node_id, uint32_t ip,
                  const uet_nic_config& cfg, const nscc_config& cc, const entropy_config& lb,
-                 uint64_t random_seed, packet_pool& pool, host_callbacks cb)
+                 uint64_t random_seed, packet_pool& pool, nic_host_interface& host_if)
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx", [this]() { return next_frame(); })
@@ -32,11 +32,9 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, uint32_t host, uint32_t no
     , m_lb_cfg(lb)
     , m_seed(random_seed)
     , m_pool(pool)
-    , m_cb(std::move(cb))
+    , m_host_if(host_if)
     , m_rng(random_seed, std::string(basename()) + ".psn")
     , m_cycle(seconds(cfg.cycle_s()))
-    , m_nic_to_host(cfg.pcie)
-    , m_host_to_nic(cfg.pcie)
     , m_fetch("fetch",
               [this](packet* p) {
                   m_data_q.push_back(p);
@@ -63,7 +61,8 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, uint32_t host, uint32_t no
 // ---------------------------------------------------------------------------------------------
 // Host side
 
-void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes)
+void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
+                           uint8_t traffic_class)
 {
     uint16_t id;
     if (!m_free_pdc_ids.empty()) {
@@ -78,6 +77,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.id = message;
     m.dst = dst_host;
     m.bytes = bytes;
+    m.traffic_class = traffic_class;
     m.packets = bytes == 0 ? 1 : uint32_t((bytes + m_cfg.rdma_data_mss - 1) / m_cfg.rdma_data_mss);
     m_messages.push_back(m);
 
@@ -269,7 +269,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
                                 ? dscp::role::trimmable_rtx
                             : m_cfg.trimming_enabled ? dscp::role::trimmable
                                                      : dscp::role::no_trim;
-    pk->ip.dscp = dscp::make(m_cfg.data_traffic_class, role);
+    pk->ip.dscp = dscp::make(m.traffic_class, role);
     pk->ip.ecn = ecn::ect1;
     pk->udp.src_port = sp->entropy;
     pk->udp.dst_port = wire::uet_udp_port;
@@ -299,8 +299,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     uint64_t ready_ps = now_ps();
     if (!is_rtx) {
         g.fetched += payload;
-        const uint64_t req_done = m_nic_to_host.transfer(ready_ps, m_nic_to_host.request_bytes());
-        ready_ps = m_host_to_nic.transfer(req_done, m_host_to_nic.data_bytes(payload));
+        ready_ps = m_host_if.fetch_payload(ready_ps, payload);
     }
     ready_ps +=
         uint64_t(m_cycle.value()) * (m_cfg.entropy_lookup_cycles + m_cfg.header_build_cycles);
@@ -409,10 +408,26 @@ void uet_nic::process(packet* p)
         case packet_kind::uet_nack:
             on_nack(p);
             break;
+        case packet_kind::connection: {
+            const cm_fields m = p->cm;
+            const uint32_t src = p->src_node;
+            m_pool.release(p);
+            m_host_if.connection_message_received(src, m);
+            break;
+        }
         default:
             m_pool.release(p);
             break;
     }
+}
+
+void uet_nic::send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m)
+{
+    packet* c = make_control(packet_kind::connection, dst_host, dst_ip);
+    c->cm = m;
+    c->udp.src_port = wire::cm_udp_port;
+    c->udp.dst_port = wire::cm_udp_port;
+    send_control(c);
 }
 
 void uet_nic::on_data(packet* p)
@@ -471,13 +486,12 @@ void uet_nic::on_data(packet* p)
 
     // The ACK is held for the receiver's PCIe service time: the data waiting for the host
     // link plus this packet, at the link's rate.
-    const uint64_t backlog = m_nic_to_host.backlog_bytes(now_ps());
-    const uint64_t hold_ps = m_nic_to_host.duration_ps(backlog + p->ip_bytes());
+    const uint64_t backlog = m_host_if.write_backlog_bytes(now_ps());
+    const uint64_t hold_ps =
+        uint64_t(double(backlog + p->ip_bytes()) * 8e12 / m_host_if.nic_to_host_bps() + 0.5);
     if (arrival != pdc_receiver::arrival::duplicate) {
-        m_nic_to_host.transfer(now_ps(), m_nic_to_host.data_bytes(p->payload_bytes));
         m_counters.rx_bytes_delivered += p->payload_bytes;
-        if (m_cb.data_written)
-            m_cb.data_written(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
+        m_host_if.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
     }
     if (p->pds.ack_request) {
         packet* a = make_control(packet_kind::uet_ack, p->src_node, p->ip.src);
@@ -605,7 +619,7 @@ void uet_nic::on_ack(packet* p)
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
         close_pdc(pdc);
-        if (m_cb.message_complete) m_cb.message_complete(m.id, now_s());
+        m_host_if.message_complete(m.id);
         if (m_groups[gi].alive && group_has_work(m_groups[gi])) enqueue_ready(gi, true);
     } else if (group_has_work(g)) {
         enqueue_ready(pdc.group, true);

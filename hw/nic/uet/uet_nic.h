@@ -4,7 +4,8 @@
 //
 // Cycle-approximate: each stage has a latency in NIC clock cycles (uet_nic_config); a stage has
 // an event pending only while it has work. The pure logic lives in plain classes this module
-// wraps: pdc_sender, pdc_receiver, nscc, entropy_policy, pcie_lanes.
+// wraps: pdc_sender, pdc_receiver, nscc, entropy_policy. Host memory is reached through the
+// shared nic_host_interface (doorbells, WQE queues, DMA over the host's PCIe link).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,8 @@
 #include "hw/common/ring.h"
 #include "hw/common/transmitter.h"
 #include "hw/nic/common/host_port_stats.h"
+#include "hw/nic/common/nic_host_interface.h"
+#include "hw/nic/common/rdma_transport.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/entropy/entropy_factory.h"
 #include "hw/nic/uet/entropy/entropy_policy.h"
@@ -31,34 +34,27 @@
 #include "hw/nic/uet/uet_monitor_sink.h"
 #include "hw/nic/uet/uet_nic_config.h"
 #include "hw/nic/uet/uet_transport_counters.h"
-#include "hw/pcie/pcie_lanes.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
 
 namespace uetsim {
 
-class uet_nic : public sc_core::sc_module
+class uet_nic : public sc_core::sc_module, public rdma_transport
 {
 public:
     packet_target_socket in;
     transmitter tx;
 
-    struct host_callbacks
-    {
-        // WQE_COMPLETE: every byte of the message is acknowledged.
-        std::function<void(uint64_t message, double time_s)> message_complete;
-        // The receiver wrote a payload to host memory (each new packet, in any order).
-        std::function<void(uint32_t src_host, uint64_t message, uint64_t offset, uint32_t bytes)>
-            data_written;
-    };
-
     uet_nic(const sc_core::sc_module_name& name, uint32_t host, uint32_t node_id, uint32_t ip,
             const uet_nic_config& cfg, const nscc_config& cc, const entropy_config& lb,
-            uint64_t random_seed, packet_pool& pool, host_callbacks cb);
+            uint64_t random_seed, packet_pool& pool, nic_host_interface& host_if);
 
-    // The host posts a message of `bytes` to `dst_host` (the doorbell). Each message gets a PDC
-    // of its own, as the Chakra workload does.
-    void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes);
+    // A message of `bytes` to `dst_host` (a WQE in service, or a directed Flows message). Each
+    // message gets a PDC of its own, as the Chakra workload does; its data packets carry
+    // `traffic_class` in their DSCP.
+    void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
+                      uint8_t traffic_class) override;
+    void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override;
 
     void set_monitor(uet_monitor_sink* m) { m_monitor = m; }
 
@@ -75,6 +71,7 @@ private:
         uint64_t id;
         uint32_t dst;
         uint64_t bytes;
+        uint8_t traffic_class = 0;
         uint64_t next_offset = 0;
         uint32_t packets = 0;
         uint32_t packets_issued = 0;
@@ -173,7 +170,7 @@ private:
     entropy_config m_lb_cfg;
     uint64_t m_seed;
     packet_pool& m_pool;
-    host_callbacks m_cb;
+    nic_host_interface& m_host_if;
     random_stream m_rng;
     sc_core::sc_time m_cycle;
 
@@ -193,8 +190,6 @@ private:
 
     uint32_t m_egress_data_reserved = 0;
     bool m_pool_blocked = false;
-    pcie_lanes m_nic_to_host;
-    pcie_lanes m_host_to_nic;
 
     sc_core::sc_event m_schedule_ev;
     bool m_schedule_pending = false;

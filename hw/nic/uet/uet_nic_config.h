@@ -4,8 +4,6 @@
 
 #include <cstdint>
 
-#include "hw/pcie/pcie_lanes.h"
-
 namespace uetsim {
 
 struct uet_nic_config
@@ -38,8 +36,6 @@ struct uet_nic_config
     uint32_t header_build_cycles = 4;           // payload arrived -> packet in the egress queue
     uint32_t rx_process_cycles = 4;             // frame received -> PDC updated, payload written
     uint32_t ack_build_cycles = 2;              // ACK/NACK generation
-
-    pcie_config pcie;
 
     double cycle_s() const { return 1.0 / clock_hz; }
     uint32_t nominal_bytes(uint32_t payload) const { return payload + 88; }

@@ -1,0 +1,188 @@
+#include "hw/nic/common/nic_host_interface.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "hw/common/time.h"
+
+namespace uetsim {
+
+nic_host_interface::nic_host_interface(const sc_core::sc_module_name& name, uint32_t host,
+                                       const pcie_config& cfg,
+                                       std::function<uint32_t(uint32_t)> ip_of_host)
+    : sc_core::sc_module(name)
+    , bar("bar")
+    , dma("dma")
+    , m_host(host)
+    , m_cfg(cfg)
+    , m_ip_of_host(std::move(ip_of_host))
+    , m_bar_writes("bar_writes", [this](bar_write w) { on_bar_write(w); })
+    , m_tag(new pcie_tag)
+    , m_buffer(4096)
+{
+    bar.register_b_transport(this, &nic_host_interface::b_transport);
+    m_txn.set_extension(m_tag);
+    m_txn.set_streaming_width(0);
+    m_txn.set_byte_enable_ptr(nullptr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BAR: doorbells and connection messages from the host.
+
+void nic_host_interface::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay)
+{
+    if (!t.is_write()) {
+        t.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    bar_write w;
+    w.address = t.get_address();
+    if (w.address == pcie_map::cm_send_register) {
+        if (t.get_data_length() < sizeof(cm_fields)) {
+            t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+            return;
+        }
+        w.cm = load<cm_fields>(t.get_data_ptr());
+    } else if (w.address >= pcie_map::doorbell_base) {
+        if (t.get_data_length() < sizeof(wqe_descriptor)) {
+            t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+            return;
+        }
+        w.wqe = load<wqe_descriptor>(t.get_data_ptr());
+        w.wqe.qp = pcie_map::qp_of_doorbell(w.address);
+    } else {
+        t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    // Acted on when it has crossed the link; the link is serial, so arrivals are in order.
+    m_bar_writes.push(w, std::max(sc_core::sc_time_stamp() + delay, m_bar_writes.last_due()));
+}
+
+void nic_host_interface::on_bar_write(bar_write w)
+{
+    if (w.address == pcie_map::cm_send_register) {
+        const cm_fields& m = w.cm;
+        // The Responder's NIC creates its end of the queue pair as it sends the response.
+        if (m.type == cm_type::response) create_qp(m.connection, m.initiator_host);
+        const uint32_t dst = m.type == cm_type::response ? m.initiator_host : m.responder_host;
+        ++m_counters.connection_messages_sent;
+        m_transport->send_connection_message(dst, m_ip_of_host(dst), m);
+        return;
+    }
+    ++m_counters.doorbells;
+    auto it = m_qps.find(w.wqe.qp);
+    if (it == m_qps.end())
+        throw std::logic_error(std::string(name()) + ": doorbell for queue pair " +
+                               std::to_string(w.wqe.qp) + ", which is not set up");
+    queue_pair& qp = it->second;
+    if (qp.busy) {
+        qp.waiting.push_back(w.wqe);
+        m_counters.max_waiting = std::max<uint64_t>(m_counters.max_waiting, qp.waiting.size());
+    } else {
+        start(qp, w.wqe);
+    }
+}
+
+void nic_host_interface::start(queue_pair& qp, const wqe_descriptor& d)
+{
+    qp.busy = true;
+    m_transport->post_message(wqe_message_id(d.qp, d.wqe_id), qp.peer_host,
+                              m_ip_of_host(qp.peer_host), d.bytes, d.traffic_class);
+}
+
+void nic_host_interface::create_qp(uint32_t qp, uint32_t peer_host)
+{
+    // A repeated setup (a retried request) finds its queue pair already there.
+    auto& q = m_qps[qp];
+    q.peer_host = peer_host;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport events.
+
+void nic_host_interface::message_complete(uint64_t message)
+{
+    const double now_s = sc_core::sc_time_stamp().to_seconds();
+    if (!is_wqe_message(message)) {
+        if (m_direct_complete) m_direct_complete(message, now_s);
+        return;
+    }
+    ++m_counters.wqes_completed;
+    const uint32_t qpn = qp_of_message(message);
+    queue_pair& qp = m_qps.at(qpn);
+    completion_entry c;
+    c.qp = qpn;
+    c.wqe_id = wqe_of_message(message);
+    m_buffer.assign(std::max<size_t>(m_cfg.completion_bytes, sizeof(c)), 0);
+    store(m_buffer.data(), c);
+    dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::completion_write,
+                 sc_core::sc_time_stamp().value(), m_cfg.completion_bytes, m_buffer.data());
+    // The next WQE of the queue pair goes into service at once; its completion entry is
+    // already on its way.
+    qp.busy = false;
+    if (!qp.waiting.empty()) {
+        const wqe_descriptor next = qp.waiting.front();
+        qp.waiting.pop_front();
+        start(qp, next);
+    }
+}
+
+void nic_host_interface::connection_message_received(uint32_t src_host, const cm_fields& m)
+{
+    ++m_counters.connection_messages_received;
+    // The Initiator's NIC creates its end of the queue pair when the response arrives.
+    if (m.type == cm_type::response) create_qp(m.connection, m.responder_host);
+    m_buffer.assign(sizeof(cm_fields), 0);
+    store(m_buffer.data(), m);
+    dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::connection_write,
+                 sc_core::sc_time_stamp().value(), sizeof(cm_fields), m_buffer.data());
+}
+
+// ---------------------------------------------------------------------------------------------
+// DMA
+
+uint64_t nic_host_interface::dma_transfer(tlm::tlm_command cmd, pcie_purpose purpose,
+                                          uint64_t at_ps, uint32_t bytes, const unsigned char* data)
+{
+    if (m_buffer.size() < bytes) m_buffer.resize(bytes);
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    m_tag->purpose = purpose;
+    m_txn.set_command(cmd);
+    m_txn.set_address(0);
+    m_txn.set_data_ptr(data ? const_cast<unsigned char*>(data) : m_buffer.data());
+    m_txn.set_data_length(bytes);
+    m_txn.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = picoseconds(at_ps > now ? at_ps - now : 0);
+    dma->b_transport(m_txn, delay);
+    if (m_txn.is_response_error())
+        throw std::runtime_error(std::string(name()) +
+                                 ": DMA failed: " + m_txn.get_response_string());
+    return now + delay.value();
+}
+
+uint64_t nic_host_interface::fetch_payload(uint64_t at_ps, uint32_t bytes)
+{
+    return dma_transfer(tlm::TLM_READ_COMMAND, pcie_purpose::payload_fetch, at_ps, bytes);
+}
+
+uint64_t nic_host_interface::write_payload(uint32_t src_host, uint64_t message, uint64_t offset,
+                                           uint32_t bytes)
+{
+    m_tag->src_host = src_host;
+    m_tag->message = message;
+    m_tag->offset = offset;
+    const uint64_t done = dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::data_write,
+                                       sc_core::sc_time_stamp().value(), bytes);
+    m_write_free_ps = done - uint64_t(m_cfg.latency_s * 1e12 + 0.5);
+    return done;
+}
+
+uint64_t nic_host_interface::write_backlog_bytes(uint64_t now_ps) const
+{
+    if (m_write_free_ps <= now_ps) return 0;
+    return uint64_t(double(m_write_free_ps - now_ps) * nic_to_host_bps() / 8e12);
+}
+
+}  // namespace uetsim

@@ -1,0 +1,26 @@
+// What `uetsim inspect --json` shows about the RDMA application: its run timeline, the
+// placement and pairing of Initiators and Responders, and the shape of one WQE on the NIC.
+// Pure logic (no SystemC): derived from the resolved scenario alone.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "testbench/scenario.h"
+
+namespace uetsim {
+
+// An object with the members INTERFACE.md fixes for `inspect --json`:
+//   timeline:  responders_start_s, client_start_window_s [from, to],
+//              recording_window_s [from, to], stop_time_s
+//   placement: hosts, initiators [host ids], responders [host ids], pairs [[i, r], ...]
+//   wqe:       nic, bytes, packets, full_packets, last_packet_bytes, wire_bytes,
+//              serialization_s, doorbell_pcie_bytes
+// plus `enabled` (RdmaApplication.Enabled as resolved). `hosts` is the topology's host count and
+// `host_link_rate_bps` the rate of a host's network link (serialization of one WQE). When the
+// ratios cannot be placed (only possible with the application off), the placement lists are
+// empty and placement.errors says why.
+nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double host_link_rate_bps);
+
+}  // namespace uetsim

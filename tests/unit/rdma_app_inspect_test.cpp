@@ -1,0 +1,83 @@
+// The RDMA application's members of `inspect --json` (timeline, placement, wqe), computed from a
+// resolved scenario by rdma_app_json.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "sim/config/loader.h"
+#include "testbench/app/app_inspect.h"
+
+using namespace uetsim;
+
+TEST(rdma_app_inspect, defaults_on_16_hosts)
+{
+    const scenario sc = config::resolve_text("");
+    const auto j = rdma_app_json(sc, 16, 400e9);
+
+    EXPECT_EQ(j["enabled"], true);
+    const auto& t = j["timeline"];
+    EXPECT_NEAR(t["responders_start_s"].get<double>(), 0.001, 1e-12);
+    EXPECT_NEAR(t["client_start_window_s"][0].get<double>(), 0.002, 1e-12);
+    EXPECT_NEAR(t["client_start_window_s"][1].get<double>(), 0.003, 1e-12);
+    EXPECT_NEAR(t["recording_window_s"][0].get<double>(), 0.005, 1e-12);
+    EXPECT_NEAR(t["recording_window_s"][1].get<double>(), 0.505, 1e-12);
+    EXPECT_NEAR(t["stop_time_s"].get<double>(), 0.506, 1e-12);
+
+    const auto& p = j["placement"];
+    EXPECT_EQ(p["hosts"], 16);
+    EXPECT_EQ(p["initiators"].size(), 8u);
+    EXPECT_EQ(p["responders"].size(), 8u);
+    EXPECT_EQ(p["pairs"].size(), 8u);
+    EXPECT_FALSE(p.contains("errors"));
+    std::set<uint32_t> all;
+    for (const auto& h : p["initiators"]) all.insert(h.get<uint32_t>());
+    for (const auto& h : p["responders"]) all.insert(h.get<uint32_t>());
+    EXPECT_EQ(all.size(), 16u);
+    for (const auto& pair : p["pairs"]) {
+        ASSERT_TRUE(pair.is_array());
+        ASSERT_EQ(pair.size(), 2u);
+    }
+
+    const auto& w = j["wqe"];
+    EXPECT_EQ(w["nic"], "uet");
+    EXPECT_EQ(w["bytes"], 250000u);
+    EXPECT_EQ(w["packets"], 62u);
+    EXPECT_EQ(w["full_packets"], 61u);
+    EXPECT_EQ(w["last_packet_bytes"], 144u);
+    EXPECT_EQ(w["wire_bytes"], 256572u);  // 250,000 + 62 x 106
+    EXPECT_NEAR(w["serialization_s"].get<double>(), 256572.0 * 8 / 400e9, 1e-18);
+    EXPECT_EQ(w["doorbell_pcie_bytes"], 92u);
+
+    // Member order as INTERFACE.md lists it.
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : w.items()) keys.push_back(k);
+    EXPECT_EQ(keys, (std::vector<std::string>{"nic", "bytes", "packets", "full_packets",
+                                              "last_packet_bytes", "wire_bytes", "serialization_s",
+                                              "doorbell_pcie_bytes"}));
+}
+
+TEST(rdma_app_inspect, follows_the_keys)
+{
+    const scenario sc = config::resolve_text(
+        "RdmaApplication: {InitiatorRatio: 0.9, ResponderRatio: 0.1, WqeSize: 4096, "
+        "DoorbellPayloadSize: 0}\nUetNic: {RdmaDataMSS: 2048}\n");
+    const auto j = rdma_app_json(sc, 16, 100e9);
+    EXPECT_EQ(j["placement"]["initiators"].size(), 15u);
+    EXPECT_EQ(j["placement"]["responders"].size(), 1u);
+    EXPECT_EQ(j["placement"]["pairs"].size(), 15u);
+    EXPECT_EQ(j["wqe"]["packets"], 2u);
+    EXPECT_EQ(j["wqe"]["full_packets"], 2u);
+    EXPECT_EQ(j["wqe"]["last_packet_bytes"], 2048u);
+    EXPECT_EQ(j["wqe"]["wire_bytes"], 4096u + 2 * 106);
+    EXPECT_EQ(j["wqe"]["doorbell_pcie_bytes"], 28u);
+}
+
+TEST(rdma_app_inspect, unplaceable_ratios_with_the_application_off)
+{
+    const scenario sc = config::resolve_text(
+        "RdmaApplication: {Enabled: false, InitiatorRatio: 0.6, ResponderRatio: 0.6}\n");
+    const auto j = rdma_app_json(sc, 16, 400e9);
+    EXPECT_EQ(j["enabled"], false);
+    EXPECT_TRUE(j["placement"]["pairs"].empty());
+    ASSERT_EQ(j["placement"]["errors"].size(), 1u);
+}
