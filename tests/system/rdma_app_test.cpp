@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <sstream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -46,6 +48,18 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
 {
     a.insert(a.end(), b.begin(), b.end());
     return a;
+}
+
+std::string shell(const std::string& cmd)
+{
+    std::string out;
+    FILE* f = popen(cmd.c_str(), "r");
+    if (!f) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    pclose(f);
+    return out;
 }
 
 // Goodput a UET NIC can reach on a 400 Gbps link: payload share of a full data packet.
@@ -253,4 +267,37 @@ TEST(rdma_app, fifteen_initiators_share_one_responder)
     EXPECT_EQ(per_conn.size(), 15u);
     // The Responder's link is the bottleneck and stays full.
     EXPECT_GE(done * 250000 * 8 / 0.002, 0.9 * achievable_goodput_bps);
+}
+
+TEST(rdma_app, setup_messages_and_data_class_on_the_wire)
+{
+    // The Initiator's link, decoded by tshark: the three setup messages (request and
+    // acknowledgment out, response in) as 78-byte UDP frames to port 18515, then data packets
+    // in class RdmaDataPacketTC = 3 (DSCP 8 x 3 plus the UET role bits).
+    const std::string out = temp_dir("rdma-wire");
+    const nlohmann::json j = inspect(two_hosts);
+    ASSERT_EQ(j["placement"]["initiators"][0], 0);
+    const command_result r =
+        run_app(out, with(two_hosts, {"RdmaApplication.RdmaDataPacketTC=3",
+                                      "Capture.Links=[host0-switch0]", "Simulation.RunTime=0"}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string fields = shell("tshark -r " + out +
+                                     "/uetsim-host0-switch0.pcap -T fields -e ip.src -e "
+                                     "udp.dstport -e ip.dsfield.dscp -e frame.len 2>/dev/null");
+    std::istringstream in(fields);
+    std::string src;
+    unsigned port = 0, dscp = 0, len = 0;
+    int setup_out = 0, setup_in = 0, data = 0;
+    while (in >> src >> port >> dscp >> len) {
+        if (port == 18515) {
+            EXPECT_EQ(len, 78u - 4);  // pcap frames leave out the FCS
+            (src == "10.0.0.1" ? setup_out : setup_in)++;
+        } else if (port == 4793 && src == "10.0.0.1" && len > 1000) {
+            ++data;
+            EXPECT_EQ(dscp / 8, 3u) << dscp;
+        }
+    }
+    EXPECT_EQ(setup_out, 2);  // request, acknowledgment
+    EXPECT_EQ(setup_in, 1);   // response
+    EXPECT_GT(data, 100);
 }
