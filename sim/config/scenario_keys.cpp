@@ -265,7 +265,7 @@ scenario_schema build()
     k.choice("RdmaApplication.StartType", UETSIM_FIELD(rdma.start), {{"simultaneous", start_type::simultaneous}, {"uniform", start_type::uniform}, {"sequential", start_type::sequential}}, "When each connection sends its connection request in the client start window: all at its start, at independent uniform random times, or evenly spaced one after another.");
     k.bytes("RdmaApplication.WqeSize", UETSIM_FIELD(rdma.wqe_bytes), {1, 1ull << 30}, "Bytes of every WQE (an RDMA WRITE).");
     k.bytes("RdmaApplication.DoorbellPayloadSize", UETSIM_FIELD(rdma.doorbell_payload_bytes), {0, 4096}, "Payload of the doorbell message posting a WQE on the host-to-NIC PCIe direction (plus 28 B of UDP and IPv4 headers).");
-    k.integer("RdmaApplication.RdmaDataPacketTC", UETSIM_FIELD(rdma.data_tc), {0, 7}, "Traffic class of the RDMA WRITE data packets (DSCP 8 x class).");
+    k.integer("RdmaApplication.RdmaDataPacketTC", UETSIM_FIELD(rdma.data_tc), {0, 7}, "Traffic class of the RDMA WRITE data packets (DSCP 8 x class; the UET NIC adds its codepoint role in the low 3 bits).");
     k.fixed_choice("RdmaApplication.OpCode", "RDMA_OPCODE_WRITE_FIRST", "Every WQE is an RDMA WRITE (the NIC chooses each packet's opcode).", {});
     k.fixed_choice("RdmaApplication.RdmaVerb", "RDMA_VERB_POST_WRITE", "Every WQE is posted as an RDMA WRITE.", {});
 

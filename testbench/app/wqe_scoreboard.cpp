@@ -1,22 +1,14 @@
 #include "testbench/app/wqe_scoreboard.h"
 
+#include <fmt/format.h>
+
 namespace uetsim {
 
 namespace {
 
 std::string hex(uint64_t v)
 {
-    static const char* digits = "0123456789abcdef";
-    std::string s = "0x";
-    bool started = false;
-    for (int i = 60; i >= 0; i -= 4) {
-        const unsigned d = unsigned(v >> i) & 15u;
-        if (d || started || i == 0) {
-            s += digits[d];
-            started = true;
-        }
-    }
-    return s;
+    return fmt::format("{:#x}", v);
 }
 
 }  // namespace

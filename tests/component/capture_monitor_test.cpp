@@ -12,22 +12,6 @@
 
 using namespace uetsim;
 
-namespace {
-
-std::string shell(const std::string& cmd)
-{
-    std::string out;
-    FILE* f = popen(cmd.c_str(), "r");
-    if (!f) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-    pclose(f);
-    return out;
-}
-
-}  // namespace
-
 TEST(capture, one_mib_message_decodes_in_tshark_and_matches_uet_monitor)
 {
     scenario sc;
@@ -46,10 +30,10 @@ TEST(capture, one_mib_message_decodes_in_tshark_and_matches_uet_monitor)
     ASSERT_TRUE(s.scoreboard_ok) << s.scoreboard_message;
 
     // tshark reads every frame: 256 data packets out, 256 ACKs and one probe ACK back, one probe.
-    const std::string fields =
-        shell("tshark -r " + dir +
-              "/cap-host0-leaf0.pcap -T fields -e eth.type -e ip.proto "
-              "-e ip.dsfield.ecn -e udp.srcport -e udp.dstport -e frame.len 2>/dev/null");
+    const std::string fields = test::shell_output(
+        "tshark -r " + dir +
+        "/cap-host0-leaf0.pcap -T fields -e eth.type -e ip.proto "
+        "-e ip.dsfield.ecn -e udp.srcport -e udp.dstport -e frame.len 2>/dev/null");
     std::map<int, int> by_len;
     std::multiset<int> data_sports;
     int lines = 0;

@@ -1,5 +1,7 @@
 #include "tests/support/run_uetsim.h"
 
+#include <cstdio>
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,6 +125,18 @@ csv read_csv(const std::string& path)
             c.rows.push_back(cells);
     }
     return c;
+}
+
+std::string shell_output(const std::string& command)
+{
+    std::string out;
+    FILE* f = popen(command.c_str(), "r");
+    if (!f) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    pclose(f);
+    return out;
 }
 
 }  // namespace uetsim::test

@@ -17,6 +17,9 @@ struct command_result
 // Runs build/bin/uetsim with the given arguments (no shell quoting needed).
 command_result run_uetsim(const std::vector<std::string>& args);
 
+// Runs a shell command (e.g. tshark on a capture) and returns its standard output.
+std::string shell_output(const std::string& command);
+
 // A fresh, empty folder under the system temp dir, unique to this process.
 std::string temp_dir(const std::string& tag);
 

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <sstream>
 #include <numeric>
@@ -48,18 +47,6 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
 {
     a.insert(a.end(), b.begin(), b.end());
     return a;
-}
-
-std::string shell(const std::string& cmd)
-{
-    std::string out;
-    FILE* f = popen(cmd.c_str(), "r");
-    if (!f) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-    pclose(f);
-    return out;
 }
 
 // Goodput a UET NIC can reach on a 400 Gbps link: payload share of a full data packet.
@@ -281,9 +268,10 @@ TEST(rdma_app, setup_messages_and_data_class_on_the_wire)
         run_app(out, with(two_hosts, {"RdmaApplication.RdmaDataPacketTC=3",
                                       "Capture.Links=[host0-switch0]", "Simulation.RunTime=0"}));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const std::string fields = shell("tshark -r " + out +
-                                     "/uetsim-host0-switch0.pcap -T fields -e ip.src -e "
-                                     "udp.dstport -e ip.dsfield.dscp -e frame.len 2>/dev/null");
+    const std::string fields =
+        shell_output("tshark -r " + out +
+                     "/uetsim-host0-switch0.pcap -T fields -e ip.src -e "
+                     "udp.dstport -e ip.dsfield.dscp -e frame.len 2>/dev/null");
     std::istringstream in(fields);
     std::string src;
     unsigned port = 0, dscp = 0, len = 0;

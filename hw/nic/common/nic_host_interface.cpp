@@ -117,6 +117,9 @@ void nic_host_interface::message_complete(uint64_t message)
     c.wqe_id = wqe_of_message(message);
     m_buffer.assign(std::max<size_t>(m_cfg.completion_bytes, sizeof(c)), 0);
     store(m_buffer.data(), c);
+    m_tag->src_host = m_host;
+    m_tag->message = message;
+    m_tag->offset = 0;
     dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::completion_write,
                  sc_core::sc_time_stamp().value(), m_cfg.completion_bytes, m_buffer.data());
     // The next WQE of the queue pair goes into service at once; its completion entry is
@@ -136,6 +139,9 @@ void nic_host_interface::connection_message_received(uint32_t src_host, const cm
     if (m.type == cm_type::response) create_qp(m.connection, m.responder_host);
     m_buffer.assign(sizeof(cm_fields), 0);
     store(m_buffer.data(), m);
+    m_tag->src_host = src_host;
+    m_tag->message = 0;
+    m_tag->offset = 0;
     dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::connection_write,
                  sc_core::sc_time_stamp().value(), sizeof(cm_fields), m_buffer.data());
 }
