@@ -127,6 +127,21 @@ csv read_csv(const std::string& path)
     return c;
 }
 
+std::string scratch_dir(const std::string& tag)
+{
+    static struct cleanup
+    {
+        std::vector<std::string> dirs;
+        ~cleanup()
+        {
+            std::error_code ec;
+            for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+        }
+    } created;
+    created.dirs.push_back(temp_dir(tag));
+    return created.dirs.back();
+}
+
 std::string shell_output(const std::string& command)
 {
     std::string out;

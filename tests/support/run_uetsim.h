@@ -23,6 +23,9 @@ std::string shell_output(const std::string& command);
 // A fresh, empty folder under the system temp dir, unique to this process.
 std::string temp_dir(const std::string& tag);
 
+// Like temp_dir, and removed (with everything in it) when the test process ends.
+std::string scratch_dir(const std::string& tag);
+
 // Writes text to a file and returns its path.
 std::string write_file(const std::string& path, const std::string& text);
 

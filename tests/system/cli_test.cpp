@@ -22,25 +22,9 @@ std::string source_dir()
     return fs::path(__FILE__).parent_path().parent_path().parent_path().string();
 }
 
-// A scratch folder, removed when the test process ends.
-std::string scratch_dir()
-{
-    static struct cleanup
-    {
-        std::vector<std::string> dirs;
-        ~cleanup()
-        {
-            std::error_code ec;
-            for (const auto& d : dirs) fs::remove_all(d, ec);
-        }
-    } created;
-    created.dirs.push_back(temp_dir("cli"));
-    return created.dirs.back();
-}
-
 std::string scenario_file(const std::string& yaml)
 {
-    return write_file(scratch_dir() + "/scenario.yaml", yaml);
+    return write_file(scratch_dir("cli") + "/scenario.yaml", yaml);
 }
 
 // Bad input: exit 2 and exactly one stderr line "uetsim: error: ..." holding `expected`.
@@ -139,7 +123,7 @@ TEST(cli, malformed_and_missing_files_exit_2)
                      "a scenario must be a map of sections");
     expect_bad_input({"validate", "/nonexistent/s.yaml"},
                      "cannot read scenario file '/nonexistent/s.yaml': no such file");
-    expect_bad_input({"run", scratch_dir()}, "it is a folder");
+    expect_bad_input({"run", scratch_dir("cli")}, "it is a folder");
 }
 
 TEST(cli, set_errors_exit_2)
@@ -216,7 +200,7 @@ TEST(cli, unwritable_output_folder_exits_2_before_simulating)
     EXPECT_FALSE(fs::exists("/proc/uetsim-cli-test"));
 
     // A regular file in the way.
-    std::string file = write_file(scratch_dir() + "/not-a-folder", "x");
+    std::string file = write_file(scratch_dir("cli") + "/not-a-folder", "x");
     r = run_uetsim({"run", "--quiet", "--out", file + "/out"});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("uetsim: error: output folder '" + file + "/out' cannot be created"),
@@ -226,7 +210,7 @@ TEST(cli, unwritable_output_folder_exits_2_before_simulating)
 
 TEST(cli, bad_input_writes_nothing)
 {
-    std::string out = scratch_dir() + "/records";
+    std::string out = scratch_dir("cli") + "/records";
     command_result r = run_uetsim({"run", "--quiet", "--out", out, "--set", "Topology.Hosts=0"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("Topology.Hosts: 0 is out of range 1..4096"), std::string::npos) << r.err;
@@ -235,7 +219,7 @@ TEST(cli, bad_input_writes_nothing)
 
 TEST(cli, run_default_scenario)
 {
-    std::string out = scratch_dir() + "/records";
+    std::string out = scratch_dir("cli") + "/records";
     command_result r = run_uetsim({"run", "--quiet", "--out", out});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // The RDMA application: 8 pairs, one connection each, closed loop of 10 WQEs.

@@ -16,26 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A scratch folder, removed when the test process ends.
-std::string scratch_dir()
-{
-    static struct cleanup
-    {
-        std::vector<std::string> dirs;
-        ~cleanup()
-        {
-            std::error_code ec;
-            for (const auto& d : dirs) fs::remove_all(d, ec);
-        }
-    } created;
-    created.dirs.push_back(temp_dir("rdma-config"));
-    return created.dirs.back();
-}
-
 // A scenario with every default: no Flows, so the RDMA application is on.
 std::string empty_scenario()
 {
-    return write_file(scratch_dir() + "/empty.yaml", "");
+    return write_file(scratch_dir("rdma-config") + "/empty.yaml", "");
 }
 
 // `validate` of the default scenario with these --set overrides.

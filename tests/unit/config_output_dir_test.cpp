@@ -14,22 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A scratch folder, removed when the test process ends.
-std::string scratch_dir()
-{
-    static struct cleanup
-    {
-        std::vector<std::string> dirs;
-        ~cleanup()
-        {
-            std::error_code ec;
-            for (const auto& d : dirs) fs::remove_all(d, ec);
-        }
-    } created;
-    created.dirs.push_back(test::temp_dir("outdir"));
-    return created.dirs.back();
-}
-
 std::string error_of(const std::string& dir)
 {
     try {
@@ -42,7 +26,7 @@ std::string error_of(const std::string& dir)
 
 TEST(config_output_dir, creates_nested_folders)
 {
-    std::string dir = scratch_dir() + "/a/b/c";
+    std::string dir = test::scratch_dir("outdir") + "/a/b/c";
     prepare_output_dir(dir, "uetsim");
     EXPECT_TRUE(fs::is_directory(dir));
     EXPECT_TRUE(fs::is_empty(dir));  // the write probe is gone
@@ -50,7 +34,7 @@ TEST(config_output_dir, creates_nested_folders)
 
 TEST(config_output_dir, removes_only_the_earlier_manifest_of_that_name)
 {
-    std::string dir = scratch_dir();
+    std::string dir = test::scratch_dir("outdir");
     test::write_file(dir + "/run1-manifest.json", "{}");
     test::write_file(dir + "/run1-nd-stats-0.csv", "x\n");
     test::write_file(dir + "/other-manifest.json", "{}");
@@ -64,7 +48,7 @@ TEST(config_output_dir, unusable_folders_are_bad_input)
 {
     EXPECT_EQ(error_of("/proc/uetsim-x"),
               "output folder '/proc/uetsim-x' cannot be created: No such file or directory");
-    std::string file = test::write_file(scratch_dir() + "/f", "x");
+    std::string file = test::write_file(test::scratch_dir("outdir") + "/f", "x");
     EXPECT_EQ(error_of(file), "output folder '" + file + "' cannot be created: Not a directory");
     EXPECT_EQ(error_of(file + "/sub"),
               "output folder '" + file + "/sub' cannot be created: Not a directory");
