@@ -79,7 +79,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         }
         traffic.attach([this](const flow_message& m) {
             m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
-                                             m.spec.traffic_class);
+                                             m.spec.traffic_class, k_no_queue_pair);
         });
     }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -288,4 +289,43 @@ TEST(rdma_app, setup_messages_and_data_class_on_the_wire)
     EXPECT_EQ(setup_out, 2);  // request, acknowledgment
     EXPECT_EQ(setup_in, 1);   // response
     EXPECT_GT(data, 100);
+}
+
+TEST(rdma_app, a_connection_keeps_one_pdc_across_its_wqes)
+{
+    // One queue pair, one PDC: from uet-monitor, the Initiator's data packets of 2 connections
+    // use 2 PDCs, each carrying many WQEs with PSNs running on from one WQE to the next.
+    const std::string out = temp_dir("rdma-pdc");
+    const command_result r =
+        run_app(out, with(two_hosts, {"RdmaApplication.NumConnections=2", "Simulation.RunTime=0",
+                                      "Records.UetMonitor=true"}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const csv mon = read_csv(out + "/uetsim-uet-monitor-0.csv");
+    struct pdc_seen
+    {
+        std::set<std::string> wqes;
+        uint32_t last_psn = 0;
+        int packets = 0;
+    };
+    std::map<std::string, pdc_seen> pdcs;
+    for (size_t i = 0; i < mon.rows.size(); ++i) {
+        if (mon.str(i, "component_name") != "host0" || mon.str(i, "direction") != "Tx" ||
+            mon.str(i, "packet_type") != "RUD_REQUEST")
+            continue;
+        pdc_seen& p = pdcs[mon.str(i, "local_PDC_ID")];
+        const uint32_t psn = uint32_t(std::stoul(mon.str(i, "PSN")));
+        // Without loss nothing is retransmitted: each packet takes the PDC's next PSN.
+        if (p.packets++ > 0) {
+            EXPECT_EQ(psn, uint32_t(p.last_psn + 1)) << "row " << i;
+        }
+        p.last_psn = psn;
+        p.wqes.insert(mon.str(i, "job_ID"));
+    }
+    ASSERT_EQ(pdcs.size(), 2u);
+    for (const auto& [id, p] : pdcs) {
+        EXPECT_GE(p.wqes.size(), 10u) << id;
+        // 62 packets per WQE; the last WQE may be cut short by the stop time.
+        EXPECT_GT(p.packets, int(p.wqes.size() - 1) * 62) << id;
+        EXPECT_LE(p.packets, int(p.wqes.size()) * 62) << id;
+    }
 }

@@ -8,15 +8,20 @@
 
 namespace uetsim {
 
+// A message posted without a queue pair (a directed Flows message).
+inline constexpr uint32_t k_no_queue_pair = UINT32_MAX;
+
 class rdma_transport
 {
 public:
     virtual ~rdma_transport() = default;
 
     // Sends `bytes` to `dst_host` as one message; the transport calls the host interface's
-    // message_complete(message) once every byte is acknowledged.
+    // message_complete(message) once every byte is acknowledged. Messages of one queue pair
+    // come one at a time (the next after the previous completed) and share the transport's
+    // connection state; a message with k_no_queue_pair stands alone.
     virtual void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                              uint8_t traffic_class) = 0;
+                              uint8_t traffic_class, uint32_t queue_pair) = 0;
     // Sends a connection-management message (unreliable: the application retries).
     virtual void send_connection_message(uint32_t dst_host, uint32_t dst_ip,
                                          const cm_fields& m) = 0;

@@ -62,8 +62,29 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, uint32_t host, uint32_t no
 // Host side
 
 void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                           uint8_t traffic_class)
+                           uint8_t traffic_class, uint32_t queue_pair)
 {
+    message_state m;
+    m.id = message;
+    m.dst = dst_host;
+    m.bytes = bytes;
+    m.traffic_class = traffic_class;
+    m.packets = bytes == 0 ? 1 : uint32_t((bytes + m_cfg.rdma_data_mss - 1) / m_cfg.rdma_data_mss);
+    m_messages.push_back(m);
+    ++m_counters.wqes_created;
+
+    if (queue_pair != k_no_queue_pair) {
+        auto it = m_pdc_of_queue_pair.find(queue_pair);
+        if (it != m_pdc_of_queue_pair.end()) {
+            // The queue pair's PDC carries on: its PSNs, its receiver and its group go on.
+            sender_pdc& p = *tx_pdc(it->second);
+            p.message = m_messages.size() - 1;
+            enqueue_ready(p.group, false);
+            kick_scheduler(m_cycle * double(m_cfg.doorbell_to_schedule_cycles));
+            return;
+        }
+    }
+
     uint16_t id;
     if (!m_free_pdc_ids.empty()) {
         id = m_free_pdc_ids.back();
@@ -73,14 +94,6 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
             throw std::runtime_error(std::string(name()) + ": more than 32,767 open PDCs");
         id = m_next_pdc_id++;
     }
-    message_state m;
-    m.id = message;
-    m.dst = dst_host;
-    m.bytes = bytes;
-    m.traffic_class = traffic_class;
-    m.packets = bytes == 0 ? 1 : uint32_t((bytes + m_cfg.rdma_data_mss - 1) / m_cfg.rdma_data_mss);
-    m_messages.push_back(m);
-
     if (!m_tx_pdcs[id]) m_tx_pdcs[id] = std::make_unique<sender_pdc>();
     sender_pdc& p = *m_tx_pdcs[id];
     p = sender_pdc{};
@@ -92,8 +105,11 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     p.message = m_messages.size() - 1;
     p.open = true;
     p.group = group_for(dst_host, id);
+    if (queue_pair != k_no_queue_pair) {
+        p.kept_open = true;
+        m_pdc_of_queue_pair[queue_pair] = id;
+    }
     m_groups[p.group].pdcs.push_back(id);
-    ++m_counters.wqes_created;
     enqueue_ready(p.group, false);
     kick_scheduler(m_cycle * double(m_cfg.doorbell_to_schedule_cycles));
 }
@@ -618,7 +634,7 @@ void uet_nic::on_ack(packet* p)
         m.done = true;
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
-        close_pdc(pdc);
+        if (!pdc.kept_open) close_pdc(pdc);
         m_host_if.message_complete(m.id);
         if (m_groups[gi].alive && group_has_work(m_groups[gi])) enqueue_ready(gi, true);
     } else if (group_has_work(g)) {

@@ -49,11 +49,12 @@ public:
             const uet_nic_config& cfg, const nscc_config& cc, const entropy_config& lb,
             uint64_t random_seed, packet_pool& pool, nic_host_interface& host_if);
 
-    // A message of `bytes` to `dst_host` (a WQE in service, or a directed Flows message). Each
-    // message gets a PDC of its own, as the Chakra workload does; its data packets carry
-    // `traffic_class` in their DSCP.
+    // A message of `bytes` to `dst_host`; its data packets carry `traffic_class` in their DSCP.
+    // A queue pair's messages share one PDC, opened by its first message and kept open for the
+    // next (one queue pair, one PDC). A message without a queue pair (Flows) gets a PDC of its
+    // own that closes when it completes, as the Chakra workload does.
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                      uint8_t traffic_class) override;
+                      uint8_t traffic_class, uint32_t queue_pair) override;
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override;
 
     void set_monitor(uet_monitor_sink* m) { m_monitor = m; }
@@ -92,6 +93,7 @@ private:
         uint64_t probe_sent_ps = 0;
         bool probe_outstanding = false;
         bool open = false;
+        bool kept_open = false;  // a queue pair's PDC: stays open between its messages
     };
     struct pdc_group
     {
@@ -179,6 +181,7 @@ private:
     std::vector<std::unique_ptr<sender_pdc>> m_tx_pdcs;
     sender_pdc* tx_pdc(uint16_t id) { return m_tx_pdcs[id].get(); }
     std::vector<uint16_t> m_free_pdc_ids;
+    std::unordered_map<uint32_t, uint16_t> m_pdc_of_queue_pair;
     uint16_t m_next_pdc_id = 1;
     std::vector<pdc_group> m_groups;
     std::vector<uint32_t> m_free_groups;
