@@ -38,12 +38,6 @@ public:
         m_free_ps = std::max(m_free_ps, now_ps) + duration_ps(bytes);
         return m_free_ps;
     }
-    // Bytes still waiting or crossing at `now_ps` (the backlog), from the link's busy time.
-    uint64_t backlog_bytes(uint64_t now_ps) const
-    {
-        if (m_free_ps <= now_ps) return 0;
-        return uint64_t(double(m_free_ps - now_ps) * m_rate_bps / 8e12);
-    }
     double rate_bps() const { return m_rate_bps; }
     // Link time of the work queued at `now_ps` and not yet crossed.
     uint64_t queued_ps(uint64_t now_ps) const

@@ -27,7 +27,7 @@ void wqe_scoreboard::written(uint64_t message, uint64_t offset, uint32_t bytes)
         return;
     }
     progress& p = m_open[message];
-    if (p.packets.empty()) p.packets.assign(size_t((m_wqe_bytes + m_mss - 1) / m_mss) + 1, false);
+    if (p.packets.empty()) p.packets.assign(size_t((m_wqe_bytes + m_mss - 1) / m_mss), false);
     const size_t i = size_t(offset / m_mss);
     if (p.packets[i]) {
         ++m_duplicates;

@@ -20,6 +20,7 @@ nic_host_interface::nic_host_interface(const sc_core::sc_module_name& name, uint
     , m_bar_writes("bar_writes", [this](bar_write w) { on_bar_write(w); })
     , m_tag(new pcie_tag)
     , m_buffer(4096)
+    , m_latency_ps(uint64_t(cfg.latency_s * 1e12 + 0.5))
 {
     bar.register_b_transport(this, &nic_host_interface::b_transport);
     m_txn.set_extension(m_tag);
@@ -181,7 +182,7 @@ uint64_t nic_host_interface::write_payload(uint32_t src_host, uint64_t message, 
     m_tag->offset = offset;
     const uint64_t done = dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::data_write,
                                        sc_core::sc_time_stamp().value(), bytes);
-    m_write_free_ps = done - uint64_t(m_cfg.latency_s * 1e12 + 0.5);
+    m_write_free_ps = done - m_latency_ps;
     return done;
 }
 

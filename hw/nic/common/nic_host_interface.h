@@ -96,7 +96,8 @@ private:
     tlm::tlm_generic_payload m_txn;
     pcie_tag* m_tag;  // owned by m_txn
     std::vector<unsigned char> m_buffer;
-    uint64_t m_write_free_ps = 0;
+    uint64_t m_latency_ps;         // Pcie.Latency
+    uint64_t m_write_free_ps = 0;  // when the lanes finish the received data issued so far
     counters m_counters;
 };
 

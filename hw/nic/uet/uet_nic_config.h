@@ -20,7 +20,7 @@ struct uet_nic_config
     bool trimming_enabled = false;
     bool use_distinct_dscp_for_retransmits = true;
     bool pdc_groups_enabled = true;
-    uint8_t data_traffic_class = 0;
+    // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 
     // Egress buffer pools (EgressBufferManager): data and control classes.
