@@ -7,11 +7,12 @@
 #include "hw/common/time.h"
 #include "testbench/flow_host.h"
 #include "testbench/topology.h"
+#include "tlm/header_sizes.h"
 
 namespace uetsim {
 
 flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_pool& pool)
-    : sc_core::sc_module(name), m_pool(pool), m_mss(sc.nic.uet.rdma_data_mss)
+    : sc_core::sc_module(name), m_pool(pool), m_mss(sc.nic.data_mss())
 {
     random_stream rng(sc.simulation.random_seed, "flows.entropy");
     for (const auto& spec : sc.flows.messages) {
@@ -22,7 +23,7 @@ flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_poo
         // does not change the values drawn for the others.
         const auto drawn = uint16_t(rng.below(65536));
         m.entropy_base = spec.entropy >= 0 ? uint16_t(spec.entropy) : drawn;
-        m.packets_total = spec.bytes == 0 ? 1 : uint32_t((spec.bytes + m_mss - 1) / m_mss);
+        m.packets_total = uint32_t(wire::packets_for(spec.bytes, m_mss));
         m.received.assign(m.packets_total, false);
         m_msgs.push_back(std::move(m));
     }

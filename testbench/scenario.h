@@ -123,6 +123,19 @@ struct nic_config
     uet_nic_config uet;       // UetNic.*
     nscc_config nscc;         // UetNic.* (congestion control)
     entropy_config spraying;  // UetNic.* (packet spraying)
+
+    // The largest payload of one data packet, for whatever sends data (the NIC, Flows, the
+    // application): UetNic.RdmaDataMSS; raw ports cut Flows messages with it too. A RoCE NIC
+    // returns its own key's value here.
+    uint32_t data_mss() const
+    {
+        switch (type) {
+            case nic_kind::uet:
+            case nic_kind::raw:
+                return uet.rdma_data_mss;
+        }
+        return uet.rdma_data_mss;
+    }
 };
 
 struct scenario

@@ -46,6 +46,12 @@ inline constexpr uint32_t uet_trimmed_bytes = pds_rud_request + ip_udp + eth_ove
 // NIC pages model no invariant CRC).
 inline constexpr uint32_t roce_data_overhead = roce_bth + ip_udp + eth_overhead;
 
+// Packets a message of `bytes` takes at `mss` payload bytes each; an empty message is one packet.
+inline constexpr uint64_t packets_for(uint64_t bytes, uint32_t mss)
+{
+    return bytes == 0 ? 1 : (bytes + mss - 1) / mss;
+}
+
 static_assert(uet_data_overhead == 106);
 static_assert(uet_nominal_overhead == 88);
 static_assert(uet_ack_bytes == 78);

@@ -39,8 +39,8 @@ nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double 
     j["placement"] = pj;
 
     // The application runs on UET NICs (a raw port has no transport).
-    const wqe_shape w = shape_wqe(sc.rdma.wqe_bytes, sc.nic.uet.rdma_data_mss,
-                                  wire::uet_data_overhead, host_link_rate_bps);
+    const wqe_shape w = shape_wqe(sc.rdma.wqe_bytes, sc.nic.data_mss(), wire::uet_data_overhead,
+                                  host_link_rate_bps);
     j["wqe"] = {{"nic", "uet"},
                 {"bytes", w.bytes},
                 {"packets", w.packets},

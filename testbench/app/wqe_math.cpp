@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "tlm/header_sizes.h"
+
 namespace uetsim {
 
 wqe_shape shape_wqe(uint64_t bytes, uint32_t mss, uint32_t header_overhead_bytes,
@@ -11,7 +13,7 @@ wqe_shape shape_wqe(uint64_t bytes, uint32_t mss, uint32_t header_overhead_bytes
     if (!(link_rate_bps > 0)) throw std::invalid_argument("link rate must be > 0 bps");
     wqe_shape w;
     w.bytes = bytes;
-    w.packets = bytes == 0 ? 1 : (bytes + mss - 1) / mss;
+    w.packets = wire::packets_for(bytes, mss);
     w.full_packets = bytes / mss;
     w.last_packet_bytes = bytes == 0 ? 0 : bytes - (w.packets - 1) * mss;
     w.middle_packets = w.packets >= 2 ? w.packets - 2 : 0;
