@@ -30,7 +30,7 @@ rdma_application::rdma_application(const sc_core::sc_module_name& name, const sc
     , m_placement(place({sc.rdma.initiator_ratio, sc.rdma.responder_ratio,
                          uint32_t(fab.host_count()), sc.simulation.random_seed}))
     , m_timeline(make_timeline(sc.simulation.timeline))
-    , m_board(sc.rdma.wqe_bytes, sc.nic.uet.rdma_data_mss)
+    , m_board(sc.rdma.wqe_bytes, sc.nic.data_mss())
 {
     // Connections pair by pair (pairs sorted by Initiator, then Responder), N per pair.
     const uint32_t n = sc.rdma.num_connections;
@@ -68,27 +68,20 @@ rdma_application::rdma_application(const sc_core::sc_module_name& name, const sc
 void rdma_application::schedule(action a)
 {
     a.seq = m_seq++;
-    m_agenda.push(a);
-    if (sc_core::sc_is_running() && a.at_ps < m_armed_ps) {
-        m_armed_ps = a.at_ps;
+    if (!sc_core::sc_is_running())
+        m_agenda.add(a);  // run_agenda arms the first at time 0
+    else if (m_agenda.push(a))
         m_agenda_ev.notify(picoseconds(a.at_ps - sc_core::sc_time_stamp().value()));
-    }
 }
 
 void rdma_application::run_agenda()
 {
     activity::tick();
     const uint64_t now = sc_core::sc_time_stamp().value();
-    m_armed_ps = UINT64_MAX;
-    while (!m_agenda.empty() && m_agenda.top().at_ps <= now) {
-        const action a = m_agenda.top();
-        m_agenda.pop();
-        perform(a);
-    }
-    if (!m_agenda.empty() && m_agenda.top().at_ps < m_armed_ps) {
-        m_armed_ps = m_agenda.top().at_ps;
-        m_agenda_ev.notify(picoseconds(m_armed_ps - now));
-    }
+    // Every action is live: one that no longer applies (a retry after setup) does nothing.
+    if (m_agenda.expire(
+            now, [](const action&) { return true; }, [this](const action& a) { perform(a); }))
+        m_agenda_ev.notify(picoseconds(m_agenda.armed() - now));
 }
 
 void rdma_application::perform(const action& a)

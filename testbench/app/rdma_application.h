@@ -12,12 +12,12 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <queue>
 #include <string>
 #include <vector>
 
 #include <systemc>
 
+#include "hw/common/deadline_heap.h"
 #include "testbench/app/placement.h"
 #include "testbench/app/timeline.h"
 #include "testbench/app/wqe_scoreboard.h"
@@ -78,6 +78,7 @@ private:
         uint32_t host = 0;
         cm_fields cm{};
         uint32_t wqe_id = 0;
+        uint64_t deadline() const { return at_ps; }
         bool operator>(const action& o) const
         {
             return at_ps != o.at_ps ? at_ps > o.at_ps : seq > o.seq;
@@ -101,10 +102,9 @@ private:
     run_timeline m_timeline;
     std::vector<connection> m_conns;
     wqe_scoreboard m_board;
-    std::priority_queue<action, std::vector<action>, std::greater<action>> m_agenda;
+    deadline_heap<action> m_agenda;
     uint64_t m_seq = 0;
     sc_core::sc_event m_agenda_ev;
-    uint64_t m_armed_ps = UINT64_MAX;
     std::unique_ptr<csv_writer> m_perf;
     std::unique_ptr<csv_writer> m_beacon;
     bool m_beacon_started = false;
