@@ -22,6 +22,14 @@ public:
         m_buf[(m_head + m_size) & (m_buf.size() - 1)] = v;
         ++m_size;
     }
+    // Puts `v` ahead of every waiting item (a group served again at once).
+    void push_front(const T& v)
+    {
+        if (m_size == m_buf.size()) grow();
+        m_head = (m_head + m_buf.size() - 1) & (m_buf.size() - 1);
+        m_buf[m_head] = v;
+        ++m_size;
+    }
     void pop_front()
     {
         m_head = (m_head + 1) & (m_buf.size() - 1);

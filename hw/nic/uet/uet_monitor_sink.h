@@ -1,5 +1,6 @@
-// Per-packet observations of the UET NIC (the uet-monitor record). The NIC fills a row; the
-// testbench decides whether and where to write it, so hw/ never depends on records.
+// Per-packet observations of the UET NIC (the uet-monitor record). The NIC fills a row
+// (make_monitor_row, from the packet and its sender's state); the testbench decides whether and
+// where to write it, so hw/ never depends on records.
 #pragma once
 
 #include <cstdint>
@@ -50,5 +51,23 @@ public:
     virtual ~uet_monitor_sink() = default;
     virtual void row(const uet_monitor_row& r) = 0;
 };
+
+struct packet;
+
+// The sending PDC's group as a row shows it (bytes fetched / in flight, window, message).
+struct uet_monitor_sender
+{
+    uint64_t bytes_fetched = 0;
+    uint64_t bytes_in_flight = 0;
+    double congestion_window = 0;
+    uint64_t job_id = 0;
+};
+
+// The row for UET packet `p` seen by the NIC `fep_id` (address `local_ip`) at `now_ps` going
+// `d`; `sender` is the sending PDC's state where the packet has one, `rtt_ns` (>= 0) the RTT
+// sample an ACK gave. False for a packet that is not UET's (no row).
+bool make_monitor_row(const packet& p, uet_monitor_row::dir d, uint64_t now_ps, uint32_t fep_id,
+                      uint32_t local_ip, const uet_monitor_sender* sender, double rtt_ns,
+                      uet_monitor_row& r);
 
 }  // namespace uetsim

@@ -1,0 +1,108 @@
+// The UET NIC's sender PDCs and PDC groups (PDS): PDC ids 1..32767 with a free list (the most
+// recently closed id is reused first), the PDC groups with the group of each destination when
+// groups are enabled (PdcGroupsEnabled: the PDCs to one destination share a window and an
+// entropy policy), and the queue-pair -> PDC map (one queue pair, one PDC kept open).
+// Pure logic; the NIC creates each group's NSCC and entropy policy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "hw/nic/uet/entropy/entropy_policy.h"
+#include "hw/nic/uet/nscc.h"
+#include "hw/nic/uet/pdc_sender.h"
+
+namespace uetsim {
+
+struct sender_pdc
+{
+    uint16_t id = 0;
+    uint16_t remote_id = 0;  // learned from the first ACK
+    uint32_t dst = 0, dst_ip = 0;
+    uint32_t group = 0;
+    uint32_t first_psn = 0;
+    pdc_sender st;
+    uint64_t message = 0;   // index into the NIC's messages
+    uint64_t ar_count = 0;  // data packets sent, for the ACK-request rule
+    uint64_t probe_sent_ps = 0;
+    bool probe_outstanding = false;
+    bool open = false;
+    bool kept_open = false;  // a queue pair's PDC: stays open between its messages
+};
+
+struct pdc_group
+{
+    std::unique_ptr<nscc> cc;
+    std::unique_ptr<entropy_policy> lb;
+    uint64_t inflight = 0;
+    uint64_t fetched = 0;
+    std::vector<uint16_t> pdcs;  // open sender PDCs, served in turn
+    size_t turn = 0;
+    bool queued = false;  // in the scheduler's ready ring
+    uint32_t dst = 0;
+    bool alive = false;
+};
+
+class pdc_table
+{
+public:
+    static constexpr uint16_t first_id = 1;
+    static constexpr uint16_t last_id = 32767;
+
+    explicit pdc_table(bool groups_enabled);
+
+    // An id for a new PDC: the most recently freed one, else the lowest never used; 0 when
+    // all 32,767 are open.
+    uint16_t allocate_id();
+    // Opens PDC `id` (from allocate_id) to `dst`, in a fresh state but for the fields given.
+    sender_pdc& open(uint16_t id, uint32_t dst, uint32_t dst_ip, uint32_t first_psn,
+                     uint64_t message);
+    // The PDC with this id (open or closed), or nullptr if the id was never used or is out of
+    // range (a received DPDCID can be anything).
+    sender_pdc* find(uint16_t id) const { return id < m_pdcs.size() ? m_pdcs[id].get() : nullptr; }
+    sender_pdc& at(uint16_t id) const { return *m_pdcs[id]; }
+    // The open PDC an ACK or NACK from `src_host` names (its DPDCID, and the first PSN that
+    // tells a reused id from the earlier PDC), or nullptr for a late packet.
+    sender_pdc* live(uint16_t id, uint32_t src_host, uint32_t first_psn) const
+    {
+        sender_pdc* p = find(id);
+        return p && p->open && p->dst == src_host && p->first_psn == first_psn ? p : nullptr;
+    }
+
+    // The group a new PDC to `dst` joins: the destination's live group when groups are enabled,
+    // else a fresh one (`created`: the caller gives it its NSCC and entropy policy).
+    uint32_t group_for(uint32_t dst, bool& created);
+    pdc_group& group(uint32_t g) { return m_groups[g]; }
+    const pdc_group& group(uint32_t g) const { return m_groups[g]; }
+    // Adds open PDC `p` to its group's turn.
+    void join_group(const sender_pdc& p) { m_groups[p.group].pdcs.push_back(p.id); }
+    // Closes `p`: out of its group, its id free. The group dies with its last PDC (the next
+    // message starts a fresh window and state); returns true when it did.
+    bool close(sender_pdc& p);
+
+    // The queue pair's PDC, kept open between its messages, or nullptr.
+    sender_pdc* of_queue_pair(uint32_t queue_pair) const
+    {
+        auto it = m_pdc_of_queue_pair.find(queue_pair);
+        return it == m_pdc_of_queue_pair.end() ? nullptr : m_pdcs[it->second].get();
+    }
+    void bind_queue_pair(uint32_t queue_pair, sender_pdc& p)
+    {
+        p.kept_open = true;
+        m_pdc_of_queue_pair[queue_pair] = p.id;
+    }
+
+private:
+    bool m_groups_enabled;
+    std::vector<std::unique_ptr<sender_pdc>> m_pdcs;  // index = PDC id, allocated on first use
+    std::vector<uint16_t> m_free_ids;
+    uint16_t m_next_id = first_id;
+    std::unordered_map<uint32_t, uint16_t> m_pdc_of_queue_pair;
+    std::vector<pdc_group> m_groups;
+    std::vector<uint32_t> m_free_groups;
+    std::unordered_map<uint32_t, uint32_t> m_group_of_dst;
+};
+
+}  // namespace uetsim

@@ -1,0 +1,89 @@
+#include "hw/nic/uet/pds_scheduler.h"
+
+#include <algorithm>
+
+namespace uetsim {
+
+pds_scheduler::pds_scheduler(pdc_table& pdcs, const std::vector<uet_message>& messages,
+                             uint32_t mss, uint32_t wire_overhead, uint32_t nominal_overhead)
+    : m_pdcs(pdcs)
+    , m_messages(messages)
+    , m_mss(mss)
+    , m_wire_overhead(wire_overhead)
+    , m_nominal_overhead(nominal_overhead)
+{
+}
+
+void pds_scheduler::enqueue(uint32_t g, bool at_head)
+{
+    pdc_group& grp = m_pdcs.group(g);
+    if (grp.queued || !grp.alive) return;
+    grp.queued = true;
+    if (at_head)
+        m_ready.push_front(g);
+    else
+        m_ready.push_back(g);
+}
+
+bool pds_scheduler::has_work(const pdc_group& g) const
+{
+    for (uint16_t id : g.pdcs) {
+        sender_pdc& p = m_pdcs.at(id);
+        if (p.st.peek_retransmission()) return true;
+        if (m_messages[p.message].has_new_data()) return true;
+    }
+    return false;
+}
+
+pds_decision pds_scheduler::decide(uint32_t pool_room)
+{
+    pds_decision d;
+    size_t attempts = m_ready.size();
+    while (attempts-- > 0 && !m_ready.empty()) {
+        const uint32_t gi = m_ready.front();
+        pdc_group& g = m_pdcs.group(gi);
+        // One PDC of the group, in turn; within it a retransmission first, then new data.
+        sender_pdc* chosen = nullptr;
+        for (size_t k = 0; k < g.pdcs.size(); ++k) {
+            sender_pdc& p = m_pdcs.at(g.pdcs[(g.turn + k) % g.pdcs.size()]);
+            sent_packet* r = p.st.peek_retransmission();
+            uint32_t payload;
+            if (r) {
+                payload = r->payload;
+            } else {
+                const uet_message& m = m_messages[p.message];
+                if (!m.has_new_data()) continue;
+                payload = uint32_t(std::min<uint64_t>(m_mss, m.bytes - m.next_offset));
+            }
+            if (!g.cc->window_allows(g.inflight, payload + m_nominal_overhead)) continue;
+            chosen = &p;
+            d.retransmission = r;
+            d.payload = payload;
+            g.turn = (g.turn + k + 1) % std::max<size_t>(1, g.pdcs.size());
+            break;
+        }
+        if (!chosen) {
+            // Nothing this group may send now: it leaves the ring until an ACK, NACK, timeout
+            // (head) or new message (tail) brings it back.
+            m_ready.pop_front();
+            g.queued = false;
+            continue;
+        }
+        if (d.payload + m_wire_overhead > pool_room) {
+            d.what = pds_decision::kind::blocked_on_pool;  // the group stays at the head
+            d.group = gi;
+            d.pdc = chosen;
+            return d;
+        }
+        m_ready.pop_front();
+        g.queued = false;
+        d.what = pds_decision::kind::send;
+        d.group = gi;
+        d.pdc = chosen;
+        return d;
+    }
+    d = pds_decision{};
+    return d;
+}
+
+}  // namespace uetsim

@@ -1,0 +1,62 @@
+// The PDS transmit scheduler of the UET NIC: a ring of ready PDC groups; the group at the head
+// sends from one of its PDCs, in turn, a retransmission first, then new data, if the group's
+// NSCC window allows the packet and the egress data pool has room for it. Pure logic: decide()
+// says what to send (or that the pool blocks, or that nothing may go); the NIC sends it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/common/ring.h"
+#include "hw/nic/uet/pdc_table.h"
+#include "hw/nic/uet/uet_message.h"
+
+namespace uetsim {
+
+struct pds_decision
+{
+    enum class kind : uint8_t {
+        idle,             // no ready group may send now
+        blocked_on_pool,  // the head group's packet does not fit the egress data pool
+        send,             // send from `pdc` of `group` (out of the ring now)
+    };
+    kind what = kind::idle;
+    uint32_t group = 0;
+    sender_pdc* pdc = nullptr;
+    sent_packet* retransmission = nullptr;  // nullptr: the message's next new packet
+    uint32_t payload = 0;
+};
+
+class pds_scheduler
+{
+public:
+    // `wire_bytes(payload)` and `nominal_bytes(payload)` of a data packet are fixed overheads.
+    pds_scheduler(pdc_table& pdcs, const std::vector<uet_message>& messages, uint32_t mss,
+                  uint32_t wire_overhead, uint32_t nominal_overhead);
+
+    // Group `g` may have work: into the ring (at the head after an ACK, NACK or timeout, at the
+    // tail for a new message), unless it is in already or dead.
+    void enqueue(uint32_t g, bool at_head);
+    // One pass over the ready groups, as many as are queued: groups that may not send leave the
+    // ring until enqueued again. `pool_room` is the egress data pool's free bytes.
+    pds_decision decide(uint32_t pool_room);
+    // After the NIC sent decide()'s packet: the group goes back to the tail if it has more.
+    void sent(uint32_t g)
+    {
+        if (has_work(m_pdcs.group(g))) enqueue(g, false);
+    }
+    // A retransmission or new data waits in one of the group's PDCs (window aside).
+    bool has_work(const pdc_group& g) const;
+    bool empty() const { return m_ready.empty(); }
+    size_t ready() const { return m_ready.size(); }
+
+private:
+    pdc_table& m_pdcs;
+    const std::vector<uet_message>& m_messages;
+    uint32_t m_mss;
+    uint32_t m_wire_overhead;
+    uint32_t m_nominal_overhead;
+    ring<uint32_t> m_ready;
+};
+
+}  // namespace uetsim

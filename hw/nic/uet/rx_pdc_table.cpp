@@ -1,0 +1,22 @@
+#include "hw/nic/uet/rx_pdc_table.h"
+
+namespace uetsim {
+
+receiver_pdc* rx_pdc_table::on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn,
+                                    bool syn)
+{
+    const uint64_t k = key(src_host, spdcid);
+    auto it = m_pdcs.find(k);
+    if (it != m_pdcs.end() && it->second->first_psn != first_psn) {
+        if (!syn) return nullptr;
+        m_pdcs.erase(it);
+        it = m_pdcs.end();
+    }
+    if (it == m_pdcs.end()) {
+        it = m_pdcs.emplace(k, std::make_unique<receiver_pdc>(m_next_id, first_psn)).first;
+        m_next_id = m_next_id == last_id ? first_id : uint16_t(m_next_id + 1);
+    }
+    return it->second.get();
+}
+
+}  // namespace uetsim

@@ -1,0 +1,26 @@
+// One message (WQE) on the UET NIC's transmit side: how much of it is issued and acknowledged.
+// Shared by the NIC glue, which issues and completes it, and the PDS scheduler, which asks
+// whether a PDC has new data to send.
+#pragma once
+
+#include <cstdint>
+
+namespace uetsim {
+
+struct uet_message
+{
+    uint64_t id = 0;
+    uint32_t dst = 0;
+    uint64_t bytes = 0;
+    uint8_t traffic_class = 0;
+    uint64_t next_offset = 0;
+    uint32_t packets = 0;
+    uint32_t packets_issued = 0;
+    uint64_t bytes_acked = 0;
+    bool first_ack_seen = false;
+    bool done = false;
+
+    bool has_new_data() const { return packets_issued < packets; }
+};
+
+}  // namespace uetsim

@@ -1,0 +1,155 @@
+// The PDS transmit scheduler without the kernel: the PDC turn within a group, a retransmission
+// before new data, the last packet's payload, window gating (the group leaves the ring) and
+// egress pool gating (the group stays at the head), and the ring order of enqueued groups.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "hw/nic/uet/pds_scheduler.h"
+
+using namespace uetsim;
+
+namespace {
+
+constexpr uint32_t mss = 4096;
+constexpr uint32_t wire_overhead = 106;
+constexpr uint32_t nominal_overhead = 88;
+
+struct bench
+{
+    pdc_table table{true};
+    std::vector<uet_message> messages;
+    pds_scheduler sched{table, messages, mss, wire_overhead, nominal_overhead};
+    nscc_config cc;
+
+    // A PDC to `dst` carrying a new message of `bytes`; returns it.
+    sender_pdc& message_to(uint32_t dst, uint64_t bytes)
+    {
+        uet_message m;
+        m.bytes = bytes;
+        m.packets = uint32_t((bytes + mss - 1) / mss);
+        messages.push_back(m);
+        sender_pdc& p = table.open(table.allocate_id(), dst, 0, 100, messages.size() - 1);
+        bool created = false;
+        p.group = table.group_for(dst, created);
+        if (created) table.group(p.group).cc = std::make_unique<nscc>(cc);
+        table.join_group(p);
+        sched.enqueue(p.group, false);
+        return p;
+    }
+    // What the NIC does with a send decision (new data only).
+    void issue(const pds_decision& d)
+    {
+        uet_message& m = messages[d.pdc->message];
+        if (!d.retransmission) {
+            d.pdc->st.assign(d.pdc->message, m.next_offset, d.payload, d.payload + 88,
+                             m.packets_issued + 1 == m.packets);
+            m.next_offset += d.payload;
+            ++m.packets_issued;
+        } else {
+            d.pdc->st.take_retransmission();
+        }
+        sched.sent(d.group);
+    }
+};
+
+constexpr uint32_t room = 1'000'000;
+
+}  // namespace
+
+TEST(pds_scheduler, pdcs_of_a_group_take_turns_and_the_last_packet_is_short)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 10'000);  // 4096 + 4096 + 1808
+    sender_pdc& c = b.message_to(5, 4'096);   // same destination: same group
+    ASSERT_EQ(a.group, c.group);
+    EXPECT_EQ(b.sched.ready(), 1u);  // the group is queued once
+    std::vector<uint16_t> pdcs;
+    std::vector<uint32_t> payloads;
+    for (int i = 0; i < 4; ++i) {
+        const pds_decision d = b.sched.decide(room);
+        ASSERT_EQ(d.what, pds_decision::kind::send);
+        pdcs.push_back(d.pdc->id);
+        payloads.push_back(d.payload);
+        b.issue(d);
+    }
+    EXPECT_EQ(pdcs, (std::vector<uint16_t>{a.id, c.id, a.id, a.id}));
+    EXPECT_EQ(payloads, (std::vector<uint32_t>{4096, 4096, 4096, 1808}));
+    EXPECT_EQ(b.sched.decide(room).what, pds_decision::kind::idle);
+    EXPECT_TRUE(b.sched.empty());
+}
+
+TEST(pds_scheduler, a_retransmission_goes_before_new_data)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 3 * 4096);
+    b.issue(b.sched.decide(room));  // PSN 100
+    b.issue(b.sched.decide(room));  // PSN 101
+    a.st.find(101)->in_flight = true;
+    a.st.on_loss(101);  // trimmed: queued for retransmission
+    b.sched.enqueue(a.group, true);
+    const pds_decision d = b.sched.decide(room);
+    ASSERT_EQ(d.what, pds_decision::kind::send);
+    ASSERT_NE(d.retransmission, nullptr);
+    EXPECT_EQ(d.retransmission->psn, 101u);
+    EXPECT_EQ(d.payload, 4096u);
+}
+
+TEST(pds_scheduler, the_egress_pool_blocks_with_the_group_at_the_head)
+{
+    bench b;
+    b.message_to(5, 1000);
+    // A 1000 B payload is 1106 B on the wire: 1105 B of room is too little.
+    pds_decision d = b.sched.decide(1105);
+    EXPECT_EQ(d.what, pds_decision::kind::blocked_on_pool);
+    EXPECT_EQ(b.sched.ready(), 1u);
+    d = b.sched.decide(1106);
+    EXPECT_EQ(d.what, pds_decision::kind::send);
+    EXPECT_EQ(d.payload, 1000u);
+    EXPECT_EQ(b.sched.ready(), 0u);
+}
+
+TEST(pds_scheduler, a_full_window_takes_the_group_out_of_the_ring)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 8192);
+    sender_pdc& c = b.message_to(6, 8192);
+    pdc_group& ga = b.table.group(a.group);
+    // In flight = the whole window: not even one more packet's 4184 nominal bytes fit.
+    ga.inflight = uint64_t(ga.cc->cwnd_bytes());
+    const pds_decision d = b.sched.decide(room);
+    ASSERT_EQ(d.what, pds_decision::kind::send);
+    EXPECT_EQ(d.pdc, &c);  // a's group was skipped
+    EXPECT_FALSE(ga.queued);
+    // a's group comes back when enqueued (an ACK freed window).
+    ga.inflight = 0;
+    b.sched.enqueue(a.group, true);
+    EXPECT_EQ(b.sched.decide(room).pdc, &a);
+}
+
+TEST(pds_scheduler, groups_enqueued_at_the_head_go_first)
+{
+    bench b;
+    sender_pdc& g1 = b.message_to(1, 4096);
+    sender_pdc& g2 = b.message_to(2, 4096);
+    // g3 is enqueued at the head (as after a NACK), others at the tail.
+    uet_message m;
+    m.bytes = 4096;
+    m.packets = 1;
+    b.messages.push_back(m);
+    sender_pdc& g3 = b.table.open(b.table.allocate_id(), 3, 0, 100, b.messages.size() - 1);
+    bool created = false;
+    g3.group = b.table.group_for(3, created);
+    b.table.group(g3.group).cc = std::make_unique<nscc>(b.cc);
+    b.table.join_group(g3);
+    b.sched.enqueue(g3.group, true);
+    b.sched.enqueue(g1.group, true);  // already queued: stays where it is
+    std::vector<sender_pdc*> order;
+    for (int i = 0; i < 3; ++i) {
+        const pds_decision d = b.sched.decide(room);
+        order.push_back(d.pdc);
+        b.issue(d);
+    }
+    EXPECT_EQ(order, (std::vector<sender_pdc*>{&g3, &g1, &g2}));
+}
