@@ -18,13 +18,14 @@
 
 #include "hw/common/delay_line.h"
 #include "hw/nic/common/host_commands.h"
+#include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/rdma_transport.h"
 #include "hw/pcie/pcie_config.h"
 #include "hw/pcie/pcie_tag.h"
 
 namespace uetsim {
 
-class nic_host_interface : public sc_core::sc_module
+class nic_host_interface : public sc_core::sc_module, public host_dma
 {
 public:
     tlm_utils::simple_target_socket<nic_host_interface> bar;     // MMIO writes from the host
@@ -51,14 +52,14 @@ public:
         m_direct_complete = std::move(f);
     }
 
-    // Services to the transport. Times are absolute, in ps.
-    uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes);
-    uint64_t write_payload(uint32_t src_host, uint64_t message, uint64_t offset, uint32_t bytes);
-    // Received data issued to the host and not yet across the NIC-to-host lanes, in link bytes.
-    uint64_t write_backlog_bytes(uint64_t now_ps) const;
-    double nic_to_host_bps() const { return m_cfg.nic_to_host_bps(); }
-    void message_complete(uint64_t message);
-    void connection_message_received(uint32_t src_host, const cm_fields& m);
+    // host_dma: the services to the transport.
+    uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes) override;
+    uint64_t write_payload(uint32_t src_host, uint64_t message, uint64_t offset,
+                           uint32_t bytes) override;
+    uint64_t write_backlog_bytes(uint64_t now_ps) const override;
+    double nic_to_host_bps() const override { return m_cfg.nic_to_host_bps(); }
+    void message_complete(uint64_t message) override;
+    void connection_message_received(uint32_t src_host, const cm_fields& m) override;
 
     const counters& stats() const { return m_counters; }
     size_t queue_pairs() const { return m_qps.size(); }
