@@ -1,6 +1,8 @@
 #include "testbench/fabric.h"
 
 #include "hw/common/time.h"
+#include "hw/nic/uet/uet_nic.h"
+#include "testbench/nic_factory.h"
 
 namespace uetsim {
 
@@ -43,23 +45,16 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         traffic.attach(std::move(hosts));
     } else {
         for (uint32_t h = 0; h < m_topo.hosts; ++h) {
-            entropy_config lb = sc.nic.spraying;
-            lb.link_rate_bps = m_topo.host_link(h).rate_bps;
-            lb.initial_base_rtt_s = sc.nic.nscc.initial_base_rtt_s;
-            lb.rdma_data_mss = sc.nic.uet.rdma_data_mss;
-            nscc_config cc = sc.nic.nscc;
-            cc.link_rate_bps = m_topo.host_link(h).rate_bps;
-            cc.rdma_data_mss = sc.nic.uet.rdma_data_mss;
-            cc.trimming_enabled = sc.nic.uet.trimming_enabled;
             const std::string name = m_topo.devices[h].name;
             m_memory.push_back(std::make_unique<host_memory>((name + "_memory").c_str()));
             m_mmio.push_back(std::make_unique<host_mmio>((name + "_cpu").c_str()));
             m_pcie.push_back(std::make_unique<pcie_link>((name + "_pcie").c_str(), sc.pcie));
             m_host_ifs.push_back(std::make_unique<nic_host_interface>(
                 (name + "_host_if").c_str(), h, sc.pcie, [](uint32_t x) { return host_ip(x); }));
-            m_nics.push_back(std::make_unique<uet_nic>(
-                name.c_str(), h, m_topo.devices[h].node_id, host_ip(h), sc.nic.uet, cc, lb,
-                sc.simulation.random_seed, pool, *m_host_ifs.back()));
+            const nic_context ctx{h,          m_topo.devices[h].node_id,
+                                  host_ip(h), sc.simulation.random_seed,
+                                  pool,       *m_host_ifs.back()};
+            m_nics.push_back(make_nic(name, sc, ctx, m_topo.host_link(h).rate_bps));
             nic_host_interface& hif = *m_host_ifs.back();
             hif.attach(m_nics.back().get());
             hif.on_direct_complete([&traffic](uint64_t m, double t) { traffic.completed(m, t); });
@@ -95,8 +90,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
                     out = &m_hosts[d]->tx.out;
                     in = &m_hosts[d]->in;
                 } else {
-                    out = &m_nics[d]->tx.out;
-                    in = &m_nics[d]->in;
+                    out = &m_nics[d]->port.tx.out;
+                    in = &m_nics[d]->port.in;
                 }
             } else {
                 auto& sp = m_switches[m_topo.devices[d].index]->port(port);
@@ -119,6 +114,11 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
 }  // namespace uetsim
 
 namespace uetsim {
+
+uet_nic* fabric::uet_nic_at(size_t h)
+{
+    return dynamic_cast<uet_nic*>(m_nics[h].get());
+}
 
 uint64_t fabric::rtl_hash_checks() const
 {

@@ -9,8 +9,8 @@
 #include "hw/host/host_memory.h"
 #include "hw/host/host_mmio.h"
 #include "hw/link/link.h"
+#include "hw/nic/common/host_nic.h"
 #include "hw/nic/common/nic_host_interface.h"
-#include "hw/nic/uet/uet_nic.h"
 #include "hw/pcie/pcie_link.h"
 #include "hw/switch/fabric_switch.h"
 #include "rtl/flow_hash/flow_hash_rtl.h"
@@ -22,6 +22,8 @@
 #include "tlm/packet_pool.h"
 
 namespace uetsim {
+
+class uet_nic;
 
 class fabric
 {
@@ -38,9 +40,12 @@ public:
     {
         return m_nics.empty() ? m_hosts[h]->port_stats() : m_nics[h]->port_stats();
     }
-    // The UET NICs (empty with Nic.Type raw).
+    // The NICs, one per host, of the type Nic.Type names (none with Nic.Type raw).
     size_t nic_count() const { return m_nics.size(); }
-    uet_nic& nic_at(size_t h) { return *m_nics[h]; }
+    host_nic& nic_at(size_t h) { return *m_nics[h]; }
+    // Host h's NIC as a UET NIC, for UET-only records (uet-transport-stats, uet-monitor);
+    // nullptr when it is another type.
+    uet_nic* uet_nic_at(size_t h);
     // Each NIC host's PCIe link, host memory and the NIC's host interface.
     pcie_link& pcie_at(size_t h) { return *m_pcie[h]; }
     host_memory& memory_at(size_t h) { return *m_memory[h]; }
@@ -61,7 +66,7 @@ private:
     std::vector<std::unique_ptr<host_mmio>> m_mmio;
     std::vector<std::unique_ptr<pcie_link>> m_pcie;
     std::vector<std::unique_ptr<nic_host_interface>> m_host_ifs;
-    std::vector<std::unique_ptr<uet_nic>> m_nics;
+    std::vector<std::unique_ptr<host_nic>> m_nics;
     host_software* m_software = nullptr;
     std::vector<std::unique_ptr<rtl_flow_hasher>> m_rtl_hashers;
 };

@@ -16,6 +16,8 @@
 #include "hw/common/time.h"
 #include "testbench/app/app_inspect.h"
 #include "testbench/app/rdma_application.h"
+#include "hw/nic/uet/entropy/entropy_factory.h"
+#include "hw/nic/uet/uet_nic.h"
 #include "testbench/fabric.h"
 #include "testbench/capture/pcap_capture.h"
 #include "testbench/faults.h"
@@ -133,7 +135,8 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
             std::vector<std::string> names(fab.topo().devices.size());
             for (const auto& d : fab.topo().devices) names[d.node_id] = d.name;
             monitor = std::make_unique<uet_monitor_record>(prefix + "uet-monitor-0.csv", names);
-            for (size_t h = 0; h < fab.nic_count(); ++h) fab.nic_at(h).set_monitor(monitor.get());
+            for (size_t h = 0; h < fab.nic_count(); ++h)
+                if (uet_nic* u = fab.uet_nic_at(h)) u->set_monitor(monitor.get());
             files.push_back(monitor->path());
         }
     }
@@ -187,7 +190,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     s.events = activity::count();
     s.data_packets_sent = traffic.data_packets_sent();
     for (size_t h = 0; h < fab.nic_count(); ++h)
-        s.data_packets_sent += fab.nic_at(h).counters().write_pkts_sent;
+        s.data_packets_sent += fab.nic_at(h).data_packets_sent();
     for (size_t i = 0; i < fab.switch_count(); ++i) {
         auto& sw = fab.switch_at(i);
         s.packets_dropped += sw.no_route_drops();

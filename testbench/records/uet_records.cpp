@@ -1,5 +1,7 @@
 #include "testbench/records/uet_records.h"
 
+#include "hw/nic/uet/uet_nic.h"
+
 #include "hw/common/activity.h"
 #include "hw/common/time.h"
 
@@ -162,7 +164,9 @@ void uet_transport_record::write(double now)
 {
     const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
     for (size_t h = 0; h < m_fab.nic_count(); ++h) {
-        uet_nic& nic = m_fab.nic_at(h);
+        uet_nic* u = m_fab.uet_nic_at(h);
+        if (!u) continue;
+        uet_nic& nic = *u;
         uet_transport_counters& c = nic.counters();
         uet_transport_counters& l = m_last[h];
         std::string cells = fmt::format("{},{},{},{}", utc, now, nic.basename(), nic.node_id());

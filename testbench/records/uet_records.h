@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "hw/nic/uet/uet_monitor_sink.h"
+#include "hw/nic/uet/uet_transport_counters.h"
 #include "testbench/fabric.h"
 #include "testbench/records/csv_writer.h"
 #include "testbench/scenario.h"

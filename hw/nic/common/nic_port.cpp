@@ -1,0 +1,93 @@
+#include "hw/nic/common/nic_port.h"
+
+namespace uetsim {
+
+nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& cfg,
+                   packet_pool& pool, host_dma& dma, nic_port_client& client)
+    : sc_core::sc_module(name)
+    , in("in")
+    , tx("tx", [this]() { return next_frame(); })
+    , m_cfg(cfg)
+    , m_pool(pool)
+    , m_dma(dma)
+    , m_client(client)
+    , m_fetch("fetch",
+              [this](packet* p) {
+                  m_data_q.push_back(p);
+                  tx.kick();
+              })
+    , m_rx_pipeline("rx_pipeline", [this](packet* p) { received(p); })
+    , m_ack_hold("ack_hold", [this](packet* p) { push_control(p); })
+{
+    in.on_receive([this](packet& p) {
+        ++m_stats.rx_packets;
+        m_stats.rx_bytes += p.wire_bytes;
+        m_rx_pipeline.push(&p, sc_core::sc_time_stamp() + m_cfg.rx_process);
+        return sc_core::SC_ZERO_TIME;
+    });
+    tx.on_frame_done([this] { frame_done(); });
+}
+
+packet* nic_port::next_frame()
+{
+    const int slot = m_arbiter.pick(!m_control_q.empty(),
+                                    m_data_q.empty() ? uint8_t(0) : uint8_t(1u << data_class));
+    ring<packet*>* q = slot == port_scheduler::control_slot ? &m_control_q
+                       : slot == data_class                 ? &m_data_q
+                                                            : nullptr;
+    if (!q) return nullptr;
+    packet* p = q->front();
+    q->pop_front();
+    m_wire.kind = p->kind;
+    m_wire.data = q == &m_data_q;
+    m_wire.retransmit = p->pds.retransmit;
+    m_wire.ack_request = p->pds.ack_request;
+    m_wire.spdcid = p->pds.spdcid;
+    m_wire.psn = p->pds.psn;
+    m_wire.wire_bytes = p->wire_bytes;
+    ++m_stats.tx_packets;
+    m_stats.tx_bytes += p->wire_bytes;
+    if (m_observe_tx) m_client.on_transmit(*p);
+    return p;
+}
+
+void nic_port::frame_done()
+{
+    if (m_wire.data) m_data_reserved -= m_wire.wire_bytes;
+    m_client.on_sent(m_wire);
+    if (m_wire.data && m_pool_blocked && m_data_reserved <= m_cfg.egress_data_pool_bytes / 2) {
+        m_pool_blocked = false;
+        m_client.on_pool_free();
+    }
+}
+
+void nic_port::received(packet* p)
+{
+    if (p->kind != packet_kind::connection) {
+        m_client.on_receive(p);
+        return;
+    }
+    const cm_fields m = p->cm;
+    const uint32_t src = p->src_node;
+    m_pool.release(p);
+    m_dma.connection_message_received(src, m);
+}
+
+void nic_port::send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m)
+{
+    packet* c = m_pool.acquire();
+    c->kind = packet_kind::connection;
+    c->src_node = uint16_t(m_cfg.host);
+    c->dst_node = uint16_t(dst_host);
+    c->wire_bytes = wire_size(packet_kind::connection, 0);
+    c->ip.src = m_cfg.ip;
+    c->ip.dst = dst_ip;
+    c->ip.dscp = dscp::make(m_cfg.control_traffic_class, dscp::role::control);
+    c->ip.ecn = ecn::ect1;
+    c->cm = m;
+    c->udp.src_port = wire::cm_udp_port;
+    c->udp.dst_port = wire::cm_udp_port;
+    push_control(c);
+}
+
+}  // namespace uetsim

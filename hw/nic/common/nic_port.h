@@ -1,0 +1,127 @@
+// The network port every NIC type has, whatever its transport: the `in` socket and the
+// transmitter, egress arbitration (a control ring before the data ring, through the shared
+// port_scheduler, where the data ring is one traffic class that PFC could pause), the egress
+// data pool (a data frame is charged when queued and released when its serialization ends; a
+// blocked transport is woken when the pool is half drained), the receive pipeline delay
+// (RxProcessCycles), the ACK hold line (ACKs leave in order after the receiver's service time),
+// host_port_stats, and connection-management frames (built here; received ones go straight to
+// host_dma). The transport behind it is a nic_port_client: one virtual call per frame event.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "hw/common/delay_line.h"
+#include "hw/common/port_scheduler.h"
+#include "hw/common/ring.h"
+#include "hw/common/transmitter.h"
+#include "hw/nic/common/host_dma.h"
+#include "hw/nic/common/host_port_stats.h"
+#include "tlm/packet_pool.h"
+#include "tlm/packet_protocol.h"
+
+namespace uetsim {
+
+struct nic_port_config
+{
+    uint32_t host = 0;  // source host index of the frames it builds
+    uint32_t ip = 0;
+    uint8_t control_traffic_class = 1;
+    uint32_t egress_data_pool_bytes = 0;
+    sc_core::sc_time rx_process = sc_core::SC_ZERO_TIME;  // frame received -> transport
+};
+
+// What a frame was, for its transport when its serialization ends (the frame itself belongs to
+// the link by then).
+struct sent_frame
+{
+    packet_kind kind = packet_kind::raw_data;
+    bool data = false;  // from the data ring: its egress pool charge is released
+    bool retransmit = false;
+    bool ack_request = false;
+    uint16_t spdcid = 0;
+    uint32_t psn = 0;
+    uint32_t wire_bytes = 0;
+};
+
+class nic_port_client
+{
+public:
+    virtual ~nic_port_client() = default;
+    // A received transport frame, out of the receive pipeline; the client releases it.
+    virtual void on_receive(packet* p) = 0;
+    // A frame's serialization ended.
+    virtual void on_sent(const sent_frame& f) = 0;
+    // The egress data pool is half drained after the client was blocked on it.
+    virtual void on_pool_free() = 0;
+    // A frame starts serializing; called only while the port is told to observe_transmit().
+    virtual void on_transmit(const packet& p) { (void)p; }
+};
+
+class nic_port : public sc_core::sc_module
+{
+public:
+    packet_target_socket in;
+    transmitter tx;
+
+    // The traffic class the data ring is served as by the egress arbiter.
+    static constexpr int data_class = 0;
+
+    nic_port(const sc_core::sc_module_name& name, const nic_port_config& cfg, packet_pool& pool,
+             host_dma& dma, nic_port_client& client);
+
+    // Free bytes of the egress data pool.
+    uint32_t pool_room() const { return m_cfg.egress_data_pool_bytes - m_data_reserved; }
+    // The client could not queue a data frame for lack of room: on_pool_free() when half drained.
+    void block_on_pool() { m_pool_blocked = true; }
+    // A data frame, charged to the egress data pool now and queued at `ready` (payload fetched,
+    // header built), in order: `ready` no earlier than the previous data frame's.
+    void push_data(packet* p, const sc_core::sc_time& ready)
+    {
+        m_data_reserved += p->wire_bytes;
+        m_fetch.push(p, ready);
+    }
+    // A control frame, queued now.
+    void push_control(packet* p)
+    {
+        m_control_q.push_back(p);
+        tx.kick();
+    }
+    // A control frame queued at `due` or behind the frames held before it, whichever is later.
+    void hold_control(packet* p, const sc_core::sc_time& due)
+    {
+        m_ack_hold.push(p, std::max(due, m_ack_hold.last_due()));
+    }
+    // A connection-management frame (the three-message setup), queued now.
+    void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m);
+    // Calls the client's on_transmit() for every frame from now on (monitors).
+    void observe_transmit(bool on) { m_observe_tx = on; }
+
+    const host_port_stats& stats() const { return m_stats; }
+    uint32_t data_reserved() const { return m_data_reserved; }
+    port_scheduler& arbiter() { return m_arbiter; }
+
+private:
+    packet* next_frame();
+    void frame_done();
+    void received(packet* p);
+
+    nic_port_config m_cfg;
+    packet_pool& m_pool;
+    host_dma& m_dma;
+    nic_port_client& m_client;
+    port_scheduler m_arbiter;
+    delay_line m_fetch;        // payload fetch + header build, in issue order
+    delay_line m_rx_pipeline;  // frame received -> processed
+    delay_line m_ack_hold;     // ACKs held for the receiver's service time, in order
+    ring<packet*> m_control_q;
+    ring<packet*> m_data_q;
+    sent_frame m_wire;
+    uint32_t m_data_reserved = 0;
+    bool m_pool_blocked = false;
+    bool m_observe_tx = false;
+    host_port_stats m_stats;
+};
+
+}  // namespace uetsim
