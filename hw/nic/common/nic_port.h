@@ -8,6 +8,7 @@
 // host_dma). The transport behind it is a nic_port_client: one virtual call per frame event.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include <systemc>
