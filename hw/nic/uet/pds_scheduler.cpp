@@ -82,8 +82,7 @@ pds_decision pds_scheduler::decide(uint32_t pool_room)
         d.pdc = chosen;
         return d;
     }
-    d = pds_decision{};
-    return d;
+    return pds_decision{};
 }
 
 }  // namespace uetsim
