@@ -22,6 +22,7 @@
 #include "testbench/flows.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/periodic_records.h"
+#include "testbench/records/record_registry.h"
 #include "testbench/records/uet_records.h"
 
 namespace uetsim {
@@ -106,15 +107,13 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     fault_injector faults("faults", sc, fab);
     periodic_records records("records", sc, fab, opts.out_dir);
     std::vector<std::string> files = records.files();
-    if (enabled(sc, "flow-perf")) {
-        traffic.record_to(
-            std::make_unique<csv_writer>(
-                prefix + "flow-perf-0.csv",
-                std::vector<std::string>{"time_utc", "sim_time_sec", "flow_id", "src_host",
-                                         "dst_host", "bytes", "packets", "start_time_sec",
-                                         "finish_time_sec", "fct_usec"}),
-            sc.simulation.epoch_utc);
-        files.push_back(prefix + "flow-perf-0.csv");
+    std::vector<std::unique_ptr<open_record>> open;
+    record_context ctx{sc, fab, traffic, nullptr};
+    for (const record_def* r : record_registry()) {
+        if (!r->open || !record_wanted(*r, ctx)) continue;
+        const std::string path = opts.out_dir + "/" + r->file_name(sc.simulation.name);
+        open.push_back(r->open(ctx, path));
+        files.push_back(path);
     }
     std::unique_ptr<pcie_records> pcie;
     if (fab.nic_count() && enabled(sc, "pcie-stats")) {
@@ -179,7 +178,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (transport) transport->finish();
     if (pcie) pcie->finish();
     if (monitor) monitor->close();
-    traffic.record_to(nullptr, {});  // flush and close flow-perf
+    for (auto& r : open) r->finish();
     if (app) app->finish();
 
     run_summary s;
