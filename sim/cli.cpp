@@ -95,8 +95,7 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
     run_options opts;
     opts.out_dir = out_dir;
     opts.progress = !quiet && isatty(STDERR_FILENO);
-    opts.resolved_yaml = config::scenario_yaml(sc);
-    opts.resolved_json = config::scenario_json(sc).dump();
+    opts.resolved_scenario = config::scenario_json(sc);
     run_summary summary;
     try {
         summary = run_simulation(sc, opts);
@@ -114,7 +113,7 @@ int cmd_inspect(const scenario_args& a, bool json)
     scenario sc = config::resolve_scenario(a.file, a.sets);
     nlohmann::ordered_json derived;
     try {
-        derived = nlohmann::ordered_json::parse(derived_json(sc));
+        derived = derived_json(sc);
     } catch (const std::exception& e) {
         std::cerr << "uetsim: internal error: derived values: " << e.what() << "\n";
         return exit_internal_error;

@@ -4,14 +4,24 @@
 
 #include <algorithm>
 
+#include "testbench/manifest.h"
 #include "testbench/records/flow_perf_record.h"
+#include "testbench/records/lb_stats_record.h"
+#include "testbench/records/nd_stats_record.h"
+#include "testbench/records/pcie_records.h"
+#include "testbench/records/rdma_records.h"
+#include "testbench/records/uet_records.h"
 
 namespace uetsim {
 
 const std::vector<const record_def*>& record_registry()
 {
     static const std::vector<const record_def*> r = {
-        &flow_perf_record(),
+        &nd_stats_record(),          &lb_stats_record(),
+        &flow_perf_record(),         &pcie_stats_record(),
+        &uet_transport_record_def(), &uet_monitor_record_def(),
+        &rdma_perf_record(),         &beacon_record(),
+        &manifest_record(),
     };
     return r;
 }
