@@ -17,6 +17,7 @@
 
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
+#include "testbench/records/record_registry.h"
 
 namespace uetsim {
 
@@ -241,9 +242,13 @@ int run_cli(int argc, char** argv)
     auto* keys = app.add_subcommand("keys", "List every scenario key with its default and range");
     keys->add_flag("--markdown", markdown, "Print docs/scenario-keys.md");
 
+    auto* records = app.add_subcommand("records", "List every record a run can write");
+    records->add_flag("--markdown", markdown, "Print docs/records.md");
+
     // CLI11 would only say "A subcommand is required" for a mistyped command.
     std::vector<std::string> names;
-    for (const auto* sub : {run, inspect, validate, keys}) names.push_back(sub->get_name());
+    for (const auto* sub : {run, inspect, validate, keys, records})
+        names.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(names.begin(), names.end(), argv[1]) == names.end()) {
         std::string hint;
@@ -268,6 +273,10 @@ int run_cli(int argc, char** argv)
         if (*validate) return cmd_validate(args);
         if (*keys) {
             std::cout << (markdown ? config::keys_markdown() : config::keys_text());
+            return exit_ok;
+        }
+        if (*records) {
+            std::cout << (markdown ? records_markdown() : records_text());
             return exit_ok;
         }
     } catch (const config_error& e) {
