@@ -1,3 +1,4 @@
+// The manifest: its member table (name, doc line, value) and its registry declaration.
 #include "testbench/manifest.h"
 
 #include <filesystem>

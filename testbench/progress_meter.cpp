@@ -1,3 +1,4 @@
+// The progress line on stderr (progress_meter.h).
 #include "testbench/progress_meter.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// switch-load-balancing-stats: its column table, its registry declaration and the module that
+// samples the equal-cost set members.
 #include "testbench/records/lb_stats_record.h"
 
 #include "hw/common/activity.h"

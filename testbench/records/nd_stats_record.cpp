@@ -1,3 +1,4 @@
+// nd-stats: its column table, its registry declaration and the module that samples the ports.
 #include "testbench/records/nd_stats_record.h"
 
 #include "hw/common/activity.h"

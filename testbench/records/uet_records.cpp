@@ -1,3 +1,4 @@
+// uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
 #include "testbench/records/uet_records.h"
 
 #include "hw/common/activity.h"
