@@ -17,6 +17,7 @@
 
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
+#include "testbench/records/record_registry.h"
 
 namespace uetsim {
 
@@ -95,8 +96,7 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
     run_options opts;
     opts.out_dir = out_dir;
     opts.progress = !quiet && isatty(STDERR_FILENO);
-    opts.resolved_yaml = config::scenario_yaml(sc);
-    opts.resolved_json = config::scenario_json(sc).dump();
+    opts.resolved_scenario = config::scenario_json(sc);
     run_summary summary;
     try {
         summary = run_simulation(sc, opts);
@@ -114,7 +114,7 @@ int cmd_inspect(const scenario_args& a, bool json)
     scenario sc = config::resolve_scenario(a.file, a.sets);
     nlohmann::ordered_json derived;
     try {
-        derived = nlohmann::ordered_json::parse(derived_json(sc));
+        derived = derived_json(sc);
     } catch (const std::exception& e) {
         std::cerr << "uetsim: internal error: derived values: " << e.what() << "\n";
         return exit_internal_error;
@@ -242,9 +242,13 @@ int run_cli(int argc, char** argv)
     auto* keys = app.add_subcommand("keys", "List every scenario key with its default and range");
     keys->add_flag("--markdown", markdown, "Print docs/scenario-keys.md");
 
+    auto* records = app.add_subcommand("records", "List every record a run can write");
+    records->add_flag("--markdown", markdown, "Print docs/records.md");
+
     // CLI11 would only say "A subcommand is required" for a mistyped command.
     std::vector<std::string> names;
-    for (const auto* sub : {run, inspect, validate, keys}) names.push_back(sub->get_name());
+    for (const auto* sub : {run, inspect, validate, keys, records})
+        names.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(names.begin(), names.end(), argv[1]) == names.end()) {
         std::string hint;
@@ -269,6 +273,10 @@ int run_cli(int argc, char** argv)
         if (*validate) return cmd_validate(args);
         if (*keys) {
             std::cout << (markdown ? config::keys_markdown() : config::keys_text());
+            return exit_ok;
+        }
+        if (*records) {
+            std::cout << (markdown ? records_markdown() : records_text());
             return exit_ok;
         }
     } catch (const config_error& e) {

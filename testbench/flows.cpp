@@ -133,8 +133,8 @@ void flows::complete(flow_message& m, double now)
     m.finish_s = now;
     ++m_completed;
     if (m_perf)
-        m_perf->row(utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes,
-                    m.packets_total, m.spec.start_s, now, (now - m.spec.start_s) * 1e6);
+        m_perf->write({utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes,
+                       m.packets_total, m.spec.start_s, now});
     if (m_completed == m_msgs.size() && m_all_done) m_all_done();
 }
 

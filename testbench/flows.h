@@ -13,7 +13,7 @@
 #include <systemc>
 
 #include "tlm/packet_pool.h"
-#include "testbench/records/csv_writer.h"
+#include "testbench/records/flow_perf_record.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
@@ -47,9 +47,10 @@ public:
     // payload written at the receiver (written()) and the sender's completion (completed()).
     using poster = std::function<void(const flow_message&)>;
     void attach(poster post) { m_post = std::move(post); }
-    void record_to(std::unique_ptr<csv_writer> w, std::string epoch)
+    // flow-perf: one row per completed message into `w` (null: none); the record owns `w`.
+    void record_to(flow_perf_csv* w, std::string epoch)
     {
-        m_perf = std::move(w);
+        m_perf = w;
         m_epoch = std::move(epoch);
     }
     // Called once every message has completed.
@@ -81,7 +82,7 @@ private:
     size_t m_next_start = 0;
     std::vector<flow_host*> m_hosts;
     poster m_post;
-    std::unique_ptr<csv_writer> m_perf;
+    flow_perf_csv* m_perf = nullptr;
     std::string m_epoch;
     std::function<void()> m_all_done;
     uint32_t m_completed = 0;

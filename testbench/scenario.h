@@ -12,6 +12,7 @@
 #include "hw/pcie/pcie_config.h"
 #include "hw/switch/switch_config.h"
 #include "testbench/app/timeline.h"
+#include "testbench/records/record_names.h"
 
 namespace uetsim {
 
@@ -104,11 +105,9 @@ struct rdma_app_config
 
 struct records_config
 {
-    // Records written; the default is every periodic record plus flow-perf.
-    std::vector<std::string> enabled = {"nd-stats",  "switch-load-balancing-stats",
-                                        "flow-perf", "uet-transport-stats",
-                                        "rdma-perf", "beacon",
-                                        "pcie-stats"};
+    // Records written; the default is every record Records.Enabled lists (the registry,
+    // testbench/records/record_registry.h).
+    std::vector<std::string> enabled = default_enabled_records();
     bool uet_monitor = false;  // the per-packet uet-monitor record
 };
 

@@ -1,9 +1,12 @@
-// Elaborates a scenario into a fabric and runs it. One elaboration per process (STYLE.md P3):
-// call run_simulation at most once per process.
+// Elaborates a scenario into a fabric and runs it (run.cpp; the manifest in manifest.cpp, the
+// records in records/record_registry.h). One elaboration per process (STYLE.md P3): call
+// run_simulation at most once per process.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "testbench/scenario.h"
 
@@ -12,9 +15,8 @@ namespace uetsim {
 struct run_options
 {
     std::string out_dir = "out";
-    bool progress = false;      // progress line on stderr
-    std::string resolved_yaml;  // the resolved scenario, copied into the manifest
-    std::string resolved_json;  // the same as JSON (manifest "scenario" member)
+    bool progress = false;                     // progress line on stderr
+    nlohmann::ordered_json resolved_scenario;  // manifest "scenario" member (null: {})
 };
 
 struct run_summary
@@ -39,8 +41,8 @@ struct run_summary
 // Throws std::runtime_error on internal errors (the command maps it to exit code 1).
 run_summary run_simulation(const scenario& sc, const run_options& opts);
 
-// Values derived from a scenario without simulating (for `uetsim inspect`), as a JSON object
-// text with at least: topology {kind, hosts, switches, links, ...}.
-std::string derived_json(const scenario& sc);
+// Values derived from a scenario without simulating (for `uetsim inspect`, inspect.cpp), a JSON
+// object with at least: topology {kind, hosts, switches, links, ...}.
+nlohmann::ordered_json derived_json(const scenario& sc);
 
 }  // namespace uetsim

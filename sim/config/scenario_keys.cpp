@@ -416,11 +416,7 @@ scenario_schema build()
 
 const std::vector<std::string>& record_names()
 {
-    static const std::vector<std::string> names = {"nd-stats",  "switch-load-balancing-stats",
-                                                   "flow-perf", "uet-transport-stats",
-                                                   "rdma-perf", "beacon",
-                                                   "pcie-stats"};
-    return names;
+    return enabled_record_names();  // the records registry
 }
 
 const section_def* scenario_schema::find_section(const std::string& name) const

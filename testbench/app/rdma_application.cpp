@@ -198,10 +198,10 @@ void rdma_application::on_completion(connection& c, uint32_t wqe_id)
     c.last_completion_s = now;
     m_longest_wqe_s = std::max(m_longest_wqe_s, latency_s);
     if (m_perf)
-        m_perf->row(m_sc.simulation.name, utc_after(m_sc.simulation.epoch_utc, now), now,
-                    "RDMA-WRITE", double(now_ps - posted_ps) / 1e6, m_sc.rdma.wqe_bytes, posted_s,
-                    c.name, m_fab.topo().devices[c.initiator].node_id, "RDMA_VERB_POST_WRITE",
-                    wqe_id, c.posted, c.completed, m_fab.topo().devices[c.responder].node_id);
+        m_perf->write({m_sc.simulation.name, utc_after(m_sc.simulation.epoch_utc, now), now,
+                       double(now_ps - posted_ps) / 1e6, m_sc.rdma.wqe_bytes, posted_s, c.name,
+                       m_fab.topo().devices[c.initiator].node_id, wqe_id, c.posted, c.completed,
+                       m_fab.topo().devices[c.responder].node_id});
     post_wqe(c);
 }
 
@@ -255,10 +255,8 @@ void rdma_application::beacon_tick()
 
 void rdma_application::write_beacon(double now)
 {
-    // The application counts WQEs in tx_client and rx_client; the other columns belong to
-    // applications uetsim does not model and stay 0.
-    m_beacon->row(m_sc.simulation.name, utc_after(m_sc.simulation.epoch_utc, now), now,
-                  now - m_last_beacon_s, m_posted, m_completed, 0, 0, 0, 0, 0, 0);
+    m_beacon->write({m_sc.simulation.name, utc_after(m_sc.simulation.epoch_utc, now), now,
+                     now - m_last_beacon_s, m_posted, m_completed});
     m_last_beacon_s = now;
 }
 
@@ -266,8 +264,6 @@ void rdma_application::finish()
 {
     const double now = now_s();
     if (m_beacon && now > m_last_beacon_s) write_beacon(now);
-    if (m_beacon) m_beacon->close();
-    if (m_perf) m_perf->close();
 }
 
 uint32_t rdma_application::connections_set_up() const

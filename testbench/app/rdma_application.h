@@ -23,7 +23,7 @@
 #include "testbench/app/wqe_scoreboard.h"
 #include "testbench/fabric.h"
 #include "testbench/host_software.h"
-#include "testbench/records/csv_writer.h"
+#include "testbench/records/rdma_records.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
@@ -36,9 +36,10 @@ public:
 
     rdma_application(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab);
 
-    void record_perf_to(std::unique_ptr<csv_writer> w) { m_perf = std::move(w); }
-    void record_beacon_to(std::unique_ptr<csv_writer> w) { m_beacon = std::move(w); }
-    // The last beacon row at the end of the run; closes the records.
+    // rdma-perf and beacon rows go to these (null: none); the records own them.
+    void record_perf_to(rdma_perf_csv* w) { m_perf = w; }
+    void record_beacon_to(beacon_csv* w) { m_beacon = w; }
+    // The last beacon row at the end of the run (before the records close).
     void finish();
 
     void host_memory_written(uint32_t host, const pcie_tag& tag, const unsigned char* data,
@@ -105,8 +106,8 @@ private:
     deadline_heap<action> m_agenda;
     uint64_t m_seq = 0;
     sc_core::sc_event m_agenda_ev;
-    std::unique_ptr<csv_writer> m_perf;
-    std::unique_ptr<csv_writer> m_beacon;
+    rdma_perf_csv* m_perf = nullptr;
+    beacon_csv* m_beacon = nullptr;
     bool m_beacon_started = false;
     double m_last_beacon_s = 0;
     uint64_t m_posted = 0, m_completed = 0;

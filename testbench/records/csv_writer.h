@@ -1,12 +1,10 @@
-// One record file: `{out}/{name}-{record}-0.csv`, a header row, then rows. Values are formatted
-// with fmt's shortest round-trip form, so identical runs give byte-identical files.
+// One record file: `{out}/{name}-{record}-0.csv`, a header row, then rows already formatted as
+// cells (record_csv in column_table.h formats them from the record's column table).
 #pragma once
 
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace uetsim {
 
@@ -18,17 +16,7 @@ public:
     csv_writer(const csv_writer&) = delete;
     csv_writer& operator=(const csv_writer&) = delete;
 
-    template <typename... Args>
-    void row(const Args&... cells)
-    {
-        m_line.clear();
-        append(cells...);
-        m_line.back() = '\n';
-        std::fwrite(m_line.data(), 1, m_line.size(), m_file);
-        ++m_rows;
-    }
-
-    // A row already formatted as comma-separated cells (no newline).
+    // A row of comma-separated cells (no newline).
     void raw_row(const std::string& cells)
     {
         std::fwrite(cells.data(), 1, cells.size(), m_file);
@@ -41,16 +29,8 @@ public:
     void close();
 
 private:
-    template <typename T, typename... Rest>
-    void append(const T& v, const Rest&... rest)
-    {
-        fmt::format_to(std::back_inserter(m_line), "{},", v);
-        if constexpr (sizeof...(rest) > 0) append(rest...);
-    }
-
     std::string m_path;
     std::FILE* m_file = nullptr;
-    std::string m_line;
     size_t m_rows = 0;
 };
 

@@ -9,46 +9,135 @@ namespace uetsim {
 
 namespace {
 
-const std::vector<std::string>& columns()
-{
-    static const std::vector<std::string> c = {"time_utc",
-                                               "sim_time_sec",
-                                               "component_name",
-                                               "node_id",
-                                               "side",
-                                               "lanes",
-                                               "lane_rate_Gbps",
-                                               "link_rate_Gbps",
-                                               "total_transfers_tx",
-                                               "ivl_transfers_tx",
-                                               "total_bytes_tx",
-                                               "ivl_bytes_tx",
-                                               "total_payload_bytes_tx",
-                                               "ivl_payload_bytes_tx",
-                                               "tx_rate_Gbps",
-                                               "tx_percent_util",
-                                               "doorbells",
-                                               "connection_sends",
-                                               "payload_fetches",
-                                               "data_writes",
-                                               "completion_writes",
-                                               "connection_writes"};
-    return c;
-}
-
 uint64_t purpose_count(const pcie_link::side_stats& s, pcie_purpose p)
 {
     return s.transactions[size_t(p)];
 }
 
+using row = pcie_stats_row;
+
+class pcie_open : public open_record
+{
+public:
+    pcie_open(record_context& ctx, const std::string& path)
+        : m_rec("pcie_stats", ctx.sc, ctx.fab, path)
+    {
+    }
+    void finish() override { m_rec.finish(); }
+
+private:
+    pcie_records m_rec;
+};
+
 }  // namespace
+
+const column_table<pcie_stats_row>& pcie_stats_columns()
+{
+    static const char* const tx_doc =
+        "bytes on the link, `Pcie.TlpOverhead` (34 bytes) per transfer included: a 4,096-byte "
+        "write is 4,368";
+    static const char* const payload_doc =
+        "the same without the overhead: data, and `Pcie.ReadRequestSize` (64 bytes) per read "
+        "request";
+    static const char* const transfers_doc =
+        "transfers (TLPs) put on the link since the start / since the previous row: ⌈payload / "
+        "`Pcie.MaxPayloadSize`⌉ per transaction, at least 1";
+    static const char* const host_doc =
+        "host side: MMIO writes of doorbells and of connection-management messages since the "
+        "start; 0 on the NIC side";
+    static const char* const nic_doc =
+        "NIC side: writes of received data, of completion queue entries and of received "
+        "connection-management messages; 0 on the host side";
+    static const column_table<row> c = {
+        {"time_utc", "when the row was written", UETSIM_CELL(row, r.time_utc)},
+        {"sim_time_sec", "when the row was written", UETSIM_CELL(row, r.sim_time_s)},
+        {"component_name", "the host: `host3`", UETSIM_CELL(row, r.host->name)},
+        {"node_id", "the host's node id", UETSIM_CELL(row, r.host->node_id)},
+        {"side", "`nic` or `host`: the end that transmits",
+         UETSIM_CELL(row, r.nic_side ? "nic" : "host")},
+        {"lanes", "`Pcie.NicSideLaneCount` or `Pcie.HostSideLaneCount`", UETSIM_CELL(row, r.lanes)},
+        {"lane_rate_Gbps", "`Pcie.NicSideLaneBps` or `Pcie.HostSideLaneBps`, /10⁹",
+         UETSIM_CELL(row, r.lane_bps / 1e9)},
+        {"link_rate_Gbps", "lanes × lane rate: the direction's rate (504.32 at the defaults)",
+         UETSIM_CELL(row, r.link_bps / 1e9)},
+        {"total_transfers_tx", transfers_doc, UETSIM_CELL(row, r.stats->transfers)},
+        {"ivl_transfers_tx", transfers_doc, UETSIM_CELL(row, r.ivl_transfers)},
+        {"total_bytes_tx", tx_doc, UETSIM_CELL(row, r.stats->link_bytes)},
+        {"ivl_bytes_tx", tx_doc, UETSIM_CELL(row, r.ivl_bytes)},
+        {"total_payload_bytes_tx", payload_doc, UETSIM_CELL(row, r.stats->payload_bytes)},
+        {"ivl_payload_bytes_tx", payload_doc, UETSIM_CELL(row, r.ivl_payload_bytes)},
+        {"tx_rate_Gbps",
+         "bits that crossed the lanes in the interval / interval length, /10⁹ (lane time × link "
+         "rate)",
+         UETSIM_CELL(row, r.tx_rate_gbps)},
+        {"tx_percent_util",
+         "time the lanes were transmitting in the interval / interval length × 100 (the latency "
+         "`Pcie.Latency` is not lane time)",
+         UETSIM_CELL(row, r.tx_percent_util)},
+        {"doorbells", host_doc, UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::doorbell))},
+        {"connection_sends", host_doc,
+         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::connection_send))},
+        {"payload_fetches",
+         "NIC side: read requests sent; host side: read completions sent (one per request, "
+         "whatever its number of transfers)",
+         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::payload_fetch))},
+        {"data_writes", nic_doc,
+         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::data_write))},
+        {"completion_writes", nic_doc,
+         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::completion_write))},
+        {"connection_writes", nic_doc,
+         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::connection_write))},
+    };
+    return c;
+}
+
+const record_def& pcie_stats_record()
+{
+    static const record_def d = [] {
+        record_def r;
+        r.name = "pcie-stats";
+        r.enabled_position = 6;
+        r.when = "with NIC hosts (`Nic.Type: uet`)";
+        r.intro =
+            "Two rows per NIC host every `Simulation.NDStatsReportInterval`, one for each end "
+            "of the host's PCIe link,\nand a last set of rows when the run ends (or, if the run "
+            "ended before the first interval, a first\nset). Rows are in host order, side `nic` "
+            "then side `host`. NIC-less raw hosts\n(`Nic.Type: raw`) have no PCIe link, and the "
+            "record is not written. The reference\nmodel's documentation does not list this "
+            "record's columns; these are uetsim's own.\n\nA row describes what one end "
+            "*transmits*: side `nic` is the NIC-to-host direction (the NIC's\npayload-fetch "
+            "read requests, received data, completion entries and received\n"
+            "connection-management messages, all written into host memory), side `host` the "
+            "host-to-NIC\ndirection (doorbells, connection-management sends, and the read "
+            "completions that carry fetched\npayload). [host-and-pcie.md](host-and-pcie.md) "
+            "describes the link's timing.";
+        r.columns = column_docs(pcie_stats_columns());
+        r.notes =
+            "The transaction counts (`doorbells` to `connection_writes`) are cumulative; they "
+            "have no `ivl_`\ntwin. Flows messages are posted to the NIC directly, so they make "
+            "no doorbells and no completion\nwrites; the RDMA application makes both.\n\n"
+            "Transfers and bytes are counted when a transaction is queued on the lanes. The NIC "
+            "fetches\npayload ahead of sending it, as far as its egress data pool "
+            "(`UetNic.EgressDataPoolSize`)\nallows, so these counts run ahead of the lanes by up "
+            "to a few microseconds of queued work.\n`tx_rate_Gbps` and `tx_percent_util` count "
+            "only the lane time that has passed by the row's\ntime, so they never exceed the "
+            "link rate or 100 %. Over the run, each interval's utilisation\ntimes its length "
+            "adds up to the lanes' busy time.";
+        r.applies = [](const record_context& ctx) { return ctx.fab.nic_count() > 0; };
+        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
+            return std::make_unique<pcie_open>(ctx, path);
+        };
+        return r;
+    }();
+    return d;
+}
 
 pcie_records::pcie_records(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
                            const std::string& path)
     : sc_core::sc_module(name)
     , m_sc(sc)
     , m_fab(fab)
-    , m_csv(path, columns())
+    , m_csv(path, pcie_stats_columns())
     , m_last(fab.nic_count())
 {
     SC_HAS_PROCESS(pcie_records);
@@ -94,15 +183,8 @@ void pcie_records::write(double now, double interval)
             const double rate_gbps =
                 interval > 0 ? double(ivl_busy) * 1e-12 * pl.rate_bps(s) / interval / 1e9 : 0.0;
             const double util = interval > 0 ? double(ivl_busy) / (interval * 1e12) * 100 : 0.0;
-            m_csv.row(utc, now, dev.name, dev.node_id, nic ? "nic" : "host", lanes, lane_bps / 1e9,
-                      pl.rate_bps(s) / 1e9, st.transfers, ivl_transfers, st.link_bytes, ivl_bytes,
-                      st.payload_bytes, ivl_payload, rate_gbps, util,
-                      purpose_count(st, pcie_purpose::doorbell),
-                      purpose_count(st, pcie_purpose::connection_send),
-                      purpose_count(st, pcie_purpose::payload_fetch),
-                      purpose_count(st, pcie_purpose::data_write),
-                      purpose_count(st, pcie_purpose::completion_write),
-                      purpose_count(st, pcie_purpose::connection_write));
+            m_csv.write({utc, now, &dev, nic, lanes, lane_bps, pl.rate_bps(s), &st, ivl_transfers,
+                         ivl_bytes, ivl_payload, rate_gbps, util});
         }
     }
 }

@@ -12,10 +12,30 @@
 
 #include "hw/pcie/pcie_link.h"
 #include "testbench/fabric.h"
-#include "testbench/records/csv_writer.h"
+#include "testbench/records/column_table.h"
+#include "testbench/records/record_registry.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
+
+// One pcie-stats row: one end of one host's PCIe link at the row's time.
+struct pcie_stats_row
+{
+    std::string_view time_utc;
+    double sim_time_s = 0;
+    const device* host = nullptr;
+    bool nic_side = true;
+    uint32_t lanes = 0;
+    double lane_bps = 0;
+    double link_bps = 0;
+    const pcie_link::side_stats* stats = nullptr;
+    uint64_t ivl_transfers = 0, ivl_bytes = 0, ivl_payload_bytes = 0;
+    double tx_rate_gbps = 0;
+    double tx_percent_util = 0;
+};
+
+const column_table<pcie_stats_row>& pcie_stats_columns();
+const record_def& pcie_stats_record();
 
 class pcie_records : public sc_core::sc_module
 {
@@ -44,7 +64,7 @@ private:
 
     const scenario& m_sc;
     fabric& m_fab;
-    csv_writer m_csv;
+    record_csv<pcie_stats_row> m_csv;
     std::vector<std::array<last_values, 2>> m_last;
     double m_last_row_s = 0;
     bool m_started = false;

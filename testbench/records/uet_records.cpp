@@ -1,3 +1,4 @@
+// uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
 #include "testbench/records/uet_records.h"
 
 #include "hw/nic/uet/uet_nic.h"
@@ -33,69 +34,289 @@ std::string ip_text(uint32_t ip)
     return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
 }
 
-template <typename T>
-std::string opt(bool has, const T& v)
+// A cell that stays empty where the value does not apply.
+#define UETSIM_OPT_CELL(has, expr)            \
+    [](std::string& out, const mon& m) {      \
+        const uet_monitor_row& r = *m.r;      \
+        if (has) ::uetsim::cell(out, (expr)); \
+    }
+#define UETSIM_MON_CELL(expr)            \
+    [](std::string& out, const mon& m) { \
+        const uet_monitor_row& r = *m.r; \
+        ::uetsim::cell(out, (expr));     \
+    }
+
+using mon = uet_monitor_cells;
+using tra = uet_transport_cells;
+
+class transport_open : public open_record
 {
-    return has ? fmt::format("{}", v) : std::string();
-}
+public:
+    transport_open(record_context& ctx, const std::string& path)
+        : m_rec("uet_transport_stats", ctx.sc, ctx.fab, path)
+    {
+    }
+    void finish() override { m_rec.finish(); }
+
+private:
+    uet_transport_record m_rec;
+};
+
+class monitor_open : public open_record
+{
+public:
+    monitor_open(record_context& ctx, const std::string& path)
+        : m_rec(path, device_names(ctx.fab.topo()))
+    {
+        for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
+            if (uet_nic* u = ctx.fab.uet_nic_at(h)) u->set_monitor(&m_rec);
+    }
+    void finish() override { m_rec.close(); }
+
+private:
+    static std::vector<std::string> device_names(const topology& t)
+    {
+        std::vector<std::string> names(t.devices.size());
+        for (const auto& d : t.devices) names[d.node_id] = d.name;
+        return names;
+    }
+    uet_monitor_record m_rec;
+};
 
 }  // namespace
 
+const column_table<uet_monitor_cells>& uet_monitor_columns()
+{
+    static const column_table<mon> c = {
+        {"sim_time_ns", "when the packet was sent or received, ns",
+         UETSIM_MON_CELL(double(r.sim_time_ps) / 1e3)},
+        {"component_name", "the NIC: `host3`",
+         [](std::string& out, const mon& m) { out += *m.component_name; }},
+        {"FEP_ID", "the NIC's node id", UETSIM_MON_CELL(r.fep_id)},
+        {"job_ID", "the message, `0` where none applies", UETSIM_MON_CELL(r.job_id)},
+        {"packet_UID", "the packet's unique id", UETSIM_MON_CELL(r.packet_uid)},
+        {"packet_size", "bytes on the wire", UETSIM_MON_CELL(r.packet_size)},
+        {"local_PDC_ID", "`<IPv4>:<PDC id>` of this NIC's PDC",
+         UETSIM_MON_CELL(ip_text(r.local_ip) + ":" + std::to_string(r.local_pdc))},
+        {"remote_PDC_ID", "`<IPv4>:<PDC id>` of the peer's PDC; the id reads 0 until the first ACK",
+         UETSIM_MON_CELL(ip_text(r.remote_ip) + ":" + std::to_string(r.remote_pdc))},
+        {"entropy_value",
+         "data: the UDP source port; ACK: the value echoed back; NACK and probe: a PDC id",
+         UETSIM_OPT_CELL(r.has_entropy, r.entropy_value)},
+        {"RTT_ns", "received ACKs that gave an RTT sample: the sample, ns",
+         UETSIM_OPT_CELL(r.has_rtt, r.rtt_ns)},
+        {"direction", "`Tx`, `ReTx`, `Rx`",
+         [](std::string& out, const mon& m) {
+             static const char* const dirs[] = {"Tx", "ReTx", "Rx"};
+             out += dirs[int(m.r->direction)];
+         }},
+        {"packet_type", "`RUD_REQUEST`, `ACK_CC`, `NACK`, `CTRL`",
+         [](std::string& out, const mon& m) {
+             static const char* const types[] = {"RUD_REQUEST", "ACK_CC", "NACK", "CTRL"};
+             out += types[int(m.r->packet_type)];
+         }},
+        {"nack_code", "`UET_TRIMMED`, `UET_TRIMMED_LASTHOP`",
+         UETSIM_MON_CELL(r.has_nack_code ? (r.nack_last_hop ? "UET_TRIMMED_LASTHOP" : "UET_TRIMMED")
+                                         : "")},
+        {"AR_bit", "the ACK-request bit of a data packet", UETSIM_OPT_CELL(r.has_ar, int(r.ar))},
+        {"ECN_marked", "received packets: the IP header's ECN mark",
+         UETSIM_OPT_CELL(r.has_ecn_marked, int(r.ecn_marked))},
+        {"M_Flag", "ECN echo of an ACK/NACK", UETSIM_OPT_CELL(r.has_m_flag, int(r.m_flag))},
+        // The prefetch buffer is not modelled (PrefetchBufferEnable false): its occupancy is 0.
+        {"NIC_prefetched_bytes", "0: no prefetch buffer", UETSIM_OPT_CELL(r.has_sender_state, 0)},
+        {"PDC_prefetched_bytes", "0: no prefetch buffer", UETSIM_OPT_CELL(r.has_sender_state, 0)},
+        {"bytes_fetched", "the sender's group: payload bytes fetched from host memory",
+         UETSIM_OPT_CELL(r.has_sender_state, r.bytes_fetched)},
+        {"bytes_in_flight", "the sender's group: bytes in flight",
+         UETSIM_OPT_CELL(r.has_sender_state, r.bytes_in_flight)},
+        {"congestion_window", "the sender's group: congestion window, bytes",
+         UETSIM_OPT_CELL(r.has_sender_state, r.congestion_window)},
+        {"receiver_congestion_window_penalty", "the receiver's window penalty (0..127) of an ACK",
+         UETSIM_OPT_CELL(r.has_penalty, int(r.penalty))},
+        {"DSCP_type",
+         "`NO_TRIM`, `TRIMMABLE`, `TRIMMABLE_RTX`, `TRIMMED`, `TRIMMED_LAST_HOP`, `CONTROL`",
+         UETSIM_MON_CELL(dscp_type(r.dscp))},
+        {"PSN", "the data packet's PSN", UETSIM_OPT_CELL(r.has_psn, r.psn)},
+        {"CACK_PSN", "an ACK's cumulative ACK PSN", UETSIM_OPT_CELL(r.has_ack, r.cack_psn)},
+        {"SACK_base_PSN", "an ACK's SACK base PSN", UETSIM_OPT_CELL(r.has_ack, r.sack_base_psn)},
+        {"ACK_bitmap_PSNs",
+         "an ACK's selectively acknowledged PSNs, `[p1:p2:...]`, `[]` when empty",
+         [](std::string& out, const mon& m) {
+             out += '[';
+             for (size_t i = 0; i < m.r->bitmap_psns.size(); ++i) {
+                 if (i) out += ':';
+                 out += std::to_string(m.r->bitmap_psns[i]);
+             }
+             out += ']';
+         }},
+    };
+    return c;
+}
+
+// A counter over the run and its `ivl_` twin over the interval since the previous row.
+#define UETSIM_PAIR(field, doc)                                            \
+    {#field, doc, UETSIM_CELL(tra, r.now->field)},                         \
+    {                                                                      \
+        "ivl_" #field, doc, UETSIM_CELL(tra, r.now->field - r.last->field) \
+    }
+// A high-water mark that the NIC keeps for the run and for the interval.
+#define UETSIM_MAX_PAIR(field, doc)                              \
+    {#field, doc, UETSIM_CELL(tra, r.now->field)},               \
+    {                                                            \
+        "ivl_" #field, doc, UETSIM_CELL(tra, r.now->ivl_##field) \
+    }
+
+const column_table<uet_transport_cells>& uet_transport_columns()
+{
+    static const char* const pkts =
+        "data packets, ACKs and NACKs sent / received (probes only in the probe columns; probe "
+        "answers count as ACKs)";
+    static const char* const writes =
+        "data packets sent (retransmissions included) / received (trimmed included)";
+    static const char* const acks =
+        "ACKs (probe answers included) and NACKs (one per trimmed packet) sent / received";
+    static const char* const wqes =
+        "messages posted to the NIC, and messages whose every byte is acknowledged";
+    static const char* const probes = "base-RTT probes sent, their answers received";
+    static const char* const rto =
+        "timer expiries of packets in flight; data packets retransmitted (after a timeout or a "
+        "NACK)";
+    static const char* const pen = "receiver penalty (0..127) of ACKs that gave an RTT sample";
+    static const char* const cwnd = "congestion window (bytes) at each first transmission";
+    static const char* const qdelay = "NSCC's average queueing delay (µs) at each RTT sample";
+    static const char* const rtt =
+        "RTT samples (µs): ACK arrival - end of serialization - reported service time";
+    static const char* const bif = "the group's nominal bytes in flight at each transmission";
+    static const column_table<tra> c = {
+        {"time_utc",
+         "when the row was written (`time_utc` is `Simulation.EpochUtc` plus simulated time)",
+         UETSIM_CELL(tra, r.time_utc)},
+        {"sim_time_sec",
+         "when the row was written (`time_utc` is `Simulation.EpochUtc` plus simulated time)",
+         UETSIM_CELL(tra, r.sim_time_s)},
+        {"component_name", "the NIC (`host3`) and its node id", UETSIM_CELL(tra, r.component_name)},
+        {"fep_id", "the NIC (`host3`) and its node id", UETSIM_CELL(tra, r.fep_id)},
+        UETSIM_PAIR(total_pkts_sent, pkts),
+        UETSIM_PAIR(total_pkts_rcvd, pkts),
+        UETSIM_PAIR(write_pkts_sent, writes),
+        UETSIM_PAIR(write_pkts_rcvd, writes),
+        UETSIM_PAIR(ack_pkts_sent, acks),
+        UETSIM_PAIR(ack_pkts_rcvd, acks),
+        UETSIM_PAIR(nack_pkts_sent, acks),
+        UETSIM_PAIR(nack_pkts_rcvd, acks),
+        UETSIM_PAIR(wqes_created, wqes),
+        UETSIM_PAIR(wqes_completed, wqes),
+        UETSIM_PAIR(num_out_of_order_events_on_nic,
+                    "data packets received ahead of the next expected PSN"),
+        UETSIM_MAX_PAIR(max_out_of_order_on_flow,
+                        "the most packets one PDC held beyond its cumulative ACK: over the run / "
+                        "in the interval"),
+        UETSIM_PAIR(num_dup_events_on_nic, "data packets received again"),
+        UETSIM_PAIR(probe_sent, probes),
+        UETSIM_PAIR(probe_ack_rcvd, probes),
+        UETSIM_PAIR(num_rto, rto),
+        UETSIM_PAIR(num_rtx, rto),
+        UETSIM_MAX_PAIR(max_tx_count, "the most transmissions of one packet"),
+        UETSIM_PAIR(m_marked_pkts_sent, "as a receiver: ACKs sent with the ECN echo"),
+        UETSIM_PAIR(m_marked_pkts_rcvd, "as a sender: ECN-echo ACKs that gave an RTT sample"),
+        UETSIM_PAIR(num_quick_adapt, "Quick Adapt firings"),
+        {"ivl_calc_min_rcvr_cwnd_pen", pen,
+         UETSIM_CELL(tra, r.now->rcvr_cwnd_pen.interval.least())},
+        {"calc_mean_rcvr_cwnd_pen", pen, UETSIM_CELL(tra, r.now->rcvr_cwnd_pen.total.mean())},
+        {"ivl_calc_mean_rcvr_cwnd_pen", pen,
+         UETSIM_CELL(tra, r.now->rcvr_cwnd_pen.interval.mean())},
+        {"ivl_calc_max_rcvr_cwnd_pen", pen,
+         UETSIM_CELL(tra, r.now->rcvr_cwnd_pen.interval.greatest())},
+        {"calc_min_cwnd_bytes", cwnd, UETSIM_CELL(tra, r.now->cwnd_bytes.total.least())},
+        {"ivl_calc_min_cwnd_bytes", cwnd, UETSIM_CELL(tra, r.now->cwnd_bytes.interval.least())},
+        {"calc_mean_cwnd_bytes", cwnd, UETSIM_CELL(tra, r.now->cwnd_bytes.total.mean())},
+        {"ivl_calc_mean_cwnd_bytes", cwnd, UETSIM_CELL(tra, r.now->cwnd_bytes.interval.mean())},
+        {"ivl_calc_max_cwnd_bytes", cwnd, UETSIM_CELL(tra, r.now->cwnd_bytes.interval.greatest())},
+        {"ivl_min_calc_avg_q_delay_usec", qdelay,
+         UETSIM_CELL(tra, r.now->avg_q_delay_usec.interval.least())},
+        {"avg_calc_avg_q_delay_usec", qdelay,
+         UETSIM_CELL(tra, r.now->avg_q_delay_usec.total.mean())},
+        {"ivl_avg_calc_avg_q_delay_usec", qdelay,
+         UETSIM_CELL(tra, r.now->avg_q_delay_usec.interval.mean())},
+        {"max_calc_avg_q_delay_usec", qdelay,
+         UETSIM_CELL(tra, r.now->avg_q_delay_usec.total.greatest())},
+        {"ivl_max_calc_avg_q_delay_usec", qdelay,
+         UETSIM_CELL(tra, r.now->avg_q_delay_usec.interval.greatest())},
+        {"ivl_min_calc_rtt_usec", rtt, UETSIM_CELL(tra, r.now->rtt_usec.interval.least())},
+        {"max_calc_rtt_usec", rtt, UETSIM_CELL(tra, r.now->rtt_usec.total.greatest())},
+        {"ivl_max_calc_rtt_usec", rtt, UETSIM_CELL(tra, r.now->rtt_usec.interval.greatest())},
+        {"avg_calc_rtt_usec", rtt, UETSIM_CELL(tra, r.now->rtt_usec.total.mean())},
+        {"ivl_avg_calc_rtt_usec", rtt, UETSIM_CELL(tra, r.now->rtt_usec.interval.mean())},
+        {"ivl_calc_min_bytes_in_flight", bif,
+         UETSIM_CELL(tra, r.now->bytes_in_flight.interval.least())},
+        {"calc_mean_bytes_in_flight", bif, UETSIM_CELL(tra, r.now->bytes_in_flight.total.mean())},
+        {"ivl_calc_mean_bytes_in_flight", bif,
+         UETSIM_CELL(tra, r.now->bytes_in_flight.interval.mean())},
+        {"ivl_calc_max_bytes_in_flight", bif,
+         UETSIM_CELL(tra, r.now->bytes_in_flight.interval.greatest())},
+    };
+    return c;
+}
+
+const record_def& uet_transport_record_def()
+{
+    static const record_def d = [] {
+        record_def r;
+        r.name = "uet-transport-stats";
+        r.enabled_position = 3;
+        r.when = "with UET NICs (`Nic.Type: uet`)";
+        r.intro =
+            "One row per NIC every `Simulation.NDStatsReportInterval`, and a last row when\n"
+            "the run ends. A column without the `ivl_` prefix covers the run so far; its `ivl_`\n"
+            "twin covers the interval since the previous row.";
+        r.columns = column_docs(uet_transport_columns());
+        r.notes =
+            "A sample block with no sample in its window reads 0. Every column is filled; see\n"
+            "[uet-nic.md](uet-nic.md#records) for the columns that stay 0 at default settings "
+            "and why.";
+        r.applies = [](const record_context& ctx) { return ctx.fab.nic_count() > 0; };
+        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
+            return std::make_unique<transport_open>(ctx, path);
+        };
+        return r;
+    }();
+    return d;
+}
+
+const record_def& uet_monitor_record_def()
+{
+    static const record_def d = [] {
+        record_def r;
+        r.name = "uet-monitor";
+        r.when =
+            "with UET NICs when `Records.UetMonitor: true` (default off: one row per packet; "
+            "`Records.Enabled` does not list it)";
+        r.intro =
+            "One row per UET packet a NIC\nsends (data and probes when their serialization "
+            "starts, NACKs when made) or receives (when\nprocessed). A column that does not "
+            "apply is empty.";
+        r.columns = column_docs(uet_monitor_columns());
+        r.notes = "The records page's filters and triggers are not modelled.";
+        r.applies = [](const record_context& ctx) {
+            return ctx.sc.records.uet_monitor && ctx.fab.nic_count() > 0;
+        };
+        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
+            return std::make_unique<monitor_open>(ctx, path);
+        };
+        return r;
+    }();
+    return d;
+}
+
 uet_monitor_record::uet_monitor_record(const std::string& path,
                                        const std::vector<std::string>& nic_names)
-    : m_csv(path, {"sim_time_ns",
-                   "component_name",
-                   "FEP_ID",
-                   "job_ID",
-                   "packet_UID",
-                   "packet_size",
-                   "local_PDC_ID",
-                   "remote_PDC_ID",
-                   "entropy_value",
-                   "RTT_ns",
-                   "direction",
-                   "packet_type",
-                   "nack_code",
-                   "AR_bit",
-                   "ECN_marked",
-                   "M_Flag",
-                   "NIC_prefetched_bytes",
-                   "PDC_prefetched_bytes",
-                   "bytes_fetched",
-                   "bytes_in_flight",
-                   "congestion_window",
-                   "receiver_congestion_window_penalty",
-                   "DSCP_type",
-                   "PSN",
-                   "CACK_PSN",
-                   "SACK_base_PSN",
-                   "ACK_bitmap_PSNs"})
-    , m_names(nic_names)
+    : m_csv(path, uet_monitor_columns()), m_names(nic_names)
 {
 }
 
 void uet_monitor_record::row(const uet_monitor_row& r)
 {
-    static const char* const dirs[] = {"Tx", "ReTx", "Rx"};
-    static const char* const types[] = {"RUD_REQUEST", "ACK_CC", "NACK", "CTRL"};
-    std::string bitmap = "[";
-    for (size_t i = 0; i < r.bitmap_psns.size(); ++i)
-        bitmap += (i ? ":" : "") + std::to_string(r.bitmap_psns[i]);
-    bitmap += "]";
-    // The prefetch buffer is not modelled (PrefetchBufferEnable false): its occupancy is 0.
-    m_csv.row(double(r.sim_time_ps) / 1e3, m_names.at(r.fep_id), r.fep_id, r.job_id, r.packet_uid,
-              r.packet_size, ip_text(r.local_ip) + ":" + std::to_string(r.local_pdc),
-              ip_text(r.remote_ip) + ":" + std::to_string(r.remote_pdc),
-              opt(r.has_entropy, r.entropy_value), opt(r.has_rtt, r.rtt_ns), dirs[int(r.direction)],
-              types[int(r.packet_type)],
-              r.has_nack_code ? (r.nack_last_hop ? "UET_TRIMMED_LASTHOP" : "UET_TRIMMED") : "",
-              opt(r.has_ar, int(r.ar)), opt(r.has_ecn_marked, int(r.ecn_marked)),
-              opt(r.has_m_flag, int(r.m_flag)), opt(r.has_sender_state, 0),
-              opt(r.has_sender_state, 0), opt(r.has_sender_state, r.bytes_fetched),
-              opt(r.has_sender_state, r.bytes_in_flight),
-              opt(r.has_sender_state, r.congestion_window), opt(r.has_penalty, int(r.penalty)),
-              dscp_type(r.dscp), opt(r.has_psn, r.psn), opt(r.has_ack, r.cack_psn),
-              opt(r.has_ack, r.sack_base_psn), bitmap);
+    m_csv.write({&r, &m_names.at(r.fep_id)});
 }
 
 uet_transport_record::uet_transport_record(const sc_core::sc_module_name& name, const scenario& sc,
@@ -103,49 +324,7 @@ uet_transport_record::uet_transport_record(const sc_core::sc_module_name& name, 
     : sc_core::sc_module(name)
     , m_sc(sc)
     , m_fab(fab)
-    , m_csv(
-          path,
-          [] {
-              std::vector<std::string> c = {"time_utc", "sim_time_sec", "component_name", "fep_id"};
-              for (const char* n : {"total_pkts_sent",
-                                    "total_pkts_rcvd",
-                                    "write_pkts_sent",
-                                    "write_pkts_rcvd",
-                                    "ack_pkts_sent",
-                                    "ack_pkts_rcvd",
-                                    "nack_pkts_sent",
-                                    "nack_pkts_rcvd",
-                                    "wqes_created",
-                                    "wqes_completed",
-                                    "num_out_of_order_events_on_nic",
-                                    "max_out_of_order_on_flow",
-                                    "num_dup_events_on_nic",
-                                    "probe_sent",
-                                    "probe_ack_rcvd",
-                                    "num_rto",
-                                    "num_rtx",
-                                    "max_tx_count",
-                                    "m_marked_pkts_sent",
-                                    "m_marked_pkts_rcvd",
-                                    "num_quick_adapt"}) {
-                  c.push_back(n);
-                  c.push_back(std::string("ivl_") + n);
-              }
-              for (const char* n : {"ivl_calc_min_rcvr_cwnd_pen",  "calc_mean_rcvr_cwnd_pen",
-                                    "ivl_calc_mean_rcvr_cwnd_pen", "ivl_calc_max_rcvr_cwnd_pen",
-                                    "calc_min_cwnd_bytes",         "ivl_calc_min_cwnd_bytes",
-                                    "calc_mean_cwnd_bytes",        "ivl_calc_mean_cwnd_bytes",
-                                    "ivl_calc_max_cwnd_bytes",     "ivl_min_calc_avg_q_delay_usec",
-                                    "avg_calc_avg_q_delay_usec",   "ivl_avg_calc_avg_q_delay_usec",
-                                    "max_calc_avg_q_delay_usec",   "ivl_max_calc_avg_q_delay_usec",
-                                    "ivl_min_calc_rtt_usec",       "max_calc_rtt_usec",
-                                    "ivl_max_calc_rtt_usec",       "avg_calc_rtt_usec",
-                                    "ivl_avg_calc_rtt_usec",       "ivl_calc_min_bytes_in_flight",
-                                    "calc_mean_bytes_in_flight",   "ivl_calc_mean_bytes_in_flight",
-                                    "ivl_calc_max_bytes_in_flight"})
-                  c.push_back(n);
-              return c;
-          }())
+    , m_csv(path, uet_transport_columns())
     , m_last(fab.nic_count())
 {
     SC_HAS_PROCESS(uet_transport_record);
@@ -169,47 +348,7 @@ void uet_transport_record::write(double now)
         uet_nic& nic = *u;
         uet_transport_counters& c = nic.counters();
         uet_transport_counters& l = m_last[h];
-        std::string cells = fmt::format("{},{},{},{}", utc, now, nic.basename(), nic.node_id());
-        auto pair = [&](uint64_t total, uint64_t last) {
-            cells += fmt::format(",{},{}", total, total - last);
-        };
-        pair(c.total_pkts_sent, l.total_pkts_sent);
-        pair(c.total_pkts_rcvd, l.total_pkts_rcvd);
-        pair(c.write_pkts_sent, l.write_pkts_sent);
-        pair(c.write_pkts_rcvd, l.write_pkts_rcvd);
-        pair(c.ack_pkts_sent, l.ack_pkts_sent);
-        pair(c.ack_pkts_rcvd, l.ack_pkts_rcvd);
-        pair(c.nack_pkts_sent, l.nack_pkts_sent);
-        pair(c.nack_pkts_rcvd, l.nack_pkts_rcvd);
-        pair(c.wqes_created, l.wqes_created);
-        pair(c.wqes_completed, l.wqes_completed);
-        pair(c.num_out_of_order_events_on_nic, l.num_out_of_order_events_on_nic);
-        cells += fmt::format(",{},{}", c.max_out_of_order_on_flow, c.ivl_max_out_of_order_on_flow);
-        pair(c.num_dup_events_on_nic, l.num_dup_events_on_nic);
-        pair(c.probe_sent, l.probe_sent);
-        pair(c.probe_ack_rcvd, l.probe_ack_rcvd);
-        pair(c.num_rto, l.num_rto);
-        pair(c.num_rtx, l.num_rtx);
-        cells += fmt::format(",{},{}", c.max_tx_count, c.ivl_max_tx_count);
-        pair(c.m_marked_pkts_sent, l.m_marked_pkts_sent);
-        pair(c.m_marked_pkts_rcvd, l.m_marked_pkts_rcvd);
-        pair(c.num_quick_adapt, l.num_quick_adapt);
-        const auto& pen = c.rcvr_cwnd_pen;
-        const auto& cw = c.cwnd_bytes;
-        const auto& qd = c.avg_q_delay_usec;
-        const auto& rtt = c.rtt_usec;
-        const auto& bif = c.bytes_in_flight;
-        cells += fmt::format(",{},{},{},{}", pen.interval.least(), pen.total.mean(),
-                             pen.interval.mean(), pen.interval.greatest());
-        cells += fmt::format(",{},{},{},{},{}", cw.total.least(), cw.interval.least(),
-                             cw.total.mean(), cw.interval.mean(), cw.interval.greatest());
-        cells += fmt::format(",{},{},{},{},{}", qd.interval.least(), qd.total.mean(),
-                             qd.interval.mean(), qd.total.greatest(), qd.interval.greatest());
-        cells += fmt::format(",{},{},{},{},{}", rtt.interval.least(), rtt.total.greatest(),
-                             rtt.interval.greatest(), rtt.total.mean(), rtt.interval.mean());
-        cells += fmt::format(",{},{},{},{}", bif.interval.least(), bif.total.mean(),
-                             bif.interval.mean(), bif.interval.greatest());
-        m_csv.raw_row(cells);
+        m_csv.write({utc, now, nic.basename(), nic.node_id(), &c, &l});
         // Start the next interval.
         l = c;
         c.ivl_max_out_of_order_on_flow = 0;

@@ -1,9 +1,12 @@
 // The UET NIC records: uet-transport-stats (one row per NIC every NDStatsReportInterval, and a
 // last row at the end) and uet-monitor (one row per UET packet, when Records.UetMonitor is on).
+// Each reaches into the NICs in one place: the transport record reads uet_nic::counters(), the
+// monitor record's opening calls uet_nic::set_monitor.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <systemc>
@@ -11,10 +14,34 @@
 #include "hw/nic/uet/uet_monitor_sink.h"
 #include "hw/nic/uet/uet_transport_counters.h"
 #include "testbench/fabric.h"
-#include "testbench/records/csv_writer.h"
+#include "testbench/records/column_table.h"
+#include "testbench/records/record_registry.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
+
+// One uet-monitor row: the NIC's observation and the NIC's name.
+struct uet_monitor_cells
+{
+    const uet_monitor_row* r = nullptr;
+    const std::string* component_name = nullptr;
+};
+
+// One uet-transport-stats row: a NIC's counters now and at the previous row.
+struct uet_transport_cells
+{
+    std::string_view time_utc;
+    double sim_time_s = 0;
+    const char* component_name = nullptr;
+    uint32_t fep_id = 0;
+    const uet_transport_counters* now = nullptr;
+    const uet_transport_counters* last = nullptr;
+};
+
+const column_table<uet_monitor_cells>& uet_monitor_columns();
+const column_table<uet_transport_cells>& uet_transport_columns();
+const record_def& uet_transport_record_def();
+const record_def& uet_monitor_record_def();
 
 class uet_monitor_record : public uet_monitor_sink
 {
@@ -25,7 +52,7 @@ public:
     const std::string& path() const { return m_csv.path(); }
 
 private:
-    csv_writer m_csv;
+    record_csv<uet_monitor_cells> m_csv;
     std::vector<std::string> m_names;  // by FEP id (node id)
 };
 
@@ -43,7 +70,7 @@ private:
 
     const scenario& m_sc;
     fabric& m_fab;
-    csv_writer m_csv;
+    record_csv<uet_transport_cells> m_csv;
     std::vector<uet_transport_counters> m_last;  // counters at the previous row, per NIC
     bool m_started = false;
     double m_last_row_s = -1;

@@ -1,0 +1,67 @@
+// derived_json: the values `uetsim inspect` derives from a scenario without simulating.
+#include "hw/nic/uet/entropy/entropy_factory.h"
+#include "hw/nic/uet/uet_nic.h"
+#include "hw/nic/uet/uet_nic_params.h"
+#include "tlm/header_sizes.h"
+#include "testbench/app/app_inspect.h"
+#include "testbench/simulation.h"
+#include "testbench/topology.h"
+
+namespace uetsim {
+
+nlohmann::ordered_json derived_json(const scenario& sc)
+{
+    const topology t = build_topology(sc.topology, sc.link);
+    nlohmann::ordered_json j;
+    auto& tj = j["topology"];
+    tj["kind"] = sc.topology.kind == topology_kind::leaf_spine ? "leaf-spine"
+                 : sc.topology.kind == topology_kind::fat_tree ? "fat-tree"
+                                                               : "single-switch";
+    tj["hosts"] = t.hosts;
+    tj["switches"] = t.switch_count();
+    tj["links"] = t.links.size();
+    nlohmann::ordered_json sw = nlohmann::ordered_json::array();
+    for (uint32_t d = t.hosts; d < t.devices.size(); ++d)
+        sw.push_back({{"name", t.devices[d].name},
+                      {"node_id", t.devices[d].node_id},
+                      {"tier", t.devices[d].tier},
+                      {"ports", t.devices[d].ports.size()}});
+    tj["switch_list"] = sw;
+    const uint64_t limit = sc.sw.effective_egress_limit();
+    j["switch"] = {{"egress_queue_limit_bytes", limit},
+                   {"ecn_min_bytes", sc.sw.min_threshold * double(limit)},
+                   {"ecn_max_bytes", sc.sw.max_threshold * double(limit)},
+                   {"forwarding_latency_s", sc.sw.forwarding_latency_s}};
+    uint64_t packets = 0, bytes = 0;
+    for (const auto& f : sc.flows.messages) {
+        packets += wire::packets_for(f.bytes, sc.nic.data_mss());
+        bytes += f.bytes;
+    }
+    j["flows"] = {{"messages", sc.flows.messages.size()}, {"packets", packets}, {"bytes", bytes}};
+
+    // The spraying values every UET NIC derives (the first host's link rate stands for all).
+    const double host_rate = t.hosts ? t.host_link(0).rate_bps : sc.topology.link_rate_bps;
+    entropy_config lb =
+        derive_uet_nic_params(sc.nic.uet, sc.nic.nscc, sc.nic.spraying, host_rate).entropy;
+    lb.local_udp_port = uet_nic::none_port(1);
+    const spraying_derived d = derive_spraying(lb);
+    auto& sj = j["spraying"];
+    sj["type"] = spraying_type_name(d.type);
+    sj["ports"] = d.ports;
+    if (d.reps) {
+        const reps_derived& r = *d.reps;
+        sj["reps"] = {{"cache_entries", r.cache_entries},
+                      {"explore_range", {r.explore_lo, r.explore_hi}},
+                      {"freezing_timeout_s", r.freezing_timeout_s},
+                      {"failure_detection_deadline_s", r.failure_detection_deadline_s},
+                      {"bdp_bytes", r.bdp_bytes},
+                      {"nominal_packet_bytes", r.nominal_packet_bytes},
+                      {"exploration_window_packets", r.exploration_window_packets},
+                      {"exploring_packets", r.exploring_packets}};
+    }
+    const nlohmann::ordered_json app = rdma_app_json(sc, t.hosts, host_rate);
+    for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();
+    return j;
+}
+
+}  // namespace uetsim

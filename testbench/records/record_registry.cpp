@@ -1,0 +1,80 @@
+// The list of records (build order) and what is derived from it: Records.Enabled's names and
+// default, file names, headers.
+#include "testbench/records/record_registry.h"
+
+#include <algorithm>
+
+#include "testbench/manifest.h"
+#include "testbench/records/flow_perf_record.h"
+#include "testbench/records/lb_stats_record.h"
+#include "testbench/records/nd_stats_record.h"
+#include "testbench/records/pcie_records.h"
+#include "testbench/records/rdma_records.h"
+#include "testbench/records/uet_records.h"
+
+namespace uetsim {
+
+const std::vector<const record_def*>& record_registry()
+{
+    static const std::vector<const record_def*> r = {
+        &nd_stats_record(),          &lb_stats_record(),
+        &flow_perf_record(),         &pcie_stats_record(),
+        &uet_transport_record_def(), &uet_monitor_record_def(),
+        &rdma_perf_record(),         &beacon_record(),
+        &manifest_record(),
+    };
+    return r;
+}
+
+const record_def* find_record(const std::string& name)
+{
+    for (const record_def* r : record_registry())
+        if (r->name == name) return r;
+    return nullptr;
+}
+
+std::string record_def::file_name(const std::string& sim_name) const
+{
+    return sim_name + "-" + name + (csv ? "-0.csv" : ".json");
+}
+
+std::vector<std::string> record_def::header() const
+{
+    std::vector<std::string> h;
+    for (const auto& c : columns) h.push_back(c.name);
+    return h;
+}
+
+bool record_wanted(const record_def& r, const record_context& ctx)
+{
+    if (r.enabled_position >= 0) {
+        const auto& e = ctx.sc.records.enabled;
+        if (std::find(e.begin(), e.end(), r.name) == e.end()) return false;
+    }
+    return r.applies(ctx);
+}
+
+const std::vector<std::string>& enabled_record_names()
+{
+    // Records.Enabled keeps its published order (pcie-stats came last), which the resolved
+    // scenario in every manifest shows; the registry itself is in build order.
+    static const std::vector<std::string> names = [] {
+        std::vector<const record_def*> listed;
+        for (const record_def* r : record_registry())
+            if (r->enabled_position >= 0) listed.push_back(r);
+        std::stable_sort(listed.begin(), listed.end(), [](const auto* a, const auto* b) {
+            return a->enabled_position < b->enabled_position;
+        });
+        std::vector<std::string> n;
+        for (const record_def* r : listed) n.push_back(r->name);
+        return n;
+    }();
+    return names;
+}
+
+std::vector<std::string> default_enabled_records()
+{
+    return enabled_record_names();
+}
+
+}  // namespace uetsim

@@ -1,0 +1,155 @@
+// run_simulation: elaborates the scenario (traffic, fabric, faults), opens the records the
+// registry says apply, simulates, closes the records, sums the run summary and writes the
+// manifest last.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+
+#include "hw/common/activity.h"
+#include "hw/common/time.h"
+#include "testbench/app/rdma_application.h"
+#include "testbench/capture/pcap_capture.h"
+#include "testbench/fabric.h"
+#include "testbench/faults.h"
+#include "testbench/flows.h"
+#include "testbench/manifest.h"
+#include "testbench/progress_meter.h"
+#include "testbench/records/record_registry.h"
+#include "testbench/simulation.h"
+
+namespace uetsim {
+
+namespace {
+
+using wall_clock = std::chrono::steady_clock;
+
+uint64_t peak_rss_bytes()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return uint64_t(ru.ru_maxrss) * 1024;
+}
+
+// The records of a run, opened in registry order. Those that read the RDMA application are
+// opened once it exists (the registry lists them after the others).
+class open_records
+{
+public:
+    open_records(record_context& ctx, const std::string& out_dir) : m_ctx(ctx), m_out_dir(out_dir)
+    {
+    }
+    void open(bool reads_application)
+    {
+        for (const record_def* r : record_registry()) {
+            if (!r->open || r->reads_application != reads_application) continue;
+            if (!record_wanted(*r, m_ctx)) continue;
+            const std::string path = m_out_dir + "/" + r->file_name(m_ctx.sc.simulation.name);
+            m_open.push_back(r->open(m_ctx, path));
+            files.push_back(path);
+        }
+    }
+    void finish()
+    {
+        for (auto& r : m_open) r->finish();
+    }
+    std::vector<std::string> files;
+
+private:
+    record_context& m_ctx;
+    std::string m_out_dir;
+    std::vector<std::unique_ptr<open_record>> m_open;
+};
+
+// What the run summary reads from the fabric and the traffic sources, in one place.
+run_summary summarise(fabric& fab, const flows& traffic, const rdma_application* app)
+{
+    run_summary s;
+    s.sim_time_s = to_seconds(sc_core::sc_time_stamp());
+    s.events = activity::count();
+    s.data_packets_sent = traffic.data_packets_sent();
+    for (size_t h = 0; h < fab.nic_count(); ++h)
+        s.data_packets_sent += fab.nic_at(h).data_packets_sent();
+    for (size_t i = 0; i < fab.switch_count(); ++i) {
+        auto& sw = fab.switch_at(i);
+        s.packets_dropped += sw.no_route_drops();
+        for (size_t p = 0; p < sw.port_count(); ++p) {
+            s.packets_dropped += sw.port(p).queue().stats().dropped;
+            s.packets_trimmed += sw.port(p).queue().stats().trimmed;
+        }
+    }
+    for (size_t i = 0; i < fab.link_count(); ++i)
+        s.packets_dropped +=
+            fab.link_at(i).frames_lost(link::a_to_b) + fab.link_at(i).frames_lost(link::b_to_a);
+    s.flows_total = uint32_t(traffic.messages().size());
+    s.flows_completed = traffic.completed();
+    s.scoreboard_message = traffic.scoreboard_report();
+    if (app) {
+        s.rdma_connections = app->connections();
+        s.wqes_posted = app->wqes_posted();
+        s.wqes_completed = app->wqes_completed();
+        const std::string r = app->scoreboard_report();
+        if (!r.empty()) s.scoreboard_message += (s.scoreboard_message.empty() ? "" : "\n") + r;
+    }
+    s.scoreboard_ok = s.scoreboard_message.empty();
+    return s;
+}
+
+}  // namespace
+
+run_summary run_simulation(const scenario& sc, const run_options& opts)
+{
+    const auto wall_start = wall_clock::now();
+    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+    // A run that ends when its traffic is done stops through sc_stop; that is not news.
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                            sc_core::SC_DO_NOTHING);
+    std::filesystem::create_directories(opts.out_dir);
+    const std::string prefix = opts.out_dir + "/" + sc.simulation.name + "-";
+    const std::string manifest_path =
+        opts.out_dir + "/" + manifest_record().file_name(sc.simulation.name);
+    // A manifest from an earlier run must not vouch for this one until it completes.
+    std::filesystem::remove(manifest_path);
+
+    packet_pool pool;
+    flows traffic("flows", sc, pool);
+    fabric fab(sc, pool, traffic);
+    fault_injector faults("faults", sc, fab);
+    record_context ctx{sc, fab, traffic, nullptr};
+    open_records records(ctx, opts.out_dir);
+    records.open(false);
+    std::unique_ptr<rdma_application> app;
+    if (sc.rdma.enabled && fab.nic_count()) {
+        app = std::make_unique<rdma_application>("rdma_app", sc, fab);
+        ctx.app = app.get();
+    }
+    records.open(true);
+    std::vector<std::string> files = records.files;
+    pcap_capture capture;
+    for (const auto& name : sc.capture.links) {
+        const int l = fab.topo().find_link(name);
+        if (l < 0) throw std::invalid_argument("Capture.Links: unknown link '" + name + "'");
+        capture.attach(fab.link_at(size_t(l)), prefix + name + ".pcap");
+    }
+    for (const auto& f : capture.files()) files.push_back(f);
+    // A Flows-only run ends when its last message is done; with the application it runs to its
+    // stop time.
+    if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { sc_core::sc_stop(); });
+    std::unique_ptr<progress_meter> progress;
+    if (opts.progress)
+        progress = std::make_unique<progress_meter>("progress", sc.simulation.stop_time_s, traffic);
+
+    sc_core::sc_start(seconds(sc.simulation.stop_time_s));
+    if (progress) progress->done();
+    if (app) app->finish();  // its last beacon row, before the records close
+    records.finish();
+
+    run_summary s = summarise(fab, traffic, app.get());
+    s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - wall_start).count();
+    s.peak_rss_bytes = peak_rss_bytes();
+    write_manifest(manifest_path, {sc, opts.resolved_scenario, s, fab, app.get(), files});
+    return s;
+}
+
+}  // namespace uetsim

@@ -1,0 +1,124 @@
+// The records registry against what it drives: docs/records.md (generated from it: committed page
+// must match, and each record's column list there must be the header the record writes), the
+// default and allowed values of Records.Enabled, and the file names.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/config/scenario_keys.h"
+#include "testbench/records/record_registry.h"
+
+namespace uetsim {
+namespace {
+
+std::string source_dir()
+{
+    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
+    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
+
+std::string read_doc()
+{
+    std::ifstream f(source_dir() + "/docs/records.md");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// The backquoted names in the first cell of each row of the first table after `heading`.
+std::vector<std::string> doc_columns(const std::string& md, const std::string& heading)
+{
+    std::vector<std::string> names;
+    size_t at = md.find("\n" + heading + "\n");
+    if (at == std::string::npos) return names;
+    at = md.find("\n|", at);  // the table's head row
+    if (at == std::string::npos) return names;
+    at = md.find('\n', md.find('\n', at + 1) + 1);  // skip the head and the |---| rows
+    std::istringstream rows(md.substr(at + 1));
+    for (std::string line; std::getline(rows, line) && line.rfind("|", 0) == 0;) {
+        const std::string first = line.substr(1, line.find('|', 1) - 1);
+        for (size_t b = first.find('`'); b != std::string::npos; b = first.find('`', b + 1)) {
+            const size_t e = first.find('`', b + 1);
+            names.push_back(first.substr(b + 1, e - b - 1));
+            b = e;
+        }
+    }
+    return names;
+}
+
+TEST(records_docs, records_md_is_up_to_date)
+{
+    const std::string md = read_doc();
+    ASSERT_FALSE(md.empty()) << "docs/records.md is missing";
+    EXPECT_TRUE(md == records_markdown())
+        << "docs/records.md is stale; regenerate it with: "
+           "build/bin/uetsim records --markdown > docs/records.md";
+}
+
+TEST(records_docs, each_record_shows_the_header_it_writes)
+{
+    const std::string md = read_doc();
+    for (const record_def* r : record_registry()) {
+        const std::string heading =
+            r->csv ? "## " + r->name : "## Manifest: `{Name}-manifest.json`";
+        EXPECT_EQ(doc_columns(md, heading), r->header()) << r->name;
+    }
+}
+
+TEST(records_docs, headers_of_the_reference_layouts)
+{
+    // Hand-counted from the reference layouts (docs/records.md before the registry existed).
+    const std::vector<std::pair<std::string, size_t>> widths = {{"nd-stats", 24},
+                                                                {"switch-load-balancing-stats", 28},
+                                                                {"flow-perf", 10},
+                                                                {"pcie-stats", 22},
+                                                                {"uet-transport-stats", 69},
+                                                                {"uet-monitor", 27},
+                                                                {"rdma-perf", 14},
+                                                                {"beacon", 12}};
+    for (const auto& [name, n] : widths) {
+        const record_def* r = find_record(name);
+        ASSERT_NE(r, nullptr) << name;
+        EXPECT_EQ(r->header().size(), n) << name;
+    }
+    EXPECT_EQ(find_record("flow-perf")->header(),
+              (std::vector<std::string>{"time_utc", "sim_time_sec", "flow_id", "src_host",
+                                        "dst_host", "bytes", "packets", "start_time_sec",
+                                        "finish_time_sec", "fct_usec"}));
+    EXPECT_EQ(find_record("nonesuch"), nullptr);
+}
+
+TEST(records_docs, records_enabled_comes_from_the_registry)
+{
+    const std::vector<std::string> published = {"nd-stats",  "switch-load-balancing-stats",
+                                                "flow-perf", "uet-transport-stats",
+                                                "rdma-perf", "beacon",
+                                                "pcie-stats"};
+    EXPECT_EQ(enabled_record_names(), published);
+    EXPECT_EQ(scenario{}.records.enabled, published);
+    EXPECT_EQ(config::record_names(), published);
+    // Every listed name is a registry entry; the unlisted ones have their own switch.
+    size_t listed = 0;
+    for (const record_def* r : record_registry()) listed += r->enabled_position >= 0;
+    EXPECT_EQ(listed, published.size());
+}
+
+TEST(records_docs, file_names)
+{
+    EXPECT_EQ(find_record("nd-stats")->file_name("run1"), "run1-nd-stats-0.csv");
+    EXPECT_EQ(find_record("manifest")->file_name("run1"), "run1-manifest.json");
+    // The manifest lists files in registry order: build order, application records last.
+    bool app_seen = false;
+    for (const record_def* r : record_registry()) {
+        if (r->open) {
+            EXPECT_TRUE(r->reads_application || !app_seen) << r->name;
+        }
+        app_seen = app_seen || r->reads_application;
+    }
+}
+
+}  // namespace
+}  // namespace uetsim
