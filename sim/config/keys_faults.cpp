@@ -53,6 +53,7 @@ void add_faults_keys(scenario_schema& s)
     s.rules.push_back(
         {"Faults and Capture.Links name links of the topology; a degrade gives a Rate and a loss a "
          "Loss.",
+         {"Faults", "Capture.Links", "Topology.Kind"},
          [](scenario& sc, const given_keys&) {
              const topology t = build_topology(sc.topology, sc.link);
              for (size_t i = 0; i < sc.faults.size(); ++i) {

@@ -41,6 +41,7 @@ void add_flows_keys(scenario_schema& s)
     s.rules.push_back(
         {"Every flow's Src and Dst are hosts of the topology and differ; a fixed Entropy plus "
          "EntropyValues stays within 0..65535; Start is before Simulation.StopTime.",
+         {"Flows", "Topology.Hosts", "Simulation.StopTime"},
          [](scenario& sc, const given_keys&) {
              uint32_t hosts = host_count(sc.topology);
              std::string range = hosts > 1 ? "0.." + std::to_string(hosts - 1) : "0";

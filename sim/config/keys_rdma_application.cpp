@@ -51,9 +51,16 @@ void add_rdma_application_keys(scenario_schema& s)
          "on: Nic.Type is uet, the topology has at least 2 hosts, InitiatorRatio and "
          "ResponderRatio are above 0 and add up to 1, the timeline's times are at least 0, and "
          "Simulation.StopTime becomes the timeline's stop time (or StopTime if given and earlier).",
-         [](scenario& sc, const given_keys& given) {
+         {"RdmaApplication.Enabled", "Flows", "Nic.Type", "Topology.Hosts",
+          "RdmaApplication.InitiatorRatio", "RdmaApplication.ResponderRatio",
+          "Simulation.RandomSeed", "Simulation.StartTime", "Simulation.ClientStartOffset",
+          "Simulation.ClientStartInterval", "Simulation.WarmUp", "Simulation.RunTime",
+          "Simulation.CoolDown", "Simulation.StopTime"},
+         [enabled = s.keys.key("RdmaApplication.Enabled").info.path,
+          stop_time = s.keys.key("Simulation.StopTime").info.path](scenario& sc,
+                                                                   const given_keys& given) {
              auto& app = sc.rdma;
-             if (!given.count("RdmaApplication.Enabled")) app.enabled = sc.flows.messages.empty();
+             if (!given.count(enabled)) app.enabled = sc.flows.messages.empty();
              if (!app.enabled) return;
              if (sc.nic.type == nic_kind::raw)
                  fail_rule(
@@ -82,9 +89,8 @@ void add_rdma_application_keys(scenario_schema& s)
                  fail_rule(
                      "Simulation.StartTime + ClientStartOffset + ClientStartInterval + WarmUp + "
                      "RunTime + CoolDown = 0s: the RDMA application's timeline must end after 0s");
-             sc.simulation.stop_time_s = given.count("Simulation.StopTime")
-                                             ? std::min(sc.simulation.stop_time_s, stop)
-                                             : stop;
+             sc.simulation.stop_time_s =
+                 given.count(stop_time) ? std::min(sc.simulation.stop_time_s, stop) : stop;
          }});
 }
 

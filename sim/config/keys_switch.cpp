@@ -60,6 +60,7 @@ void add_switch_keys(scenario_schema& s)
 
     s.rules.push_back(
         {"Switch.TrimmingEnabled requires Switch.UETPolicyEnabled.",
+         {"Switch.TrimmingEnabled", "Switch.UETPolicyEnabled"},
          [](scenario& sc, const given_keys&) {
              if (sc.sw.trimming_enabled && !sc.sw.uet_policy_enabled)
                  fail_rule(
@@ -67,6 +68,7 @@ void add_switch_keys(scenario_schema& s)
                      "trimming requires the UET policy (set Switch.UETPolicyEnabled: true)");
          }});
     s.rules.push_back({"Switch.MaxThreshold is at least Switch.MinThreshold.",
+                       {"Switch.MaxThreshold", "Switch.MinThreshold"},
                        [](scenario& sc, const given_keys&) {
                            if (sc.sw.max_threshold < sc.sw.min_threshold)
                                fail_rule("Switch.MaxThreshold (" + num(sc.sw.max_threshold) +

@@ -37,6 +37,7 @@ void add_topology_keys(scenario_schema& s)
 
     s.rules.push_back(
         {"Topology.Hosts is a multiple of Topology.HostsPerLeaf (leaf-spine).",
+         {"Topology.Kind", "Topology.Hosts", "Topology.HostsPerLeaf"},
          [](scenario& sc, const given_keys&) {
              const auto& t = sc.topology;
              if (t.kind != topology_kind::leaf_spine || t.hosts % t.hosts_per_leaf == 0) return;
@@ -47,11 +48,12 @@ void add_topology_keys(scenario_schema& s)
     s.rules.push_back(
         {"A fat-tree has K^3/4 hosts: Topology.Hosts is derived and may only be given with that "
          "value.",
-         [](scenario& sc, const given_keys& given) {
+         {"Topology.Kind", "Topology.Hosts", "Topology.K"},
+         [hosts = s.keys.key("Topology.Hosts").info.path](scenario& sc, const given_keys& given) {
              auto& t = sc.topology;
              if (t.kind != topology_kind::fat_tree) return;
              uint32_t derived = host_count(sc.topology);
-             if (given.count("Topology.Hosts") && t.hosts != derived) {
+             if (given.count(hosts) && t.hosts != derived) {
                  fail_rule("Topology.Hosts: " + std::to_string(t.hosts) +
                            " cannot be set for a fat-tree: its host count is derived from "
                            "Topology.K (K^3/4 = " +

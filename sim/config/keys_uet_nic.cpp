@@ -3,6 +3,40 @@
 
 namespace uetsim::config {
 
+namespace {
+
+// The keys whose attribute names nscc_config_errors and entropy_config_error put in messages.
+std::vector<std::string> nscc_and_spraying_keys()
+{
+    std::vector<std::string> out = {"UetNic.RdmaDataMSS"};
+    for (const char* name : {"QuickAdaptGate",
+                             "MaxCongestionWindow",
+                             "ReceiverCongestionLowThreshold",
+                             "ReceiverCongestionHighThreshold",
+                             "MaxMultiplicativeDecreaseJump",
+                             "AlphaMultiplier",
+                             "FairIncreaseMultiplier",
+                             "FastIncreaseMultiplier",
+                             "EtaMultiplier",
+                             "Gamma",
+                             "DelayAlpha",
+                             "InitialBaseRTT",
+                             "ReferenceNetworkRTT",
+                             "ReferenceNetworkLinkSpeed",
+                             "TargetQueueDelay",
+                             "TargetQueueDelayMargin",
+                             "QuickAdaptThreshold",
+                             "EntropyMaskBits",
+                             "StartingPortOffset",
+                             "REPSBufferSizeMaskBits",
+                             "EntropyValueSetSize",
+                             "FreezingTimeout"})
+        out.push_back(std::string("UetNic.") + name);
+    return out;
+}
+
+}  // namespace
+
 void add_uet_nic_keys(scenario_schema& s)
 {
     auto& k = s.keys;
@@ -131,7 +165,7 @@ void add_uet_nic_keys(scenario_schema& s)
            "Weight of the newest sample in the average queueing delay.");
 
     s.rules.push_back({"UetNic: the NSCC and spraying attributes are consistent.",
-                       [](scenario& sc, const given_keys&) {
+                       nscc_and_spraying_keys(), [](scenario& sc, const given_keys&) {
                            nscc_config cc = sc.nic.nscc;
                            cc.rdma_data_mss = sc.nic.uet.rdma_data_mss;
                            for (const auto& e : nscc_config_errors(cc)) fail_rule("UetNic." + e);

@@ -69,6 +69,7 @@ scenario_schema build()
     add_faults_keys(s);
     add_records_keys(s);
     add_capture_keys(s);
+    s.check_rule_keys();
     return s;
 }
 
@@ -97,6 +98,15 @@ std::vector<const key_def<scenario>*> scenario_schema::section_keys(
         if (p == section || p.rfind(section + ".", 0) == 0) out.push_back(&k);
     }
     return out;
+}
+
+void scenario_schema::check_rule_keys() const
+{
+    for (const auto& r : rules)
+        for (const auto& path : r.keys)
+            if (!keys.find(path))
+                throw std::logic_error("the rule '" + r.doc + "' names " + path +
+                                       ", which is not a registered scenario key");
 }
 
 const scenario_schema& schema()

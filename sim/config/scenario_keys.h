@@ -25,6 +25,9 @@ using given_keys = std::set<std::string>;
 struct rule_def
 {
     std::string doc;
+    // Every key path the rule reads, derives or names in its messages; the schema checks when it
+    // is built that each one is registered.
+    std::vector<std::string> keys;
     std::function<void(scenario&, const given_keys&)> apply;  // throws config_error
 };
 
@@ -38,6 +41,8 @@ struct scenario_schema
     std::vector<std::string> section_names() const;
     // The keys of one section, in registration order.
     std::vector<const key_def<scenario>*> section_keys(const std::string& section) const;
+    // Throws std::logic_error when a rule names a key path that is not registered.
+    void check_rule_keys() const;
 };
 
 // The one schema of this program version (built on first use).

@@ -393,6 +393,14 @@ public:
         return nullptr;
     }
 
+    // A registered key, for rules that name one: a path that is not registered is a programming
+    // error caught when the schema is built.
+    const key_def<Owner>& key(std::string_view path) const
+    {
+        if (const auto* k = find(path)) return *k;
+        throw std::logic_error("not a registered scenario key: " + std::string(path));
+    }
+
     const std::vector<key_def<Owner>>& keys() const { return m_keys; }
 
     std::vector<std::string> paths() const
