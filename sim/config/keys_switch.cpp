@@ -26,10 +26,12 @@ void add_switch_keys(scenario_schema& s)
                    "Member selection in an equal-cost set: the flow hash modulo the set size.",
                    {"flowlet"});
     k.boolean("Switch.EnableLoadBalancingStats", UETSIM_FIELD(sw.enable_load_balancing_stats),
-              "Write the switch-load-balancing-stats record.");
+              "Write the switch-load-balancing-stats record.")
+        .fabric_wide();
     k.time("Switch.LoadBalancingStatsReportInterval",
            UETSIM_FIELD(sw.load_balancing_stats_interval_s), {10e-6, 10},
-           "Spacing of switch-load-balancing-stats rows.");
+           "Spacing of switch-load-balancing-stats rows.")
+        .fabric_wide();
     k.time("Switch.ForwardingLatency", UETSIM_FIELD(sw.forwarding_latency_s), {0, 100e-6},
            "Fixed pipeline latency from ingress to the egress queue.");
     k.bytes("Switch.EgressQueueLimit", UETSIM_FIELD(sw.egress_queue_limit_bytes), {0, u32_max},
@@ -56,7 +58,8 @@ void add_switch_keys(scenario_schema& s)
            "Marking probability reached at MaxThreshold.");
     k.boolean("Switch.RtlFlowHashLockstep", UETSIM_FIELD(sw.rtl_flow_hash_lockstep),
               "Run the Verilated flow-hash block beside every switch and stop at the first hash "
-              "that differs from the model's.");
+              "that differs from the model's.")
+        .fabric_wide();
 
     s.rules.push_back(
         {"Switch.TrimmingEnabled requires Switch.UETPolicyEnabled.",

@@ -41,7 +41,8 @@ void add_uet_nic_keys(scenario_schema& s)
 {
     auto& k = s.keys;
     k.bytes("UetNic.RdmaDataMSS", UETSIM_FIELD(nic.uet.rdma_data_mss), {64, 9000},
-            "Largest payload of one data packet (wire size + 106 B, nominal + 88 B).");
+            "Largest payload of one data packet (wire size + 106 B, nominal + 88 B).")
+        .fabric_wide();
     k.integer("UetNic.AckRequestEveryNthPacket", UETSIM_FIELD(nic.uet.ack_request_every_nth_packet),
               {1, 1024},
               "Every Nth data transmission of a PDC, retransmissions included, requests an ACK.");

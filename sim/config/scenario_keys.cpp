@@ -38,12 +38,15 @@ scenario_schema build()
         {"Topology", false, "The fabric: its shape, size and link rate."},
         {"Link", false, "Propagation delays of the links."},
         {"Nic", false, "What sits at each host's network port."},
-        {"Switch", false, "Every fabric switch (the switch pages' attributes)."},
-        {"UetNic", false, "The UET NIC, its PDS manager and packet spraying."},
+        {"Switch", false, "Every fabric switch (the switch pages' attributes).",
+         instance_kind::switches},
+        {"UetNic", false, "The UET NIC, its PDS manager and packet spraying.",
+         instance_kind::hosts},
         {"RoceNic", false, "The RoCE v2 NIC (no keys yet)."},
         {"Pcie", false,
          "Each host's PCIe link between host and NIC: lanes and lane rate per direction, transfer "
-         "size and overhead, latency."},
+         "size and overhead, latency.",
+         instance_kind::hosts},
         {"RdmaApplication", false,
          "The RDMA application: Initiators and Responders placed on the hosts and paired, "
          "NumConnections per pair, each connection keeping MaxPendingWQEs RDMA WRITEs "

@@ -8,14 +8,26 @@
 
 #include "sim/config/schema.h"
 #include "testbench/scenario.h"
+#include "testbench/topology.h"
 
 namespace uetsim::config {
+
+// The devices a section configures, by name: Section[glob].Key overrides one of its keys for the
+// devices whose names match.
+enum class instance_kind { none, switches, hosts };
+
+// Which sections' per-device keys a device takes.
+inline instance_kind instance_kind_of(const device& d)
+{
+    return d.kind == device_kind::host ? instance_kind::hosts : instance_kind::switches;
+}
 
 struct section_def
 {
     std::string name;
     bool is_list = false;  // Flows, Faults: the section itself is a list
     std::string doc;
+    instance_kind instances = instance_kind::none;
 };
 
 // Keys given explicitly (by the file or --set), as paths: "Topology.Hosts".

@@ -95,7 +95,10 @@ struct key_doc
     std::string default_value;  // as YAML text
     std::string allowed;        // range or spellings
     std::string doc;
-    bool required = false;          // table rows only
+    bool required = false;  // table rows only
+    // false: one value for the whole fabric, which Section[glob].Key may not override (a key that
+    // the application or a record reads too).
+    bool per_instance = true;
     std::vector<key_doc> elements;  // the row keys of a table
 };
 
@@ -376,6 +379,13 @@ public:
             rows->assign_one(field(o).at(i), key, YAML::Node(), n, c);
         };
         return done(k);
+    }
+
+    // Marks the last key as one value for the whole fabric (no Section[glob] override).
+    key_table& fabric_wide()
+    {
+        m_keys.back().info.per_instance = false;
+        return *this;
     }
 
     // Marks the last key as required (table rows).
