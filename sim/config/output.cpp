@@ -171,9 +171,15 @@ std::string instances_text(const scenario& sc)
 std::string keys_markdown()
 {
     const auto& sch = schema();
+    std::vector<std::string> device_sections;
+    for (const auto& sec : sch.sections)
+        if (sec.instances != instance_kind::none) device_sections.push_back("`" + sec.name + "`");
+    std::vector<std::string> fabric_wide;
+    for (const auto& k : sch.keys.keys())
+        if (!k.info.per_instance) fabric_wide.push_back("`" + k.info.path + "`");
     std::ostringstream os;
     os << "# Scenario keys\n\n"
-       << "<!-- Generated from the key schema (sim/config/scenario_keys.cpp) by "
+       << "<!-- Generated from the key schema (sim/config/keys_*.cpp) by "
           "`uetsim keys --markdown`; do not edit by hand. tests/unit/config_docs_test.cpp checks "
           "that it is up to date. -->\n\n"
        << "A scenario file is YAML: a map of sections, each optional, each a map of keys "
@@ -187,7 +193,14 @@ std::string keys_markdown()
        << unit_list(dimension::frequency)
        << ". A value of the wrong kind (a time for a rate) is an error.\n\n"
        << "An unknown section or key, a value of the wrong type, out of range or not among the "
-          "allowed spellings stops the program with exit code 2 and a message naming the key.\n";
+          "allowed spellings stops the program with exit code 2 and a message naming the key.\n\n"
+       << "Per-device keys: a top-level `Section[glob]` map, or `--set 'Section[glob].Key=VALUE'`, "
+          "overrides a key for the devices whose names match the glob (`*`, `?`, `[..]`), e.g. "
+          "`Switch[leaf*].EcmpHashMethod: crc32`, after the plain keys and in the order given. "
+          "Sections that take them: "
+       << detail::join(device_sections, ", ")
+       << "; keys that hold for the whole fabric: " << detail::join(fabric_wide, ", ")
+       << ". See [configuration.md](configuration.md).\n";
     for (const auto& sec : sch.sections) {
         os << "\n## " << sec.name << "\n\n" << sec.doc << "\n";
         auto keys = sch.section_keys(sec.name);
