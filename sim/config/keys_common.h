@@ -6,12 +6,23 @@
 #include <cstdint>
 #include <string>
 
+#include "hw/common/value_range.h"
 #include "sim/config/scenario_keys.h"
 
 namespace uetsim::config {
 
 inline constexpr uint64_t u32_max = 4'294'967'295ull;
 inline constexpr uint64_t u64_max = 18'446'744'073'709'551'615ull;
+
+// A range declared in hw's config headers (hw/common/value_range.h) as the schema's range.
+inline int_range ints(value_range r)
+{
+    return {int64_t(r.lo), uint64_t(r.hi)};
+}
+inline real_range reals(value_range r)
+{
+    return {r.lo, r.hi};
+}
 
 // A link name (Faults, Capture.Links): two device names joined by '-', lower tier first.
 extern const text_rule link_name;

@@ -9,12 +9,14 @@ void add_pcie_keys(scenario_schema& s)
     k.rate(
         "Pcie.NicSideLaneBps", UETSIM_FIELD(pcie.nic_side_lane_bps), {1e9, 1e12},
         "Rate of one PCIe lane in the NIC-to-host direction (31.52 Gbps: the PCIe 5.0 lane rate).");
-    k.integer("Pcie.NicSideLaneCount", UETSIM_FIELD(pcie.nic_side_lanes), {1, 16},
+    k.integer("Pcie.NicSideLaneCount", UETSIM_FIELD(pcie.nic_side_lanes),
+              ints(pcie_config::lanes_range),
               "PCIe lanes in the NIC-to-host direction, which runs at NicSideLaneCount x "
               "NicSideLaneBps.");
     k.rate("Pcie.HostSideLaneBps", UETSIM_FIELD(pcie.host_side_lane_bps), {1e9, 1e12},
            "Rate of one PCIe lane in the host-to-NIC direction.");
-    k.integer("Pcie.HostSideLaneCount", UETSIM_FIELD(pcie.host_side_lanes), {1, 16},
+    k.integer("Pcie.HostSideLaneCount", UETSIM_FIELD(pcie.host_side_lanes),
+              ints(pcie_config::lanes_range),
               "PCIe lanes in the host-to-NIC direction, which runs at HostSideLaneCount x "
               "HostSideLaneBps.");
     k.bytes("Pcie.MaxPayloadSize", UETSIM_FIELD(pcie.max_payload), {64, 4096},

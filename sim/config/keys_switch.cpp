@@ -29,7 +29,8 @@ void add_switch_keys(scenario_schema& s)
               "Write the switch-load-balancing-stats record.")
         .fabric_wide();
     k.time("Switch.LoadBalancingStatsReportInterval",
-           UETSIM_FIELD(sw.load_balancing_stats_interval_s), {10e-6, 10},
+           UETSIM_FIELD(sw.load_balancing_stats_interval_s),
+           reals(switch_config::load_balancing_stats_interval_range),
            "Spacing of switch-load-balancing-stats rows.")
         .fabric_wide();
     k.time("Switch.ForwardingLatency", UETSIM_FIELD(sw.forwarding_latency_s), {0, 100e-6},

@@ -56,7 +56,8 @@ void add_uet_nic_keys(scenario_schema& s)
            "First retransmission timeout of a data packet; doubled with each retransmission up to "
            "the backoff cap.");
     k.integer("UetNic.MaxExponentialRTOBackoffCount",
-              UETSIM_FIELD(nic.uet.max_exponential_rto_backoff_count), {0, 15},
+              UETSIM_FIELD(nic.uet.max_exponential_rto_backoff_count),
+              ints(uet_nic_config::max_exponential_rto_backoff_count_range),
               "Doublings of the retransmission timeout at most.");
     k.boolean("UetNic.FixedRexmitTimeEnable", UETSIM_FIELD(nic.uet.fixed_rexmit_time_enable),
               "Every transmission uses FixedRexmitTimeout, with no doubling.");
@@ -96,20 +97,25 @@ void add_uet_nic_keys(scenario_schema& s)
               {"Default Packet Spraying", packet_spraying_type::default_spraying},
               {"Recycled Entropy Packet Spraying", packet_spraying_type::reps}},
              "How each data packet's entropy value (UDP source port) is chosen.");
-    k.integer("UetNic.EntropyMaskBits", UETSIM_FIELD(nic.spraying.entropy_mask_bits), {0, 8},
+    k.integer("UetNic.EntropyMaskBits", UETSIM_FIELD(nic.spraying.entropy_mask_bits),
+              ints(entropy_config::entropy_mask_bits_range),
               "Default Packet Spraying: 2^bits ports in turn.");
     k.integer("UetNic.StartingPortOffset", UETSIM_FIELD(nic.spraying.starting_port_offset),
-              {0, 65535},
+              ints(entropy_config::starting_port_offset_range),
               "Default Packet Spraying: first port of the range (wraps past 65,535 to 0).");
     k.integer("UetNic.REPSBufferSizeMaskBits",
-              UETSIM_FIELD(nic.spraying.reps_buffer_size_mask_bits), {0, 16},
+              UETSIM_FIELD(nic.spraying.reps_buffer_size_mask_bits),
+              ints(entropy_config::reps_buffer_size_mask_bits_range),
               "REPS: 2^bits cached entropy values.");
     k.integer("UetNic.EntropyValueSetSize", UETSIM_FIELD(nic.spraying.entropy_value_set_size),
-              {1, 65536}, "REPS: exploring draws from 0 to this minus 1.");
-    k.time("UetNic.FreezingTimeout", UETSIM_FIELD(nic.spraying.freezing_timeout_s), {0, 1},
+              ints(entropy_config::entropy_value_set_size_range),
+              "REPS: exploring draws from 0 to this minus 1.");
+    k.time("UetNic.FreezingTimeout", UETSIM_FIELD(nic.spraying.freezing_timeout_s),
+           reals(entropy_config::freezing_timeout_range),
            "REPS: shortest freezing after a path failure.");
     k.integer("UetNic.FailureDetectionRTTMultiplier",
-              UETSIM_FIELD(nic.spraying.failure_detection_rtt_multiplier), {0, 1000},
+              UETSIM_FIELD(nic.spraying.failure_detection_rtt_multiplier),
+              ints(entropy_config::failure_detection_rtt_multiplier_range),
               "REPS: base RTTs without an ACK after which a packet's path is reported failed; 0 "
               "turns it off.");
 
@@ -117,52 +123,64 @@ void add_uet_nic_keys(scenario_schema& s)
               "Congestion control moves the window; false: fixed at the max window.");
     k.boolean("UetNic.PassThrough", UETSIM_FIELD(nic.nscc.pass_through),
               "Compute and record the window but do not enforce it.");
-    k.time("UetNic.InitialBaseRTT", UETSIM_FIELD(nic.nscc.initial_base_rtt_s), {0, 1e-2},
+    k.time("UetNic.InitialBaseRTT", UETSIM_FIELD(nic.nscc.initial_base_rtt_s),
+           reals(nscc_config::initial_base_rtt_range),
            "Starting base RTT: sets the BDP, the max window (1.5 x BDP) and the default target.");
     k.time("UetNic.ReferenceNetworkRTT", UETSIM_FIELD(nic.nscc.reference_network_rtt_s),
-           {1e-9, 1e-2}, "RTT of the reference BDP that normalizes the increase gains.");
-    k.rate("UetNic.ReferenceNetworkLinkSpeed",
-           UETSIM_FIELD(nic.nscc.reference_network_link_speed_bps), {1e9, 3.2e12},
-           "Link speed of the reference BDP.");
+           reals(nscc_config::reference_network_rtt_range),
+           "RTT of the reference BDP that normalizes the increase gains.");
+    k.rate(
+        "UetNic.ReferenceNetworkLinkSpeed", UETSIM_FIELD(nic.nscc.reference_network_link_speed_bps),
+        reals(nscc_config::reference_network_link_speed_range), "Link speed of the reference BDP.");
     k.boolean("UetNic.OverrideSpecTargetQueueDelay",
               UETSIM_FIELD(nic.nscc.override_spec_target_queue_delay),
               "Use TargetQueueDelay as the target.");
-    k.time("UetNic.TargetQueueDelay", UETSIM_FIELD(nic.nscc.target_queue_delay_s), {0, 1e-2},
+    k.time("UetNic.TargetQueueDelay", UETSIM_FIELD(nic.nscc.target_queue_delay_s),
+           reals(nscc_config::target_queue_delay_range),
            "The target with OverrideSpecTargetQueueDelay.");
     k.time("UetNic.TargetQueueDelayMargin", UETSIM_FIELD(nic.nscc.target_queue_delay_margin_s),
-           {0, 1e-2}, "Delay below which ACKs count toward fast increase.");
+           reals(nscc_config::target_queue_delay_margin_range),
+           "Delay below which ACKs count toward fast increase.");
     k.boolean("UetNic.DisableQuickAdapt", UETSIM_FIELD(nic.nscc.disable_quick_adapt),
               "Quick Adapt never runs.");
-    k.integer("UetNic.QuickAdaptGate", UETSIM_FIELD(nic.nscc.quick_adapt_gate), {0, 31},
+    k.integer("UetNic.QuickAdaptGate", UETSIM_FIELD(nic.nscc.quick_adapt_gate),
+              ints(nscc_config::quick_adapt_gate_range),
               "Quick Adapt fires only below max window / 2^gate acknowledged in its window.");
-    k.time("UetNic.QuickAdaptThreshold", UETSIM_FIELD(nic.nscc.quick_adapt_threshold_s), {0, 1},
+    k.time("UetNic.QuickAdaptThreshold", UETSIM_FIELD(nic.nscc.quick_adapt_threshold_s),
+           reals(nscc_config::quick_adapt_threshold_range),
            "Average queueing delay that triggers Quick Adapt (trimming off).");
     k.boolean("UetNic.OverrideUetSpecMaxCWind", UETSIM_FIELD(nic.nscc.override_uet_spec_max_cwnd),
               "The max window is MaxCongestionWindow nominal packets.");
-    k.integer("UetNic.MaxCongestionWindow", UETSIM_FIELD(nic.nscc.max_congestion_window), {1, 4096},
+    k.integer("UetNic.MaxCongestionWindow", UETSIM_FIELD(nic.nscc.max_congestion_window),
+              ints(nscc_config::max_congestion_window_range),
               "Max window in nominal packets, with OverrideUetSpecMaxCWind.");
     k.real("UetNic.ReceiverCongestionLowThreshold",
-           UETSIM_FIELD(nic.nscc.receiver_congestion_low_threshold), {0, 100},
+           UETSIM_FIELD(nic.nscc.receiver_congestion_low_threshold),
+           reals(nscc_config::receiver_congestion_threshold_range),
            "Receive-pool occupancy (%) where the receiver penalty starts.");
     k.real("UetNic.ReceiverCongestionHighThreshold",
-           UETSIM_FIELD(nic.nscc.receiver_congestion_high_threshold), {0, 100},
+           UETSIM_FIELD(nic.nscc.receiver_congestion_high_threshold),
+           reals(nscc_config::receiver_congestion_threshold_range),
            "Receive-pool occupancy (%) where the penalty is full (127).");
     k.boolean("UetNic.RestoreCWindEnable", UETSIM_FIELD(nic.nscc.restore_cwnd_enable),
               "ACKs ask senders to restore their saved window once the penalty is 0.");
     k.real("UetNic.MaxMultiplicativeDecreaseJump",
-           UETSIM_FIELD(nic.nscc.max_multiplicative_decrease_jump), {0.001, 1},
+           UETSIM_FIELD(nic.nscc.max_multiplicative_decrease_jump),
+           reals(nscc_config::max_multiplicative_decrease_jump_range),
            "Smallest fraction of the window one decrease keeps.");
-    k.real("UetNic.AlphaMultiplier", UETSIM_FIELD(nic.nscc.alpha_multiplier), {1, 100},
-           "Scales proportional increase.");
+    k.real("UetNic.AlphaMultiplier", UETSIM_FIELD(nic.nscc.alpha_multiplier),
+           reals(nscc_config::alpha_multiplier_range), "Scales proportional increase.");
     k.real("UetNic.FairIncreaseMultiplier", UETSIM_FIELD(nic.nscc.fair_increase_multiplier),
-           {1, 100}, "Scales fair increase.");
+           reals(nscc_config::fair_increase_multiplier_range), "Scales fair increase.");
     k.real("UetNic.FastIncreaseMultiplier", UETSIM_FIELD(nic.nscc.fast_increase_multiplier),
-           {0.01, 100}, "Scales fast increase.");
-    k.real("UetNic.EtaMultiplier", UETSIM_FIELD(nic.nscc.eta_multiplier), {0, 1},
+           reals(nscc_config::fast_increase_multiplier_range), "Scales fast increase.");
+    k.real("UetNic.EtaMultiplier", UETSIM_FIELD(nic.nscc.eta_multiplier),
+           reals(nscc_config::eta_multiplier_range),
            "Scales the additive increase after the routines.");
-    k.real("UetNic.Gamma", UETSIM_FIELD(nic.nscc.gamma), {0.001, 1},
+    k.real("UetNic.Gamma", UETSIM_FIELD(nic.nscc.gamma), reals(nscc_config::gamma_range),
            "Depth of a multiplicative decrease.");
-    k.real("UetNic.DelayAlpha", UETSIM_FIELD(nic.nscc.delay_alpha), {0, 1},
+    k.real("UetNic.DelayAlpha", UETSIM_FIELD(nic.nscc.delay_alpha),
+           reals(nscc_config::delay_alpha_range),
            "Weight of the newest sample in the average queueing delay.");
 
     s.rules.push_back({"UetNic: the NSCC and spraying attributes are consistent.",
