@@ -122,6 +122,7 @@ int cmd_inspect(const scenario_args& a, bool json)
     if (json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::object();
         out["scenario"] = config::scenario_json(sc);
+        if (!sc.overrides.empty()) out["instances"] = config::instances_json(sc);
         if (derived.is_object()) {
             for (auto it = derived.begin(); it != derived.end(); ++it)
                 if (it.key() != "scenario") out[it.key()] = it.value();
@@ -132,9 +133,11 @@ int cmd_inspect(const scenario_args& a, bool json)
     // The derived values follow as comments so that the output still loads as a scenario.
     YAML::Emitter e;
     e << json_to_yaml(derived);
-    std::cout << config::scenario_yaml(sc) << "\n"
-              << "# Derived values (not scenario keys):\n"
-              << comment_block(e.c_str());
+    std::cout << config::scenario_yaml(sc) << "\n";
+    if (const std::string per_device = config::instances_text(sc); !per_device.empty())
+        std::cout << "# Per-device values (where they differ from the section's):\n"
+                  << per_device << "\n";
+    std::cout << "# Derived values (not scenario keys):\n" << comment_block(e.c_str());
     return exit_ok;
 }
 

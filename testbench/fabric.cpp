@@ -2,6 +2,7 @@
 
 #include "hw/common/time.h"
 #include "hw/nic/uet/uet_nic.h"
+#include "testbench/instance_config.h"
 #include "testbench/nic_factory.h"
 
 namespace uetsim {
@@ -19,10 +20,11 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         std::vector<fabric_switch::port_spec> ports(dev.ports.size());
         for (size_t p = 0; p < dev.ports.size(); ++p)
             ports[p].nic_facing = m_topo.devices[m_topo.peer(d, p)].kind == device_kind::host;
-        m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sc.sw,
+        const switch_config sw = switch_for(sc, dev.name);
+        m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,
                                                              std::move(routes[dev.index]), ports,
                                                              sc.simulation.random_seed, pool));
-        if (sc.sw.rtl_flow_hash_lockstep) {
+        if (sw.rtl_flow_hash_lockstep) {
             // The Verilated flow-hash block beside each switch, checking every hash it computes.
             m_rtl_hashers.push_back(
                 std::make_unique<rtl_flow_hasher>((dev.name + "_rtl_flow_hash").c_str()));
@@ -46,15 +48,17 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
     } else {
         for (uint32_t h = 0; h < m_topo.hosts; ++h) {
             const std::string name = m_topo.devices[h].name;
+            const nic_config nic = nic_for(sc, name);
+            const pcie_config pcie = pcie_for(sc, name);
             m_memory.push_back(std::make_unique<host_memory>((name + "_memory").c_str()));
             m_mmio.push_back(std::make_unique<host_mmio>((name + "_cpu").c_str()));
-            m_pcie.push_back(std::make_unique<pcie_link>((name + "_pcie").c_str(), sc.pcie));
+            m_pcie.push_back(std::make_unique<pcie_link>((name + "_pcie").c_str(), pcie));
             m_host_ifs.push_back(std::make_unique<nic_host_interface>(
-                (name + "_host_if").c_str(), h, sc.pcie, [](uint32_t x) { return host_ip(x); }));
+                (name + "_host_if").c_str(), h, pcie, [](uint32_t x) { return host_ip(x); }));
             const nic_context ctx{h,          m_topo.devices[h].node_id,
                                   host_ip(h), sc.simulation.random_seed,
                                   pool,       *m_host_ifs.back()};
-            m_nics.push_back(make_nic(name, sc, ctx, m_topo.host_link(h).rate_bps));
+            m_nics.push_back(make_nic(name, nic, ctx, m_topo.host_link(h).rate_bps));
             nic_host_interface& hif = *m_host_ifs.back();
             hif.attach(m_nics.back().get());
             hif.on_direct_complete([&traffic](uint64_t m, double t) { traffic.completed(m, t); });

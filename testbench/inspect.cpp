@@ -14,9 +14,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     const topology t = build_topology(sc.topology, sc.link);
     nlohmann::ordered_json j;
     auto& tj = j["topology"];
-    tj["kind"] = sc.topology.kind == topology_kind::leaf_spine ? "leaf-spine"
-                 : sc.topology.kind == topology_kind::fat_tree ? "fat-tree"
-                                                               : "single-switch";
+    tj["kind"] = to_string(sc.topology.kind);
     tj["hosts"] = t.hosts;
     tj["switches"] = t.switch_count();
     tj["links"] = t.links.size();

@@ -28,12 +28,12 @@ nic_builder nic_builder_for(nic_kind kind)
     return nullptr;
 }
 
-std::unique_ptr<host_nic> make_nic(const std::string& name, const scenario& sc,
+std::unique_ptr<host_nic> make_nic(const std::string& name, const nic_config& nic,
                                    const nic_context& ctx, double link_rate_bps)
 {
-    const nic_builder b = nic_builder_for(sc.nic.type);
+    const nic_builder b = nic_builder_for(nic.type);
     if (!b) throw std::logic_error("no NIC is built for this Nic.Type");
-    return b(name, sc, ctx, link_rate_bps);
+    return b(name, nic, ctx, link_rate_bps);
 }
 
 }  // namespace uetsim

@@ -11,14 +11,14 @@
 
 namespace uetsim {
 
-using nic_builder = std::unique_ptr<host_nic> (*)(const std::string& name, const scenario& sc,
+using nic_builder = std::unique_ptr<host_nic> (*)(const std::string& name, const nic_config& nic,
                                                   const nic_context& ctx, double link_rate_bps);
 
 // The builder of Nic.Type `kind`, or nullptr where no NIC is built (raw ports).
 nic_builder nic_builder_for(nic_kind kind);
 
 // Builds the NIC of the scenario's Nic.Type (not raw).
-std::unique_ptr<host_nic> make_nic(const std::string& name, const scenario& sc,
+std::unique_ptr<host_nic> make_nic(const std::string& name, const nic_config& nic,
                                    const nic_context& ctx, double link_rate_bps);
 
 }  // namespace uetsim

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,19 @@ struct nic_config
     }
 };
 
+struct scenario;
+
+// One key given for some devices only (Switch[leaf*].EcmpHashMethod: crc32): its value replaces the
+// section's for each device whose name matches `glob` (fnmatch: *, ?, [..]). sim/ validates the
+// value when it reads it; testbench/instance_config.h resolves a device's configuration.
+struct device_override
+{
+    std::string section;                   // Switch, UetNic, Pcie
+    std::string glob;                      // leaf*
+    std::string key;                       // the plain key path: Switch.EcmpHashMethod
+    std::function<void(scenario&)> apply;  // stores the value into the section's struct
+};
+
 struct scenario
 {
     simulation_config simulation;
@@ -150,6 +164,8 @@ struct scenario
     std::vector<fault_spec> faults;
     records_config records;
     capture_config capture;
+    // Applied over the sections above, in order (a later one wins), for matching devices only.
+    std::vector<device_override> overrides;
 };
 
 }  // namespace uetsim

@@ -43,6 +43,13 @@ std::string parallel_name(const std::string& base, uint32_t j, uint32_t count)
 
 }  // namespace
 
+const char* to_string(topology_kind kind)
+{
+    for (const auto& s : topology_kind_spellings)
+        if (s.kind == kind) return s.name;
+    return "?";
+}
+
 uint32_t host_count(const topology_config& cfg)
 {
     if (cfg.kind == topology_kind::fat_tree) return cfg.k * cfg.k * cfg.k / 4;

@@ -58,6 +58,20 @@ struct topology
     uint32_t peer(uint32_t d, size_t port) const;
 };
 
+// The spellings of Topology.Kind, in the order the key reference lists them: the one table of
+// them (the schema and the records read it).
+struct topology_kind_spelling
+{
+    const char* name;
+    topology_kind kind;
+};
+inline constexpr topology_kind_spelling topology_kind_spellings[] = {
+    {"leaf-spine", topology_kind::leaf_spine},
+    {"fat-tree", topology_kind::fat_tree},
+    {"single-switch", topology_kind::single_switch},
+};
+const char* to_string(topology_kind kind);
+
 // Host count a topology configuration resolves to (fat-tree: k^3/4).
 uint32_t host_count(const topology_config& cfg);
 

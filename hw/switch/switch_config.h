@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "hw/common/value_range.h"
+
 #include "hw/switch/flow_hash.h"
 
 namespace uetsim {
@@ -11,7 +13,8 @@ struct switch_config
 {
     ecmp_hash_method hash_method = ecmp_hash_method::crc32_with_salt;
     bool enable_load_balancing_stats = true;
-    double load_balancing_stats_interval_s = 1e-3;  // >= 10 us
+    double load_balancing_stats_interval_s = 1e-3;
+    static constexpr value_range load_balancing_stats_interval_range{10e-6, 10};
 
     double forwarding_latency_s = 500e-9;  // ingress to egress-queue, fixed
 

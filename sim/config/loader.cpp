@@ -4,10 +4,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "sim/default_scenario.h"
+#include "testbench/instance_config.h"
+#include "testbench/topology.h"
 
 namespace uetsim::config {
 
@@ -60,6 +63,75 @@ std::string kind_of(const YAML::Node& n)
     throw config_error(msg);
 }
 
+// "Switch[leaf*]" is section Switch, device-name glob leaf*.
+bool split_instance(const std::string& name, std::string& section, std::string& glob)
+{
+    const auto open = name.find('[');
+    if (open == std::string::npos || open == 0 || name.back() != ']') return false;
+    section = name.substr(0, open);
+    glob = name.substr(open + 1, name.size() - open - 2);
+    return true;
+}
+
+std::string instance_name(const std::string& section, const std::string& glob)
+{
+    return section + "[" + glob + "]";
+}
+
+std::string key_name(const std::string& path)
+{
+    return path.substr(path.find('.') + 1);
+}
+
+// The section of Section[glob] (`shown`), refused where per-device values make no sense.
+const section_def& instance_section(const std::string& section, const std::string& glob,
+                                    const std::string& shown, const YAML::Node& key_node,
+                                    const std::string& source)
+{
+    const auto& sch = schema();
+    const section_def* sec = sch.find_section(section);
+    if (!sec) unknown_section(key_node, source, section);
+    const std::string where = location(key_node, source) + shown + ": ";
+    if (sec->instances == instance_kind::none) {
+        std::vector<std::string> device_sections;
+        for (const auto& s : sch.sections)
+            if (s.instances != instance_kind::none) device_sections.push_back(s.name);
+        throw config_error(where + section +
+                           " is not a device section: its keys hold for the whole run; "
+                           "per-device keys (Section[glob].Key) are for " +
+                           detail::join(device_sections, ", "));
+    }
+    if (glob.empty())
+        throw config_error(where + "no device-name glob between [ and ], e.g. " + section +
+                           (sec->instances == instance_kind::hosts ? "[host3]" : "[leaf*]"));
+    return *sec;
+}
+
+// "leaf0..leaf3, spine0..spine7": device names grouped by their kind (the letters before the
+// number), in topology order.
+std::string name_ranges(const std::vector<std::string>& names)
+{
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < names.size();) {
+        const std::string kind = names[i].substr(0, names[i].find_first_of("0123456789"));
+        size_t j = i;
+        while (j + 1 < names.size() && names[j + 1].rfind(kind, 0) == 0 &&
+               names[j + 1].find_first_of("0123456789") == kind.size())
+            ++j;
+        parts.push_back(j == i ? names[i] : names[i] + ".." + names[j]);
+        i = j + 1;
+    }
+    return detail::join(parts, ", ");
+}
+
+// "leaf0, leaf1" or "host0, host1, host2 and 13 more".
+std::string device_list(const std::vector<std::string>& names)
+{
+    if (names.size() <= 4) return detail::join(names, ", ");
+    return names[0] + ", " + names[1] + ", " + names[2] + " and " +
+           std::to_string(names.size() - 3) + " more";
+}
+
 // A --set value as a YAML node: lists and tables are parsed as YAML flow text
 // ("[nd-stats, flow-perf]", "[{Src: 0, Dst: 1, Bytes: 1MB}]"); scalars stay verbatim.
 YAML::Node set_value(const key_def<scenario>& key, const std::string& text)
@@ -104,7 +176,11 @@ void scenario_builder::load_text(const std::string& yaml_text, const std::string
     detail::for_each_entry(
         root, {"", source},
         [&](const std::string& key, const YAML::Node& key_node, const YAML::Node& value) {
-            load_section(key, key_node, value, source);
+            std::string section, glob;
+            if (split_instance(key, section, glob))
+                load_instance_section(section, glob, key_node, value, source);
+            else
+                load_section(key, key_node, value, source);
         });
 }
 
@@ -129,6 +205,105 @@ void scenario_builder::load_section(const std::string& section, const YAML::Node
                                if (!k) unknown_key(kn, source, path);
                                assign(*k, v, {path, source, kn.Mark()});
                            });
+}
+
+void scenario_builder::load_instance_section(const std::string& section, const std::string& glob,
+                                             const YAML::Node& key_node, const YAML::Node& value,
+                                             const std::string& source)
+{
+    const std::string shown = instance_name(section, glob);
+    const section_def& sec = instance_section(section, glob, shown, key_node, source);
+    value_context ctx{shown, source, key_node.Mark()};
+    if (value.IsNull()) return;  // "Switch[leaf*]:" with nothing under it
+    if (!value.IsMap()) fail(value, ctx, "expected a map of keys, got " + kind_of(value));
+    detail::for_each_entry(value, ctx,
+                           [&](const std::string& key, const YAML::Node& kn, const YAML::Node& v) {
+                               add_override(sec, glob, section + "." + key, kn, v,
+                                            {shown + "." + key, source, kn.Mark()});
+                           });
+}
+
+void scenario_builder::add_override(const section_def& section, const std::string& glob,
+                                    const std::string& path, const YAML::Node& key_node,
+                                    const YAML::Node& value, const value_context& ctx)
+{
+    const auto& sch = schema();
+    const key_def<scenario>* key = sch.keys.find(path);
+    if (!key) {
+        std::vector<std::string> known;
+        for (const auto* k : sch.section_keys(section.name))
+            known.push_back(instance_name(section.name, glob) + "." + key_name(k->info.path));
+        detail::unknown_key(key_node, ctx, ctx.name, known);
+    }
+    if (!key->info.per_instance) {
+        throw config_error(location(key_node, ctx.source) + ctx.name + ": " + path +
+                           " holds for the whole fabric and cannot be set per device; set " + path +
+                           " instead");
+    }
+    // The plain key's checks and messages, naming the per-instance path.
+    scenario scratch;
+    key->assign(scratch, value, ctx);
+    // The same key for the same glob again: the later value is the only one that counts.
+    auto& list = m_scenario.overrides;
+    list.erase(
+        std::remove_if(list.begin(), list.end(),
+                       [&](const device_override& o) { return o.glob == glob && o.key == path; }),
+        list.end());
+    list.push_back({section.name, glob, path,
+                    [key, value, ctx](scenario& sc) { key->assign(sc, value, ctx); }});
+}
+
+void scenario_builder::check_overrides()
+{
+    const auto& overrides = m_scenario.overrides;
+    if (overrides.empty()) return;
+    const auto& sch = schema();
+    const topology topo = build_topology(m_scenario.topology, m_scenario.link);
+    auto kind_of_section = [&](const device_override& o) {
+        return sch.find_section(o.section)->instances;
+    };
+    auto is_kind = [](const device& d, instance_kind k) { return instance_kind_of(d) == k; };
+    for (const auto& o : overrides) {
+        const instance_kind k = kind_of_section(o);
+        std::vector<std::string> names;
+        bool matched = false;
+        for (const auto& d : topo.devices) {
+            if (!is_kind(d, k)) continue;
+            names.push_back(d.name);
+            matched = matched || matches(o, d.name);
+        }
+        if (matched) continue;
+        const bool hosts = k == instance_kind::hosts;
+        throw config_error(instance_name(o.section, o.glob) + "." + key_name(o.key) + ": '" +
+                           o.glob + "' matches no " + (hosts ? "host" : "switch") +
+                           " of this topology; its " + (hosts ? "hosts" : "switches") + " are " +
+                           name_ranges(names));
+    }
+    // Each distinct set of overrides that some devices get is a configuration the rules must
+    // accept, as they accept the sections' own values.
+    std::map<std::vector<size_t>, std::vector<std::string>> resolutions;
+    for (const auto& d : topo.devices) {
+        std::vector<size_t> applied;
+        for (size_t i = 0; i < overrides.size(); ++i)
+            if (is_kind(d, kind_of_section(overrides[i])) && matches(overrides[i], d.name))
+                applied.push_back(i);
+        if (!applied.empty()) resolutions[applied].push_back(d.name);
+    }
+    for (const auto& [applied, devices] : resolutions) {
+        scenario resolved = m_scenario;
+        std::vector<std::string> paths;
+        for (size_t i : applied) {
+            overrides[i].apply(resolved);
+            paths.push_back(instance_name(overrides[i].section, overrides[i].glob) + "." +
+                            key_name(overrides[i].key));
+        }
+        try {
+            for (const auto& rule : sch.rules) rule.apply(resolved, m_given);
+        } catch (const config_error& e) {
+            throw config_error(device_list(devices) + " with " + detail::join(paths, ", ") + ": " +
+                               e.what());
+        }
+    }
 }
 
 void scenario_builder::assign(const key_def<scenario>& key, const YAML::Node& value,
@@ -172,13 +347,23 @@ void scenario_builder::apply_set(const std::string& assignment)
     std::string text = trim(assignment.substr(eq + 1));
     const auto& sch = schema();
 
-    // One cell of a table row: Flows[3].Bytes=1MiB.
-    static const std::regex cell(R"(([A-Za-z]+)\[(\d+)\]\.([A-Za-z0-9_]+))");
+    // One cell of a table row (Flows[3].Bytes=1MiB) or a per-device key
+    // (Switch[leaf*].EcmpHashMethod=crc32).
+    static const std::regex indexed(R"(([A-Za-z]+)\[(.*)\]\.([A-Za-z0-9_]+))");
     std::smatch m;
-    if (std::regex_match(path, m, cell)) {
+    if (std::regex_match(path, m, indexed)) {
         const auto* key = sch.keys.find(m[1].str());
-        if (!key || key->info.type != value_type::table)
-            throw config_error("--set " + path + ": only list sections such as Flows take [index]");
+        if (!key || key->info.type != value_type::table) {
+            const std::string section = m[1].str(), glob = m[2].str();
+            const section_def& sec =
+                instance_section(section, glob, instance_name(section, glob), YAML::Node(), "");
+            add_override(sec, glob, section + "." + m[3].str(), YAML::Node(), YAML::Node(text),
+                         {path, ""});
+            return;
+        }
+        if (m[2].str().find_first_not_of("0123456789") != std::string::npos || m[2].length() == 0)
+            throw config_error("--set " + path + ": a row of " + key->info.path +
+                               " is chosen by its number, e.g. " + key->info.path + "[3]");
         size_t rows = key->rows(m_scenario);
         size_t i = std::stoul(m[2]);
         std::string row = key->info.path + "[" + m[2].str() + "]";
@@ -213,6 +398,7 @@ void scenario_builder::apply_set(const std::string& assignment)
 scenario scenario_builder::finish()
 {
     for (const auto& rule : schema().rules) rule.apply(m_scenario, m_given);
+    check_overrides();
     return m_scenario;
 }
 

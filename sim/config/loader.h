@@ -1,5 +1,7 @@
 // Resolves a scenario: struct defaults, then one YAML document (a file or the embedded default
-// scenario), then --set overrides in order, then the cross-field rules. Every problem is a
+// scenario), then --set overrides in order, then the cross-field rules. Per-device keys
+// (Switch[leaf*].EcmpHashMethod, from the file or --set) are kept in scenario::overrides, in the
+// order given, and apply over the plain keys (docs/configuration.md). Every problem is a
 // config_error whose message names the key, the value and what is allowed.
 #pragma once
 
@@ -31,6 +33,18 @@ private:
     void load_section(const std::string& section, const YAML::Node& key_node,
                       const YAML::Node& value, const std::string& source);
     void assign(const key_def<scenario>& key, const YAML::Node& value, const value_context& ctx);
+    // Section[glob]: a map of the section's keys for the devices whose names match glob.
+    void load_instance_section(const std::string& section, const std::string& glob,
+                               const YAML::Node& key_node, const YAML::Node& value,
+                               const std::string& source);
+    // One Section[glob].Key override: checked like the plain key, kept for finish() and the
+    // devices. `ctx.name` is the per-instance path used in messages.
+    void add_override(const section_def& section, const std::string& glob, const std::string& path,
+                      const YAML::Node& key_node, const YAML::Node& value,
+                      const value_context& ctx);
+    // Every glob matches a device of its section's kind; every device's resolved configuration
+    // obeys the rules.
+    void check_overrides();
 
     scenario m_scenario;
     given_keys m_given;

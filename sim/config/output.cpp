@@ -1,9 +1,12 @@
 #include "sim/config/output.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "sim/config/scenario_keys.h"
 #include "sim/units.h"
+#include "testbench/instance_config.h"
+#include "testbench/topology.h"
 
 namespace uetsim::config {
 
@@ -45,6 +48,39 @@ void markdown_row(std::ostream& os, const key_doc& d)
        << " | " << cell(d.allowed) << " | " << cell(d.doc) << " |\n";
 }
 
+// The per-device keys grouped by Section[glob], each group in the order it first appears; a key's
+// value is read back from a scratch scenario the override is applied to.
+struct override_group
+{
+    std::string name;  // Switch[leaf*]
+    std::vector<const device_override*> keys;
+};
+
+std::vector<override_group> override_groups(const scenario& sc)
+{
+    std::vector<override_group> out;
+    for (const auto& o : sc.overrides) {
+        const std::string name = o.section + "[" + o.glob + "]";
+        auto it = std::find_if(out.begin(), out.end(), [&](auto& g) { return g.name == name; });
+        if (it == out.end()) it = out.insert(out.end(), override_group{name, {}});
+        it->keys.push_back(&o);
+    }
+    return out;
+}
+
+template <class Emit>
+void for_each_override(const scenario& sc, Emit emit)
+{
+    const auto& sch = schema();
+    for (const auto& g : override_groups(sc)) {
+        for (const auto* o : g.keys) {
+            scenario scratch;
+            o->apply(scratch);
+            emit(g.name, key_name(o->key), *sch.keys.find(o->key), scratch);
+        }
+    }
+}
+
 }  // namespace
 
 std::string scenario_yaml(const scenario& sc)
@@ -62,6 +98,9 @@ std::string scenario_yaml(const scenario& sc)
         for (const auto* k : keys) m[key_name(k->info.path)] = k->to_yaml(sc);
         root[sec.name] = m;
     }
+    for_each_override(
+        sc, [&](const std::string& group, const std::string& key, const key_def<scenario>& k,
+                const scenario& value) { root[group][key] = k.to_yaml(value); });
     YAML::Emitter e;
     e << root;
     return std::string(e.c_str()) + "\n";
@@ -82,15 +121,65 @@ nlohmann::ordered_json scenario_json(const scenario& sc)
         for (const auto* k : keys) m[key_name(k->info.path)] = k->to_json(sc);
         root[sec.name] = m;
     }
+    for_each_override(
+        sc, [&](const std::string& group, const std::string& key, const key_def<scenario>& k,
+                const scenario& value) { root[group][key] = k.to_json(value); });
     return root;
+}
+
+nlohmann::ordered_json instances_json(const scenario& sc)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    if (sc.overrides.empty()) return out;
+    const auto& sch = schema();
+    const topology topo = build_topology(sc.topology, sc.link);
+    for (const auto& d : topo.devices) {
+        std::vector<std::string> paths;  // the keys overridden for this device, once each
+        for (const auto& o : sc.overrides) {
+            if (sch.find_section(o.section)->instances != instance_kind_of(d) ||
+                !matches(o, d.name))
+                continue;
+            if (std::find(paths.begin(), paths.end(), o.key) == paths.end()) paths.push_back(o.key);
+        }
+        if (paths.empty()) continue;
+        const scenario resolved = scenario_for_device(sc, d.name);
+        nlohmann::ordered_json diff = nlohmann::ordered_json::object();
+        for (const auto& p : paths) {
+            const auto& k = *sch.keys.find(p);
+            auto v = k.to_json(resolved);
+            if (v != k.to_json(sc)) diff[p] = std::move(v);
+        }
+        if (!diff.empty()) out[d.name] = std::move(diff);
+    }
+    return out;
+}
+
+std::string instances_text(const scenario& sc)
+{
+    const auto& sch = schema();
+    std::ostringstream os;
+    const nlohmann::ordered_json per_device = instances_json(sc);
+    for (const auto& [device, keys] : per_device.items()) {
+        const scenario resolved = scenario_for_device(sc, device);
+        for (const auto& [path, value] : keys.items())
+            os << "# " << device << ": " << path << ": "
+               << detail::emit(sch.keys.find(path)->to_yaml(resolved)) << "\n";
+    }
+    return os.str();
 }
 
 std::string keys_markdown()
 {
     const auto& sch = schema();
+    std::vector<std::string> device_sections;
+    for (const auto& sec : sch.sections)
+        if (sec.instances != instance_kind::none) device_sections.push_back("`" + sec.name + "`");
+    std::vector<std::string> fabric_wide;
+    for (const auto& k : sch.keys.keys())
+        if (!k.info.per_instance) fabric_wide.push_back("`" + k.info.path + "`");
     std::ostringstream os;
     os << "# Scenario keys\n\n"
-       << "<!-- Generated from the key schema (sim/config/scenario_keys.cpp) by "
+       << "<!-- Generated from the key schema (sim/config/keys_*.cpp) by "
           "`uetsim keys --markdown`; do not edit by hand. tests/unit/config_docs_test.cpp checks "
           "that it is up to date. -->\n\n"
        << "A scenario file is YAML: a map of sections, each optional, each a map of keys "
@@ -104,7 +193,14 @@ std::string keys_markdown()
        << unit_list(dimension::frequency)
        << ". A value of the wrong kind (a time for a rate) is an error.\n\n"
        << "An unknown section or key, a value of the wrong type, out of range or not among the "
-          "allowed spellings stops the program with exit code 2 and a message naming the key.\n";
+          "allowed spellings stops the program with exit code 2 and a message naming the key.\n\n"
+       << "Per-device keys: a top-level `Section[glob]` map, or `--set 'Section[glob].Key=VALUE'`, "
+          "overrides a key for the devices whose names match the glob (`*`, `?`, `[..]`), e.g. "
+          "`Switch[leaf*].EcmpHashMethod: crc32`, after the plain keys and in the order given. "
+          "Sections that take them: "
+       << detail::join(device_sections, ", ")
+       << "; keys that hold for the whole fabric: " << detail::join(fabric_wide, ", ")
+       << ". See [configuration.md](configuration.md).\n";
     for (const auto& sec : sch.sections) {
         os << "\n## " << sec.name << "\n\n" << sec.doc << "\n";
         auto keys = sch.section_keys(sec.name);

@@ -8,14 +8,26 @@
 
 #include "sim/config/schema.h"
 #include "testbench/scenario.h"
+#include "testbench/topology.h"
 
 namespace uetsim::config {
+
+// The devices a section configures, by name: Section[glob].Key overrides one of its keys for the
+// devices whose names match.
+enum class instance_kind { none, switches, hosts };
+
+// Which sections' per-device keys a device takes.
+inline instance_kind instance_kind_of(const device& d)
+{
+    return d.kind == device_kind::host ? instance_kind::hosts : instance_kind::switches;
+}
 
 struct section_def
 {
     std::string name;
     bool is_list = false;  // Flows, Faults: the section itself is a list
     std::string doc;
+    instance_kind instances = instance_kind::none;
 };
 
 // Keys given explicitly (by the file or --set), as paths: "Topology.Hosts".
@@ -25,6 +37,9 @@ using given_keys = std::set<std::string>;
 struct rule_def
 {
     std::string doc;
+    // Every key path the rule reads, derives or names in its messages; the schema checks when it
+    // is built that each one is registered.
+    std::vector<std::string> keys;
     std::function<void(scenario&, const given_keys&)> apply;  // throws config_error
 };
 
@@ -38,6 +53,8 @@ struct scenario_schema
     std::vector<std::string> section_names() const;
     // The keys of one section, in registration order.
     std::vector<const key_def<scenario>*> section_keys(const std::string& section) const;
+    // Throws std::logic_error when a rule names a key path that is not registered.
+    void check_rule_keys() const;
 };
 
 // The one schema of this program version (built on first use).

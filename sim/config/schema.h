@@ -95,7 +95,10 @@ struct key_doc
     std::string default_value;  // as YAML text
     std::string allowed;        // range or spellings
     std::string doc;
-    bool required = false;          // table rows only
+    bool required = false;  // table rows only
+    // false: one value for the whole fabric, which Section[glob].Key may not override (a key that
+    // the application or a record reads too).
+    bool per_instance = true;
     std::vector<key_doc> elements;  // the row keys of a table
 };
 
@@ -378,6 +381,13 @@ public:
         return done(k);
     }
 
+    // Marks the last key as one value for the whole fabric (no Section[glob] override).
+    key_table& fabric_wide()
+    {
+        m_keys.back().info.per_instance = false;
+        return *this;
+    }
+
     // Marks the last key as required (table rows).
     key_table& required()
     {
@@ -391,6 +401,14 @@ public:
         for (const auto& k : m_keys)
             if (k.info.path == path) return &k;
         return nullptr;
+    }
+
+    // A registered key, for rules that name one: a path that is not registered is a programming
+    // error caught when the schema is built.
+    const key_def<Owner>& key(std::string_view path) const
+    {
+        if (const auto* k = find(path)) return *k;
+        throw std::logic_error("not a registered scenario key: " + std::string(path));
     }
 
     const std::vector<key_def<Owner>>& keys() const { return m_keys; }

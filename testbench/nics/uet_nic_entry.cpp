@@ -5,12 +5,11 @@
 
 namespace uetsim {
 
-std::unique_ptr<host_nic> make_uet_nic(const std::string& name, const scenario& sc,
+std::unique_ptr<host_nic> make_uet_nic(const std::string& name, const nic_config& nic,
                                        const nic_context& ctx, double link_rate_bps)
 {
     return std::make_unique<uet_nic>(
-        name.c_str(), ctx,
-        derive_uet_nic_params(sc.nic.uet, sc.nic.nscc, sc.nic.spraying, link_rate_bps));
+        name.c_str(), ctx, derive_uet_nic_params(nic.uet, nic.nscc, nic.spraying, link_rate_bps));
 }
 
 }  // namespace uetsim

@@ -10,7 +10,7 @@
 
 namespace uetsim {
 
-std::unique_ptr<host_nic> make_uet_nic(const std::string& name, const scenario& sc,
+std::unique_ptr<host_nic> make_uet_nic(const std::string& name, const nic_config& nic,
                                        const nic_context& ctx, double link_rate_bps);
 
 }  // namespace uetsim

@@ -19,7 +19,7 @@ TEST(nic_factory, uet_builds_a_uet_nic_raw_builds_none)
     packet_pool pool;
     test::stub_host_dma dma;
     const nic_context ctx{3, 21, 0x0a000004, 1, pool, dma};
-    std::unique_ptr<host_nic> nic = make_nic("host3", sc, ctx, 200e9);
+    std::unique_ptr<host_nic> nic = make_nic("host3", sc.nic, ctx, 200e9);
     ASSERT_NE(nic, nullptr);
     EXPECT_STREQ(nic->kind_name(), "uet");
     EXPECT_NE(dynamic_cast<uet_nic*>(nic.get()), nullptr);

@@ -195,8 +195,12 @@ TEST(config, set_errors)
               "--set Flows[0].Bytes: there is no Flows[0]; the scenario has 0 Flows");
     EXPECT_EQ(error_of("Flows: [{Src: 0, Dst: 1, Bytes: 1}]", {"Flows[0].Bytez=1MB"}),
               "unknown key 'Flows[0].Bytez'; did you mean 'Flows[0].Bytes'?");
+    // A section that is not a list takes a device-name glob instead of a row number.
     EXPECT_EQ(error_of("", {"Switch[0].EnableEcn=true"}),
-              "--set Switch[0].EnableEcn: only list sections such as Flows take [index]");
+              "Switch[0].EnableEcn: '0' matches no switch of this topology; its switches are "
+              "leaf0..leaf1, spine0..spine7");
+    EXPECT_EQ(error_of("Flows: [{Src: 0, Dst: 1, Bytes: 1}]", {"Flows[x].Bytes=1MB"}),
+              "--set Flows[x].Bytes: a row of Flows is chosen by its number, e.g. Flows[3]");
     EXPECT_EQ(error_of("", {"Topology=1"}),
               "--set Topology: Topology is a section; --set takes a key such as "
               "Topology.Kind=VALUE");

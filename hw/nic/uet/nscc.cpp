@@ -18,8 +18,9 @@ constexpr double max_window_limit_bytes = 4294967295.0;  // a 32-bit byte count
 constexpr double full_penalty = 127.0;
 
 template <typename T>
-void check_range(std::vector<std::string>& errs, const char* name, T v, T lo, T hi)
+void check_range(std::vector<std::string>& errs, const char* name, T v, value_range r)
 {
+    const T lo = static_cast<T>(r.lo), hi = static_cast<T>(r.hi);
     if (v >= lo && v <= hi) return;
     std::ostringstream os;
     os << name << ": " << v << " is out of range " << lo << ".." << hi;
@@ -31,20 +32,24 @@ void check_range(std::vector<std::string>& errs, const char* name, T v, T lo, T 
 std::vector<std::string> nscc_config_errors(const nscc_config& c)
 {
     std::vector<std::string> errs;
-    check_range(errs, "QuickAdaptGate", c.quick_adapt_gate, 0u, 31u);
-    check_range(errs, "MaxCongestionWindow", c.max_congestion_window, 1u, 4096u);
-    check_range(errs, "ReceiverCongestionLowThreshold", c.receiver_congestion_low_threshold, 0.0,
-                100.0);
-    check_range(errs, "ReceiverCongestionHighThreshold", c.receiver_congestion_high_threshold, 0.0,
-                100.0);
-    check_range(errs, "MaxMultiplicativeDecreaseJump", c.max_multiplicative_decrease_jump, 0.001,
-                1.0);
-    check_range(errs, "AlphaMultiplier", c.alpha_multiplier, 1.0, 100.0);
-    check_range(errs, "FairIncreaseMultiplier", c.fair_increase_multiplier, 1.0, 100.0);
-    check_range(errs, "FastIncreaseMultiplier", c.fast_increase_multiplier, 0.01, 100.0);
-    check_range(errs, "EtaMultiplier", c.eta_multiplier, 0.0, 1.0);
-    check_range(errs, "Gamma", c.gamma, 0.001, 1.0);
-    check_range(errs, "DelayAlpha", c.delay_alpha, 0.0, 1.0);
+    using cfg = nscc_config;
+    check_range(errs, "QuickAdaptGate", c.quick_adapt_gate, cfg::quick_adapt_gate_range);
+    check_range(errs, "MaxCongestionWindow", c.max_congestion_window,
+                cfg::max_congestion_window_range);
+    check_range(errs, "ReceiverCongestionLowThreshold", c.receiver_congestion_low_threshold,
+                cfg::receiver_congestion_threshold_range);
+    check_range(errs, "ReceiverCongestionHighThreshold", c.receiver_congestion_high_threshold,
+                cfg::receiver_congestion_threshold_range);
+    check_range(errs, "MaxMultiplicativeDecreaseJump", c.max_multiplicative_decrease_jump,
+                cfg::max_multiplicative_decrease_jump_range);
+    check_range(errs, "AlphaMultiplier", c.alpha_multiplier, cfg::alpha_multiplier_range);
+    check_range(errs, "FairIncreaseMultiplier", c.fair_increase_multiplier,
+                cfg::fair_increase_multiplier_range);
+    check_range(errs, "FastIncreaseMultiplier", c.fast_increase_multiplier,
+                cfg::fast_increase_multiplier_range);
+    check_range(errs, "EtaMultiplier", c.eta_multiplier, cfg::eta_multiplier_range);
+    check_range(errs, "Gamma", c.gamma, cfg::gamma_range);
+    check_range(errs, "DelayAlpha", c.delay_alpha, cfg::delay_alpha_range);
 
     auto negative = [&](const char* name, double v) {
         if (v < 0.0) errs.push_back(std::string(name) + ": a time cannot be negative");

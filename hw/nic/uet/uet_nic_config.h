@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "hw/common/value_range.h"
+
 namespace uetsim {
 
 struct uet_nic_config
@@ -14,7 +16,8 @@ struct uet_nic_config
     bool ack_request_first_packet = true;
     bool ack_request_last_packet = true;
     double initial_retransmit_timeout_s = 150e-6;
-    uint32_t max_exponential_rto_backoff_count = 5;  // 0..15
+    uint32_t max_exponential_rto_backoff_count = 5;
+    static constexpr value_range max_exponential_rto_backoff_count_range{0, 15};
     bool fixed_rexmit_time_enable = false;
     double fixed_rexmit_timeout_s = 150e-6;
     bool trimming_enabled = false;

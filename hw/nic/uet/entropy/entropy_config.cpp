@@ -10,8 +10,9 @@ constexpr std::string_view name_none = "None";
 constexpr std::string_view name_default = "Default Packet Spraying";
 constexpr std::string_view name_reps = "Recycled Entropy Packet Spraying";
 
-std::optional<std::string> outside(const char* attr, uint64_t v, uint64_t lo, uint64_t hi)
+std::optional<std::string> outside(const char* attr, uint64_t v, value_range r)
 {
+    const uint64_t lo = static_cast<uint64_t>(r.lo), hi = static_cast<uint64_t>(r.hi);
     if (v >= lo && v <= hi) return std::nullopt;
     return std::string(attr) + " " + std::to_string(v) + " is outside " + std::to_string(lo) +
            " to " + std::to_string(hi);
@@ -43,13 +44,20 @@ std::optional<packet_spraying_type> parse_spraying_type(std::string_view name)
 std::optional<std::string> entropy_config_error(const entropy_config& cfg)
 {
     if (cfg.type == packet_spraying_type::default_spraying) {
-        if (auto e = outside("EntropyMaskBits", cfg.entropy_mask_bits, 0, 8)) return e;
-        return outside("StartingPortOffset", cfg.starting_port_offset, 0, 65535);
+        if (auto e = outside("EntropyMaskBits", cfg.entropy_mask_bits,
+                             entropy_config::entropy_mask_bits_range))
+            return e;
+        return outside("StartingPortOffset", cfg.starting_port_offset,
+                       entropy_config::starting_port_offset_range);
     }
     if (cfg.type != packet_spraying_type::reps) return std::nullopt;
 
-    if (auto e = outside("REPSBufferSizeMaskBits", cfg.reps_buffer_size_mask_bits, 0, 16)) return e;
-    if (auto e = outside("EntropyValueSetSize", cfg.entropy_value_set_size, 1, 65536)) return e;
+    if (auto e = outside("REPSBufferSizeMaskBits", cfg.reps_buffer_size_mask_bits,
+                         entropy_config::reps_buffer_size_mask_bits_range))
+        return e;
+    if (auto e = outside("EntropyValueSetSize", cfg.entropy_value_set_size,
+                         entropy_config::entropy_value_set_size_range))
+        return e;
     if (!(cfg.freezing_timeout_s >= 0) || !std::isfinite(cfg.freezing_timeout_s))
         return std::string("FreezingTimeout must be a time of 0 or more");
     // The window derives from these; the NIC's own checks refuse worse values earlier.

@@ -1,12 +1,16 @@
 // Attributes of a UET NIC's packet spraying (PacketSprayingType and the DefaultPacketSpraying and
 // RecycledEntropyPacketSpraying groups), with the NIC values the load balancer derives from.
-// Defaults and ranges are the configuration page's; docs/spraying.md explains each one.
+// Defaults and ranges are the configuration page's; docs/spraying.md explains each one. The
+// *_range constants are the one statement of each range (the scenario keys and
+// entropy_config_error read them).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "hw/common/value_range.h"
 
 namespace uetsim {
 
@@ -21,14 +25,20 @@ struct entropy_config
     packet_spraying_type type = packet_spraying_type::default_spraying;
 
     // Default Packet Spraying.
-    uint32_t entropy_mask_bits = 7;       // 0..8: 2^bits ports in turn
-    uint32_t starting_port_offset = 256;  // 0..65,535: first port of the range
+    uint32_t entropy_mask_bits = 7;  // 2^bits ports in turn
+    static constexpr value_range entropy_mask_bits_range{0, 8};
+    uint32_t starting_port_offset = 256;  // first port of the range
+    static constexpr value_range starting_port_offset_range{0, 65535};
 
     // Recycled Entropy Packet Spraying.
-    uint32_t reps_buffer_size_mask_bits = 3;        // 0..16: 2^bits cache entries
-    uint32_t entropy_value_set_size = 65536;        // 1..65,536: explore draws from [0, size)
-    double freezing_timeout_s = 100e-6;             // >= 0: shortest freezing
+    uint32_t reps_buffer_size_mask_bits = 3;  // 2^bits cache entries
+    static constexpr value_range reps_buffer_size_mask_bits_range{0, 16};
+    uint32_t entropy_value_set_size = 65536;  // explore draws from [0, size)
+    static constexpr value_range entropy_value_set_size_range{1, 65536};
+    double freezing_timeout_s = 100e-6;  // shortest freezing
+    static constexpr value_range freezing_timeout_range{0, 1};
     uint32_t failure_detection_rtt_multiplier = 3;  // x base RTT; 0 turns detection off
+    static constexpr value_range failure_detection_rtt_multiplier_range{0, 1000};
 
     // NIC values, not spraying attributes: they size the exploration window (REPS) and give
     // the fixed value (None).

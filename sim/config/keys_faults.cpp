@@ -1,0 +1,75 @@
+// The Faults list (link faults at given times) and the rule that checks the link names of
+// Faults and Capture against the topology.
+#include "sim/config/keys_common.h"
+
+#include "testbench/topology.h"
+
+namespace uetsim::config {
+
+namespace {
+
+key_table<fault_spec> fault_keys()
+{
+    key_table<fault_spec> t;
+    t.time("At", UETSIM_FIELD(at_s), {0, 100}, "When the fault happens.").required();
+    t.text("Link", UETSIM_FIELD(link), link_name,
+           "The link, named by its two ends, lower tier first (host3-leaf0, leaf0-spine2).")
+        .required();
+    t.choice("Action", UETSIM_FIELD(action),
+             {{"down", fault_action::down},
+              {"up", fault_action::up},
+              {"degrade", fault_action::degrade},
+              {"loss", fault_action::loss}},
+             "down: every frame on the link is lost, in both directions, in flight too; up: back "
+             "to its nominal rate, no loss; degrade: runs at Rate; loss: loses each frame with "
+             "probability Loss.")
+        .required();
+    t.rate("Rate", UETSIM_FIELD(rate_bps), {1e6, 3.2e12}, "The degraded rate (Action degrade).");
+    t.real("Loss", UETSIM_FIELD(loss), {0, 1}, "Probability that a frame is lost (Action loss).");
+    return t;
+}
+
+// The link names a scenario may name (Faults, Capture), with the closest one for a typo.
+void check_link_name(const topology& t, const std::string& key, const std::string& name)
+{
+    if (t.find_link(name) >= 0) return;
+    std::vector<std::string> names;
+    for (const auto& l : t.links) names.push_back(l.name);
+    const auto best = detail::closest(name, names);
+    fail_rule(key + ": '" + name + "' is not a link of this topology" +
+              (best ? "; did you mean '" + *best + "'?" : std::string()) +
+              " (links are named by their two ends, lower tier first, e.g. host0-leaf0)");
+}
+
+}  // namespace
+
+void add_faults_keys(scenario_schema& s)
+{
+    auto& k = s.keys;
+    k.table("Faults", UETSIM_FIELD(faults), fault_keys(),
+            "{At: 20us, Link: leaf0-spine3, Action: down}",
+            "Link faults, each on both directions of one link.");
+
+    s.rules.push_back(
+        {"Faults and Capture.Links name links of the topology; a degrade gives a Rate and a loss a "
+         "Loss.",
+         {"Faults", "Capture.Links", "Topology.Kind"},
+         [](scenario& sc, const given_keys&) {
+             const topology t = build_topology(sc.topology, sc.link);
+             for (size_t i = 0; i < sc.faults.size(); ++i) {
+                 const auto& f = sc.faults[i];
+                 const std::string name = "Faults[" + std::to_string(i) + "]";
+                 check_link_name(t, name + ".Link", f.link);
+                 if (f.action == fault_action::degrade && f.rate_bps <= 0)
+                     fail_rule(name + ": Action degrade needs a Rate, e.g. Rate: 100Gbps");
+                 if (f.action == fault_action::loss && f.loss <= 0)
+                     fail_rule(name +
+                               ": Action loss needs a Loss probability above 0, e.g. Loss: 0.01");
+             }
+             for (size_t i = 0; i < sc.capture.links.size(); ++i)
+                 check_link_name(t, "Capture.Links[" + std::to_string(i) + "]",
+                                 sc.capture.links[i]);
+         }});
+}
+
+}  // namespace uetsim::config

@@ -1,0 +1,71 @@
+// The Flows list: directed messages between hosts, and the rule that checks them against the
+// topology.
+#include "sim/config/keys_common.h"
+
+#include "testbench/topology.h"
+
+namespace uetsim::config {
+
+namespace {
+
+key_table<flow_spec> flow_keys()
+{
+    key_table<flow_spec> t;
+    t.integer("Src", UETSIM_FIELD(src), {0, u32_max},
+              "Sending host (hosts are numbered from 0 in topology order, leaf 0's first).")
+        .required();
+    t.integer("Dst", UETSIM_FIELD(dst), {0, u32_max}, "Receiving host.").required();
+    t.bytes("Bytes", UETSIM_FIELD(bytes), {0, 1ull << 40}, "Message size (at most 1 TiB).")
+        .required();
+    t.time("Start", UETSIM_FIELD(start_s), {0, 100}, "When the sender starts the message.");
+    t.integer("Entropy", UETSIM_FIELD(entropy), {-1, 65535},
+              "Nic.Type raw only: entropy value (UDP source port) of the first packet; -1 draws "
+              "one from the run's seed. A UET NIC chooses its own (UetNic.PacketSprayingType).");
+    t.integer("EntropyValues", UETSIM_FIELD(entropy_values), {1, 65536},
+              "Nic.Type raw only: how many consecutive entropy values the packets cycle through "
+              "(1: one fixed value for the flow).");
+    t.integer("TrafficClass", UETSIM_FIELD(traffic_class), {0, 7}, "Traffic class of the packets.");
+    return t;
+}
+
+}  // namespace
+
+void add_flows_keys(scenario_schema& s)
+{
+    auto& k = s.keys;
+    k.table("Flows", UETSIM_FIELD(flows.messages), flow_keys(),
+            "{Src: 0, Dst: 8, Bytes: 4MiB, Start: 0s}",
+            "Messages between hosts, each sent as RdmaDataMSS-sized packets (a Flows-only run ends "
+            "when every message is done).");
+
+    s.rules.push_back(
+        {"Every flow's Src and Dst are hosts of the topology and differ; a fixed Entropy plus "
+         "EntropyValues stays within 0..65535; Start is before Simulation.StopTime.",
+         {"Flows", "Topology.Hosts", "Simulation.StopTime"},
+         [](scenario& sc, const given_keys&) {
+             uint32_t hosts = host_count(sc.topology);
+             std::string range = hosts > 1 ? "0.." + std::to_string(hosts - 1) : "0";
+             for (size_t i = 0; i < sc.flows.messages.size(); ++i) {
+                 const auto& f = sc.flows.messages[i];
+                 std::string name = "Flows[" + std::to_string(i) + "]";
+                 for (auto [key, host] : {std::pair{"Src", f.src}, std::pair{"Dst", f.dst}}) {
+                     if (host >= hosts)
+                         fail_rule(name + "." + key + ": " + std::to_string(host) +
+                                   " is out of range " + range + " (the topology has " +
+                                   std::to_string(hosts) + " hosts)");
+                 }
+                 if (f.src == f.dst)
+                     fail_rule(name + ": Src and Dst are both " + std::to_string(f.src) +
+                               "; a flow needs two different hosts");
+                 if (f.entropy >= 0 && uint64_t(f.entropy) + f.entropy_values > 65536)
+                     fail_rule(name + ": Entropy " + std::to_string(f.entropy) + " with " +
+                               std::to_string(f.entropy_values) + " EntropyValues goes past 65535");
+                 if (f.start_s >= sc.simulation.stop_time_s)
+                     fail_rule(name + ".Start: " + format_quantity(f.start_s, dimension::time) +
+                               " is not before Simulation.StopTime (" +
+                               format_quantity(sc.simulation.stop_time_s, dimension::time) + ")");
+             }
+         }});
+}
+
+}  // namespace uetsim::config

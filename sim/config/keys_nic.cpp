@@ -1,0 +1,15 @@
+// Nic.* keys: what sits at each host's network port.
+#include "sim/config/keys_common.h"
+
+namespace uetsim::config {
+
+void add_nic_keys(scenario_schema& s)
+{
+    auto& k = s.keys;
+    k.choice("Nic.Type", UETSIM_FIELD(nic.type), {{"uet", nic_kind::uet}, {"raw", nic_kind::raw}},
+             "uet: a UET NIC at every host; raw: a NIC-less port that sends Flows packets at line "
+             "rate with no transport (to exercise the fabric alone).",
+             {"roce"});
+}
+
+}  // namespace uetsim::config

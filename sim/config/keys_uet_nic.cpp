@@ -1,0 +1,200 @@
+// UetNic.* keys: the UET NIC, its PDS manager, NSCC and packet spraying.
+#include "sim/config/keys_common.h"
+#include "hw/nic/uet/uet_nic_params.h"
+
+namespace uetsim::config {
+
+namespace {
+
+// The keys whose attribute names nscc_config_errors and entropy_config_error put in messages.
+std::vector<std::string> nscc_and_spraying_keys()
+{
+    std::vector<std::string> out = {"UetNic.RdmaDataMSS"};
+    for (const char* name : {"QuickAdaptGate",
+                             "MaxCongestionWindow",
+                             "ReceiverCongestionLowThreshold",
+                             "ReceiverCongestionHighThreshold",
+                             "MaxMultiplicativeDecreaseJump",
+                             "AlphaMultiplier",
+                             "FairIncreaseMultiplier",
+                             "FastIncreaseMultiplier",
+                             "EtaMultiplier",
+                             "Gamma",
+                             "DelayAlpha",
+                             "InitialBaseRTT",
+                             "ReferenceNetworkRTT",
+                             "ReferenceNetworkLinkSpeed",
+                             "TargetQueueDelay",
+                             "TargetQueueDelayMargin",
+                             "QuickAdaptThreshold",
+                             "EntropyMaskBits",
+                             "StartingPortOffset",
+                             "REPSBufferSizeMaskBits",
+                             "EntropyValueSetSize",
+                             "FreezingTimeout"})
+        out.push_back(std::string("UetNic.") + name);
+    return out;
+}
+
+}  // namespace
+
+void add_uet_nic_keys(scenario_schema& s)
+{
+    auto& k = s.keys;
+    k.bytes("UetNic.RdmaDataMSS", UETSIM_FIELD(nic.uet.rdma_data_mss), {64, 9000},
+            "Largest payload of one data packet (wire size + 106 B, nominal + 88 B).")
+        .fabric_wide();
+    k.integer("UetNic.AckRequestEveryNthPacket", UETSIM_FIELD(nic.uet.ack_request_every_nth_packet),
+              {1, 1024},
+              "Every Nth data transmission of a PDC, retransmissions included, requests an ACK.");
+    k.boolean(
+        "UetNic.AckRequestFirstPacket", UETSIM_FIELD(nic.uet.ack_request_first_packet),
+        "Count ACK requests from the PDC's first packet (1st, N+1th, ...) rather than the Nth.");
+    k.boolean("UetNic.AckRequestLastPacket", UETSIM_FIELD(nic.uet.ack_request_last_packet),
+              "The last packet of each message also requests an ACK.");
+    k.time("UetNic.InitialRetransmitTimeout", UETSIM_FIELD(nic.uet.initial_retransmit_timeout_s),
+           {1e-9, 1},
+           "First retransmission timeout of a data packet; doubled with each retransmission up to "
+           "the backoff cap.");
+    k.integer("UetNic.MaxExponentialRTOBackoffCount",
+              UETSIM_FIELD(nic.uet.max_exponential_rto_backoff_count),
+              ints(uet_nic_config::max_exponential_rto_backoff_count_range),
+              "Doublings of the retransmission timeout at most.");
+    k.boolean("UetNic.FixedRexmitTimeEnable", UETSIM_FIELD(nic.uet.fixed_rexmit_time_enable),
+              "Every transmission uses FixedRexmitTimeout, with no doubling.");
+    k.time("UetNic.FixedRexmitTimeout", UETSIM_FIELD(nic.uet.fixed_rexmit_timeout_s), {1e-9, 1},
+           "The retransmission timeout with FixedRexmitTimeEnable.");
+    k.boolean(
+        "UetNic.TrimmingEnabled", UETSIM_FIELD(nic.uet.trimming_enabled),
+        "Mark first transmissions trimmable (and set NSCC's target to 0.75 x InitialBaseRTT).");
+    k.boolean("UetNic.UseDistinctDSCPForRetransmits",
+              UETSIM_FIELD(nic.uet.use_distinct_dscp_for_retransmits),
+              "Mark every retransmission trimmable-retransmission.");
+    k.boolean(
+        "UetNic.PDCGroupsEnabled", UETSIM_FIELD(nic.uet.pdc_groups_enabled),
+        "PDCs to one destination share one window, one spraying state and one scheduler turn.");
+    k.bytes(
+        "UetNic.EgressDataPoolSize", UETSIM_FIELD(nic.uet.egress_data_pool_bytes), {4202, u32_max},
+        "Egress pool of the data class: the most data fetched and not yet sent (0.9 x 256 KB).");
+    k.bytes("UetNic.IngressDataPoolSize", UETSIM_FIELD(nic.uet.ingress_data_pool_bytes),
+            {4184, u32_max},
+            "Ingress pool of the data class: the receiver penalty is its occupancy (0.9 x 4 MB).");
+    k.quantity("UetNic.ClockFrequency", dimension::frequency, UETSIM_FIELD(nic.uet.clock_hz),
+               {1e6, 10e9}, "NIC clock: the unit of the pipeline latencies below.");
+    k.integer("UetNic.DoorbellToScheduleCycles", UETSIM_FIELD(nic.uet.doorbell_to_schedule_cycles),
+              {0, 100000}, "Cycles from a doorbell to the transmit process (15 ns at 1 GHz).");
+    k.integer("UetNic.SchedulerCycles", UETSIM_FIELD(nic.uet.scheduler_cycles), {1, 100000},
+              "Initiation interval of the transmit scheduler: cycles per packet.");
+    k.integer("UetNic.EntropyLookupCycles", UETSIM_FIELD(nic.uet.entropy_lookup_cycles),
+              {0, 100000},
+              "Cycles the group's entropy load balancer takes to give a packet its entropy value.");
+    k.integer("UetNic.HeaderBuildCycles", UETSIM_FIELD(nic.uet.header_build_cycles), {0, 100000},
+              "Cycles from payload arrival (or retransmission pick) to the egress queue.");
+    k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_process_cycles), {0, 100000},
+              "Cycles from a frame's arrival to its PDC update and host write.");
+
+    k.choice("UetNic.PacketSprayingType", UETSIM_FIELD(nic.spraying.type),
+             {{"None", packet_spraying_type::none},
+              {"Default Packet Spraying", packet_spraying_type::default_spraying},
+              {"Recycled Entropy Packet Spraying", packet_spraying_type::reps}},
+             "How each data packet's entropy value (UDP source port) is chosen.");
+    k.integer("UetNic.EntropyMaskBits", UETSIM_FIELD(nic.spraying.entropy_mask_bits),
+              ints(entropy_config::entropy_mask_bits_range),
+              "Default Packet Spraying: 2^bits ports in turn.");
+    k.integer("UetNic.StartingPortOffset", UETSIM_FIELD(nic.spraying.starting_port_offset),
+              ints(entropy_config::starting_port_offset_range),
+              "Default Packet Spraying: first port of the range (wraps past 65,535 to 0).");
+    k.integer("UetNic.REPSBufferSizeMaskBits",
+              UETSIM_FIELD(nic.spraying.reps_buffer_size_mask_bits),
+              ints(entropy_config::reps_buffer_size_mask_bits_range),
+              "REPS: 2^bits cached entropy values.");
+    k.integer("UetNic.EntropyValueSetSize", UETSIM_FIELD(nic.spraying.entropy_value_set_size),
+              ints(entropy_config::entropy_value_set_size_range),
+              "REPS: exploring draws from 0 to this minus 1.");
+    k.time("UetNic.FreezingTimeout", UETSIM_FIELD(nic.spraying.freezing_timeout_s),
+           reals(entropy_config::freezing_timeout_range),
+           "REPS: shortest freezing after a path failure.");
+    k.integer("UetNic.FailureDetectionRTTMultiplier",
+              UETSIM_FIELD(nic.spraying.failure_detection_rtt_multiplier),
+              ints(entropy_config::failure_detection_rtt_multiplier_range),
+              "REPS: base RTTs without an ACK after which a packet's path is reported failed; 0 "
+              "turns it off.");
+
+    k.boolean("UetNic.NSCCEnable", UETSIM_FIELD(nic.nscc.nscc_enable),
+              "Congestion control moves the window; false: fixed at the max window.");
+    k.boolean("UetNic.PassThrough", UETSIM_FIELD(nic.nscc.pass_through),
+              "Compute and record the window but do not enforce it.");
+    k.time("UetNic.InitialBaseRTT", UETSIM_FIELD(nic.nscc.initial_base_rtt_s),
+           reals(nscc_config::initial_base_rtt_range),
+           "Starting base RTT: sets the BDP, the max window (1.5 x BDP) and the default target.");
+    k.time("UetNic.ReferenceNetworkRTT", UETSIM_FIELD(nic.nscc.reference_network_rtt_s),
+           reals(nscc_config::reference_network_rtt_range),
+           "RTT of the reference BDP that normalizes the increase gains.");
+    k.rate(
+        "UetNic.ReferenceNetworkLinkSpeed", UETSIM_FIELD(nic.nscc.reference_network_link_speed_bps),
+        reals(nscc_config::reference_network_link_speed_range), "Link speed of the reference BDP.");
+    k.boolean("UetNic.OverrideSpecTargetQueueDelay",
+              UETSIM_FIELD(nic.nscc.override_spec_target_queue_delay),
+              "Use TargetQueueDelay as the target.");
+    k.time("UetNic.TargetQueueDelay", UETSIM_FIELD(nic.nscc.target_queue_delay_s),
+           reals(nscc_config::target_queue_delay_range),
+           "The target with OverrideSpecTargetQueueDelay.");
+    k.time("UetNic.TargetQueueDelayMargin", UETSIM_FIELD(nic.nscc.target_queue_delay_margin_s),
+           reals(nscc_config::target_queue_delay_margin_range),
+           "Delay below which ACKs count toward fast increase.");
+    k.boolean("UetNic.DisableQuickAdapt", UETSIM_FIELD(nic.nscc.disable_quick_adapt),
+              "Quick Adapt never runs.");
+    k.integer("UetNic.QuickAdaptGate", UETSIM_FIELD(nic.nscc.quick_adapt_gate),
+              ints(nscc_config::quick_adapt_gate_range),
+              "Quick Adapt fires only below max window / 2^gate acknowledged in its window.");
+    k.time("UetNic.QuickAdaptThreshold", UETSIM_FIELD(nic.nscc.quick_adapt_threshold_s),
+           reals(nscc_config::quick_adapt_threshold_range),
+           "Average queueing delay that triggers Quick Adapt (trimming off).");
+    k.boolean("UetNic.OverrideUetSpecMaxCWind", UETSIM_FIELD(nic.nscc.override_uet_spec_max_cwnd),
+              "The max window is MaxCongestionWindow nominal packets.");
+    k.integer("UetNic.MaxCongestionWindow", UETSIM_FIELD(nic.nscc.max_congestion_window),
+              ints(nscc_config::max_congestion_window_range),
+              "Max window in nominal packets, with OverrideUetSpecMaxCWind.");
+    k.real("UetNic.ReceiverCongestionLowThreshold",
+           UETSIM_FIELD(nic.nscc.receiver_congestion_low_threshold),
+           reals(nscc_config::receiver_congestion_threshold_range),
+           "Receive-pool occupancy (%) where the receiver penalty starts.");
+    k.real("UetNic.ReceiverCongestionHighThreshold",
+           UETSIM_FIELD(nic.nscc.receiver_congestion_high_threshold),
+           reals(nscc_config::receiver_congestion_threshold_range),
+           "Receive-pool occupancy (%) where the penalty is full (127).");
+    k.boolean("UetNic.RestoreCWindEnable", UETSIM_FIELD(nic.nscc.restore_cwnd_enable),
+              "ACKs ask senders to restore their saved window once the penalty is 0.");
+    k.real("UetNic.MaxMultiplicativeDecreaseJump",
+           UETSIM_FIELD(nic.nscc.max_multiplicative_decrease_jump),
+           reals(nscc_config::max_multiplicative_decrease_jump_range),
+           "Smallest fraction of the window one decrease keeps.");
+    k.real("UetNic.AlphaMultiplier", UETSIM_FIELD(nic.nscc.alpha_multiplier),
+           reals(nscc_config::alpha_multiplier_range), "Scales proportional increase.");
+    k.real("UetNic.FairIncreaseMultiplier", UETSIM_FIELD(nic.nscc.fair_increase_multiplier),
+           reals(nscc_config::fair_increase_multiplier_range), "Scales fair increase.");
+    k.real("UetNic.FastIncreaseMultiplier", UETSIM_FIELD(nic.nscc.fast_increase_multiplier),
+           reals(nscc_config::fast_increase_multiplier_range), "Scales fast increase.");
+    k.real("UetNic.EtaMultiplier", UETSIM_FIELD(nic.nscc.eta_multiplier),
+           reals(nscc_config::eta_multiplier_range),
+           "Scales the additive increase after the routines.");
+    k.real("UetNic.Gamma", UETSIM_FIELD(nic.nscc.gamma), reals(nscc_config::gamma_range),
+           "Depth of a multiplicative decrease.");
+    k.real("UetNic.DelayAlpha", UETSIM_FIELD(nic.nscc.delay_alpha),
+           reals(nscc_config::delay_alpha_range),
+           "Weight of the newest sample in the average queueing delay.");
+
+    s.rules.push_back({"UetNic: the NSCC and spraying attributes are consistent.",
+                       nscc_and_spraying_keys(), [](scenario& sc, const given_keys&) {
+                           // As the NIC derives it: the rate of the links, the MSS, trimming.
+                           const nscc_config cc =
+                               derive_uet_nic_params(sc.nic.uet, sc.nic.nscc, sc.nic.spraying,
+                                                     sc.topology.link_rate_bps)
+                                   .nscc;
+                           for (const auto& e : nscc_config_errors(cc)) fail_rule("UetNic." + e);
+                           if (auto e = entropy_config_error(sc.nic.spraying))
+                               fail_rule("UetNic." + *e);
+                       }});
+}
+
+}  // namespace uetsim::config
