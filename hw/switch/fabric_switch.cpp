@@ -28,7 +28,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_pool(pool)
     , m_classifier(cfg.uet_policy_enabled)
     , m_rng(random_seed, std::string(basename()) + ".ecn")
-    , m_pipeline("pipeline", [this](packet* p) { forward(p); })
+    , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
     , m_latency(seconds(cfg.forwarding_latency_s))
@@ -59,11 +59,12 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
     ++p.hops;
-    m_pipeline.push(&p, sc_core::sc_time_stamp() + m_latency);
+    m_pipeline.push({&p, uint16_t(port)}, sc_core::sc_time_stamp() + m_latency);
 }
 
-void fabric_switch::forward(packet* p)
+void fabric_switch::forward(const switch_item& item)
 {
+    packet* p = item.p;
     const int32_t set = m_routes.set_of(p->dst_node);
     if (set == routing_table::no_route) {
         ++m_no_route_drops;

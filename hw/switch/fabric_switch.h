@@ -58,6 +58,14 @@ struct member_counters
     uint64_t packets = 0;
 };
 
+// What the forwarding pipeline carries: the packet and the port it arrived on, which admission
+// and ingress accounting need at the egress side (garnet's flit keeps its input port the same way).
+struct switch_item
+{
+    packet* p;
+    uint16_t in_port;
+};
+
 class fabric_switch : public sc_core::sc_module
 {
 public:
@@ -90,7 +98,7 @@ public:
 
 private:
     void on_arrival(size_t port, packet& p);
-    void forward(packet* p);
+    void forward(const switch_item& item);
 
     uint32_t m_node_id;
     switch_config m_cfg;
@@ -99,7 +107,7 @@ private:
     packet_pool& m_pool;
     traffic_classifier m_classifier;
     random_stream m_rng;
-    delay_line m_pipeline;
+    timed_fifo<switch_item> m_pipeline;
     std::vector<std::unique_ptr<switch_port>> m_ports;
     std::vector<member_counters> m_members;
     std::vector<uint64_t> m_set_formed_ps;
