@@ -41,6 +41,7 @@ void egress_queue::enqueue(packet* p, uint8_t tc, uint8_t pool)
     ++m_stats.admitted;
     m_red[pool].on_admit(m_cfg.red, m_pool_bytes[pool]);
     m_fifo[tc].push_back({p, pool});
+    m_waiting |= uint8_t(1u << tc);
 }
 
 packet* egress_queue::dequeue(double draw)
@@ -52,24 +53,23 @@ packet* egress_queue::dequeue(double draw)
         m_total_bytes -= m_tx_charge;
         m_tx_charge = 0;
     }
-    for (int tc = num_traffic_classes - 1; tc >= 0; --tc) {
-        auto& q = m_fifo[size_t(tc)];
-        if (q.empty()) continue;
-        entry e = q.front();
-        q.pop_front();
-        m_tx_charge = charge(*e.p);
-        m_tx_pool = e.pool;
-        --m_packets;
-        const uint8_t ecn_field = e.p->ip.ecn;
-        if ((ecn_field == ecn::ect0 || ecn_field == ecn::ect1) &&
-            m_red[e.pool].should_mark(m_cfg.red, draw)) {
-            e.p->ip.ecn = ecn::ce;
-            ++m_stats.ecn_marked;
-            ++m_stats.ecn_marked_tc[size_t(tc)];
-        }
-        return e.p;
+    const int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot
+    if (tc == port_scheduler::none) return nullptr;
+    auto& q = m_fifo[size_t(tc)];
+    entry e = q.front();
+    q.pop_front();
+    if (q.empty()) m_waiting &= uint8_t(~(1u << tc));
+    m_tx_charge = charge(*e.p);
+    m_tx_pool = e.pool;
+    --m_packets;
+    const uint8_t ecn_field = e.p->ip.ecn;
+    if ((ecn_field == ecn::ect0 || ecn_field == ecn::ect1) &&
+        m_red[e.pool].should_mark(m_cfg.red, draw)) {
+        e.p->ip.ecn = ecn::ce;
+        ++m_stats.ecn_marked;
+        ++m_stats.ecn_marked_tc[size_t(tc)];
     }
-    return nullptr;
+    return e.p;
 }
 
 }  // namespace uetsim

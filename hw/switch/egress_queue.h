@@ -1,11 +1,13 @@
 // The egress side of one switch port: a FIFO per traffic class, admission against a byte limit
 // per buffer pool (drop-tail, or trimming of trimmable packets), RED ECN marking per pool, and
-// strict-priority dequeue TC7 -> TC0. Pure logic: the switch module wraps it.
+// strict-priority dequeue TC7 -> TC0 through the shared port arbiter (port_scheduler). Pure
+// logic: the switch module wraps it.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
+#include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
 #include "hw/switch/red_marker.h"
 #include "hw/switch/traffic_class.h"
@@ -53,6 +55,8 @@ public:
     uint64_t pool_bytes(int pool) const { return m_pool_bytes[size_t(pool)]; }
     double mean_bytes(int pool) const { return m_red[size_t(pool)].mean_bytes(); }
     uint64_t limit_for(const packet& p) const;
+    // The port's arbiter: PFC pauses and resumes its classes here.
+    port_scheduler& scheduler() { return m_scheduler; }
 
     struct counters
     {
@@ -80,6 +84,8 @@ private:
     egress_queue_config m_cfg;
     const traffic_classifier& m_cls;
     std::array<ring<entry>, num_traffic_classes> m_fifo;
+    uint8_t m_waiting = 0;  // bit c: m_fifo[c] holds a frame
+    port_scheduler m_scheduler;
     std::array<uint64_t, num_pools> m_pool_bytes{};
     std::array<red_marker, num_pools> m_red{};
     uint64_t m_total_bytes = 0;  // queued + the frame serialising
