@@ -2,19 +2,11 @@
 
 namespace uetsim {
 
-uint64_t egress_queue::limit_for(const packet& p) const
-{
-    // The trimmable-retransmission codepoint may use 1.5x the limit (switch pages, UET policy).
-    if (dscp::role_of(p.ip.dscp) == dscp::role::trimmable_rtx)
-        return m_cfg.limit_bytes + m_cfg.limit_bytes / 2;
-    return m_cfg.limit_bytes;
-}
-
-admit_result egress_queue::offer(packet* p)
+admit_result egress_queue::offer(packet* p, uint16_t in_port)
 {
     uint8_t tc = m_cls.traffic_class(*p);
     uint8_t pool = m_cls.pool(tc);
-    if (fits(*p, pool)) {
+    if (fits(*p, in_port, tc, pool)) {
         enqueue(p, tc, pool);
         return admit_result::queued;
     }
@@ -22,7 +14,7 @@ admit_result egress_queue::offer(packet* p)
         p->trim(m_cfg.nic_facing);
         tc = m_cls.traffic_class(*p);
         pool = m_cls.pool(tc);
-        if (fits(*p, pool)) {
+        if (fits(*p, in_port, tc, pool)) {
             ++m_stats.trimmed;
             enqueue(p, tc, pool);
             return admit_result::trimmed;
@@ -35,11 +27,10 @@ admit_result egress_queue::offer(packet* p)
 void egress_queue::enqueue(packet* p, uint8_t tc, uint8_t pool)
 {
     const uint64_t c = charge(*p);
-    m_pool_bytes[pool] += c;
-    m_total_bytes += c;
+    m_buffers.charge(m_port, pool, c);
     ++m_packets;
     ++m_stats.admitted;
-    m_red[pool].on_admit(m_cfg.red, m_pool_bytes[pool]);
+    m_red[pool].on_admit(m_cfg.red, m_buffers.port_pool_bytes(m_port, pool));
     m_fifo[tc].push_back({p, pool});
     m_waiting |= uint8_t(1u << tc);
 }
@@ -49,8 +40,7 @@ packet* egress_queue::dequeue(double draw)
     // Called when the port is free again: the frame that was serialising has left, so its
     // charge is released now (charges are held until serialization completes).
     if (m_tx_charge) {
-        m_pool_bytes[m_tx_pool] -= m_tx_charge;
-        m_total_bytes -= m_tx_charge;
+        m_buffers.release(m_port, m_tx_pool, m_tx_charge);
         m_tx_charge = 0;
     }
     const int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot

@@ -7,14 +7,28 @@
 
 namespace uetsim {
 
-switch_port::switch_port(const sc_core::sc_module_name& name, const egress_queue_config& cfg,
-                         const traffic_classifier& cls, random_stream& rng)
+switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
+                         const egress_queue_config& cfg, const traffic_classifier& cls,
+                         buffer_manager& buffers, random_stream& rng)
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx", [this, &rng]() { return m_queue.dequeue(rng.uniform()); })
-    , m_queue(cfg, cls)
+    , m_queue(cfg, cls, buffers, index)
 {
 }
+
+namespace {
+
+// The switch pages' admission: one limit per (egress port, pool), PlaneBDP-derived by default.
+buffer_config static_buffer(const switch_config& cfg)
+{
+    buffer_config b;
+    b.mode = buffer_mode::static_limit;
+    b.port_pool_limit_bytes = cfg.effective_egress_limit();
+    return b;
+}
+
+}  // namespace
 
 fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id,
                              const switch_config& cfg, routing_table routes,
@@ -28,6 +42,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_pool(pool)
     , m_classifier(cfg.uet_policy_enabled)
     , m_rng(random_seed, std::string(basename()) + ".ecn")
+    , m_buffers(ports.size(), static_buffer(cfg))
     , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
@@ -36,7 +51,6 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     const uint64_t limit = cfg.effective_egress_limit();
     for (size_t i = 0; i < ports.size(); ++i) {
         egress_queue_config q;
-        q.limit_bytes = limit;
         q.trimming = cfg.trimming_enabled;
         q.nic_facing = ports[i].nic_facing;
         q.red.enabled = cfg.enable_ecn;
@@ -45,7 +59,8 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         q.red.max_bytes = cfg.max_threshold * double(limit);
         q.red.max_probability = cfg.max_mark_probability;
         auto name_i = "port" + std::to_string(i);
-        m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), q, m_classifier, m_rng));
+        m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
+                                                        m_classifier, m_buffers, m_rng));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;
@@ -81,7 +96,7 @@ void fabric_switch::forward(const switch_item& item)
                             flow_hash16(m_cfg.hash_method, k, m_salt));
     }
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
-    if (out.queue().offer(p) == admit_result::dropped) {
+    if (out.queue().offer(p, item.in_port) == admit_result::dropped) {
         ++out.counters().tx_drops;
         m_pool.release(p);
         return;

@@ -1,7 +1,8 @@
 // The fabric switch: N ports, store-and-forward with a fixed forwarding latency.
 // Split as merlin and garnet split a router: classification (traffic_class.h), routing
-// (routing_table.h + flow_hash.h for the equal-cost member), buffering and arbitration per
-// egress port (egress_queue.h: admission, trimming, RED, strict priority).
+// (routing_table.h + flow_hash.h for the equal-cost member), admission and occupancy of the
+// switch's buffer across ports (buffer_manager.h), queueing and arbitration per egress port
+// (egress_queue.h: trimming, RED, strict priority through port_scheduler).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "hw/common/delay_line.h"
 #include "hw/common/random.h"
 #include "hw/common/transmitter.h"
+#include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
 #include "hw/switch/flow_hash.h"
 #include "hw/switch/routing_table.h"
@@ -38,8 +40,9 @@ public:
     packet_target_socket in;
     transmitter tx;
 
-    switch_port(const sc_core::sc_module_name& name, const egress_queue_config& cfg,
-                const traffic_classifier& cls, random_stream& rng);
+    // Port `index` of a switch whose buffer is `buffers`.
+    switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
+                const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
@@ -84,6 +87,7 @@ public:
     switch_port& port(size_t i) { return *m_ports[i]; }
     const switch_port& port(size_t i) const { return *m_ports[i]; }
     const routing_table& routes() const { return m_routes; }
+    const buffer_manager& buffers() const { return m_buffers; }
     const member_counters& member(size_t slot) const { return m_members[slot]; }
     // Simulated time (ps) a set first carried a packet; UINT64_MAX: never.
     uint64_t set_formed_ps(int32_t set) const { return m_set_formed_ps[size_t(set)]; }
@@ -107,6 +111,7 @@ private:
     packet_pool& m_pool;
     traffic_classifier m_classifier;
     random_stream m_rng;
+    buffer_manager m_buffers;
     timed_fifo<switch_item> m_pipeline;
     std::vector<std::unique_ptr<switch_port>> m_ports;
     std::vector<member_counters> m_members;
