@@ -10,6 +10,7 @@
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
 #include "hw/switch/buffer_manager.h"
+#include "hw/switch/ingress_unit.h"
 #include "hw/switch/red_marker.h"
 #include "hw/switch/traffic_class.h"
 #include "tlm/packet.h"
@@ -30,10 +31,11 @@ class egress_queue
 public:
     static constexpr int num_pools = buffer_manager::num_pools;
 
-    // `port` is this queue's egress port in `buffers`.
+    // `port` is this queue's egress port in `buffers`; `ingress` is the switch's ingress
+    // accounting, released here when a packet's bytes leave the buffer.
     egress_queue(const egress_queue_config& cfg, const traffic_classifier& cls,
-                 buffer_manager& buffers, uint16_t port)
-        : m_cfg(cfg), m_cls(cls), m_buffers(buffers), m_port(port)
+                 buffer_manager& buffers, ingress_unit& ingress, uint16_t port)
+        : m_cfg(cfg), m_cls(cls), m_buffers(buffers), m_ingress(ingress), m_port(port)
     {
     }
 
@@ -43,9 +45,11 @@ public:
         return p.ip_bytes() < wire::min_ip_charge ? wire::min_ip_charge : p.ip_bytes();
     }
 
-    // Admission of a packet that arrived on `in_port`. On `dropped` the caller still owns the
-    // packet (and releases it).
-    admit_result offer(packet* p, uint16_t in_port);
+    // Admission of a packet that arrived on `in_port` with traffic class `tc` (classified at
+    // ingress, where its bytes were charged to the ingress unit). A trimmed packet's charge
+    // shrinks to its header's; on `dropped` the ingress charge is released and the caller
+    // still owns the packet (and releases it).
+    admit_result offer(packet* p, uint16_t in_port, uint8_t tc);
 
     // Called each time the port is free: releases the charge of the frame that was serialising
     // and returns the next frame by strict priority, ECN-marked per RED when ECT; nullptr when
@@ -72,23 +76,26 @@ public:
     const counters& stats() const { return m_stats; }
 
 private:
-    bool fits(const packet& p, uint16_t in_port, uint8_t tc, uint8_t pool) const
+    bool fits(const packet& p, uint64_t c, uint16_t in_port, uint8_t tc, uint8_t pool) const
     {
         // The trimmable-retransmission codepoint may use 1.5x the limit (switch pages).
-        return m_buffers.admit(in_port, m_port, pool, tc, charge(p),
+        return m_buffers.admit(in_port, m_port, pool, tc, c,
                                dscp::role_of(p.ip.dscp) == dscp::role::trimmable_rtx);
     }
-    void enqueue(packet* p, uint8_t tc, uint8_t pool);
+    void enqueue(packet* p, uint8_t tc, uint8_t pool, uint64_t c, uint16_t in_port, uint8_t in_tc);
 
     struct entry
     {
         packet* p;
         uint8_t pool;
+        uint8_t in_tc;  // the class its ingress bytes are counted in
+        uint16_t in_port;
     };
 
     egress_queue_config m_cfg;
     const traffic_classifier& m_cls;
     buffer_manager& m_buffers;
+    ingress_unit& m_ingress;
     uint16_t m_port;
     std::array<ring<entry>, num_traffic_classes> m_fifo;
     uint8_t m_waiting = 0;  // bit c: m_fifo[c] holds a frame
@@ -97,6 +104,8 @@ private:
     uint64_t m_packets = 0;  // queued only
     uint64_t m_tx_charge = 0;
     uint8_t m_tx_pool = 0;
+    uint8_t m_tx_in_tc = 0;
+    uint16_t m_tx_in_port = 0;
     counters m_stats;
 };
 

@@ -9,11 +9,11 @@ namespace uetsim {
 
 switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
                          const egress_queue_config& cfg, const traffic_classifier& cls,
-                         buffer_manager& buffers, random_stream& rng)
+                         buffer_manager& buffers, ingress_unit& ingress, random_stream& rng)
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx", [this, &rng]() { return m_queue.dequeue(rng.uniform()); })
-    , m_queue(cfg, cls, buffers, index)
+    , m_queue(cfg, cls, buffers, ingress, index)
 {
 }
 
@@ -43,6 +43,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_classifier(cfg.uet_policy_enabled)
     , m_rng(random_seed, std::string(basename()) + ".ecn")
     , m_buffers(ports.size(), static_buffer(cfg))
+    , m_ingress(ports.size())
     , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
@@ -60,7 +61,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         q.red.max_probability = cfg.max_mark_probability;
         auto name_i = "port" + std::to_string(i);
         m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
-                                                        m_classifier, m_buffers, m_rng));
+                                                        m_classifier, m_buffers, m_ingress, m_rng));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;
@@ -74,7 +75,10 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
     ++p.hops;
-    m_pipeline.push({&p, uint16_t(port)}, sc_core::sc_time_stamp() + m_latency);
+    // Classified once, at ingress: its bytes count against (port, class) until they leave.
+    const uint8_t tc = m_classifier.traffic_class(p);
+    m_ingress.charge(uint16_t(port), tc, egress_queue::charge(p));
+    m_pipeline.push({&p, uint16_t(port), tc}, sc_core::sc_time_stamp() + m_latency);
 }
 
 void fabric_switch::forward(const switch_item& item)
@@ -83,6 +87,7 @@ void fabric_switch::forward(const switch_item& item)
     const int32_t set = m_routes.set_of(p->dst_node);
     if (set == routing_table::no_route) {
         ++m_no_route_drops;
+        m_ingress.release(item.in_port, item.in_tc, egress_queue::charge(*p));
         m_pool.release(p);
         return;
     }
@@ -96,7 +101,7 @@ void fabric_switch::forward(const switch_item& item)
                             flow_hash16(m_cfg.hash_method, k, m_salt));
     }
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
-    if (out.queue().offer(p, item.in_port) == admit_result::dropped) {
+    if (out.queue().offer(p, item.in_port, item.in_tc) == admit_result::dropped) {
         ++out.counters().tx_drops;
         m_pool.release(p);
         return;

@@ -19,6 +19,7 @@
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
 #include "hw/switch/flow_hash.h"
+#include "hw/switch/ingress_unit.h"
 #include "hw/switch/routing_table.h"
 #include "hw/switch/switch_config.h"
 #include "tlm/packet_pool.h"
@@ -31,7 +32,7 @@ struct port_counters
 {
     uint64_t rx_packets = 0;
     uint64_t rx_bytes = 0;
-    uint64_t tx_drops = 0;  // egress admission drops (no ingress admission is modelled)
+    uint64_t tx_drops = 0;  // egress admission drops (the ingress unit only counts, it never drops)
 };
 
 class switch_port : public sc_core::sc_module
@@ -42,7 +43,8 @@ public:
 
     // Port `index` of a switch whose buffer is `buffers`.
     switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
-                const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng);
+                const traffic_classifier& cls, buffer_manager& buffers, ingress_unit& ingress,
+                random_stream& rng);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
@@ -61,12 +63,14 @@ struct member_counters
     uint64_t packets = 0;
 };
 
-// What the forwarding pipeline carries: the packet and the port it arrived on, which admission
-// and ingress accounting need at the egress side (garnet's flit keeps its input port the same way).
+// What the forwarding pipeline carries: the packet, the port it arrived on and the traffic class
+// it was classified in there, which admission and ingress accounting need at the egress side
+// (garnet's flit keeps its input port the same way).
 struct switch_item
 {
     packet* p;
     uint16_t in_port;
+    uint8_t in_tc;
 };
 
 class fabric_switch : public sc_core::sc_module
@@ -88,6 +92,7 @@ public:
     const switch_port& port(size_t i) const { return *m_ports[i]; }
     const routing_table& routes() const { return m_routes; }
     const buffer_manager& buffers() const { return m_buffers; }
+    const ingress_unit& ingress() const { return m_ingress; }
     const member_counters& member(size_t slot) const { return m_members[slot]; }
     // Simulated time (ps) a set first carried a packet; UINT64_MAX: never.
     uint64_t set_formed_ps(int32_t set) const { return m_set_formed_ps[size_t(set)]; }
@@ -112,6 +117,7 @@ private:
     traffic_classifier m_classifier;
     random_stream m_rng;
     buffer_manager m_buffers;
+    ingress_unit m_ingress;
     timed_fifo<switch_item> m_pipeline;
     std::vector<std::unique_ptr<switch_port>> m_ports;
     std::vector<member_counters> m_members;

@@ -37,18 +37,26 @@ buffer_config limited(uint64_t limit)
     return b;
 }
 
-// Port 0 of a one-port switch buffer with a static (port, pool) limit.
+// Port 0 of a one-port switch with a static (port, pool) limit; packets arrive on port 0 and
+// are charged to the ingress unit first, as the switch does.
 struct one_port
 {
+    const traffic_classifier& cls;
     buffer_manager buffers;
+    ingress_unit ingress{1};
     egress_queue q;
 
-    one_port(uint64_t limit, const traffic_classifier& cls,
-             const egress_queue_config& c = queue_config())
-        : buffers(1, limited(limit)), q(c, cls, buffers, 0)
+    one_port(uint64_t limit, const traffic_classifier& c,
+             const egress_queue_config& qc = queue_config())
+        : cls(c), buffers(1, limited(limit)), q(qc, c, buffers, ingress, 0)
     {
     }
-    admit_result offer(packet* p) { return q.offer(p, 0); }
+    admit_result offer(packet* p)
+    {
+        const uint8_t tc = cls.traffic_class(*p);
+        ingress.charge(0, tc, egress_queue::charge(*p));
+        return q.offer(p, 0, tc);
+    }
 };
 
 }  // namespace
@@ -195,4 +203,27 @@ TEST(egress_queue, marks_only_ect_packets_at_transmission)
     EXPECT_EQ(ect.ip.ecn, ecn::ce);
     EXPECT_EQ(plain.ip.ecn, ecn::not_ect);
     EXPECT_EQ(q.stats().ecn_marked, 1u);
+}
+
+// The ingress unit holds a packet's bytes from arrival until its serialization ends, only the
+// header's once it is trimmed, and none once it is dropped.
+TEST(egress_queue, releases_ingress_bytes_when_they_leave_the_buffer)
+{
+    traffic_classifier cls(true);
+    one_port port(4184, cls, queue_config(true, false));
+    egress_queue& q = port.q;
+    packet a = make_data(4096), b = make_data(4096), c = make_data(4096, 0, dscp::role::no_trim);
+    EXPECT_EQ(port.offer(&a), admit_result::queued);
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u);
+    EXPECT_EQ(port.offer(&b), admit_result::trimmed);  // counted in its arrival class, TC0
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);   // a 62-byte frame: 44 B, charged 46
+    EXPECT_EQ(port.ingress.bytes(0, 1), 0u);
+    EXPECT_EQ(port.offer(&c), admit_result::dropped);
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);
+    EXPECT_EQ(q.dequeue(0.5), &b);  // b serialising: still held
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);
+    EXPECT_EQ(q.dequeue(0.5), &a);  // b has left
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u);
+    EXPECT_EQ(q.dequeue(0.5), nullptr);
+    EXPECT_EQ(port.ingress.bytes(0, 0), 0u);
 }
