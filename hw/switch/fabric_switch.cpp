@@ -3,7 +3,6 @@
 #include <string>
 
 #include "hw/common/time.h"
-#include "hw/switch/flow_hash.h"
 
 namespace uetsim {
 
@@ -38,7 +37,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_node_id(node_id)
     , m_cfg(cfg)
     , m_routes(std::move(routes))
-    , m_salt(switch_salt(node_id, random_seed))
+    , m_ecmp(cfg.hash_method, switch_salt(node_id, random_seed))
     , m_pool(pool)
     , m_classifier(cfg.uet_policy_enabled)
     , m_rng(random_seed, std::string(basename()) + ".ecn")
@@ -91,15 +90,8 @@ void fabric_switch::forward(const switch_item& item)
         m_pool.release(p);
         return;
     }
-    const size_t n = m_routes.set_size(set);
-    size_t member = 0;
-    if (n > 1) {
-        flow_key k{p->ip.protocol, p->ip.src, p->ip.dst, p->udp.src_port, p->udp.dst_port};
-        member = select_member(m_cfg.hash_method, k, m_salt, n);
-        if (m_hash_observer)
-            m_hash_observer(m_cfg.hash_method, k, m_salt,
-                            flow_hash16(m_cfg.hash_method, k, m_salt));
-    }
+    const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+    const size_t member = m_ecmp.select(*p, set, m_routes.set_size(set), now_ps);
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
     if (out.queue().offer(p, item.in_port, item.in_tc) == admit_result::dropped) {
         ++out.counters().tx_drops;
@@ -109,8 +101,7 @@ void fabric_switch::forward(const switch_item& item)
     auto& mc = m_members[m_routes.member_slot(set, member)];
     mc.bytes += p->wire_bytes;  // as admitted (a trimmed packet counts its trimmed size)
     ++mc.packets;
-    if (m_set_formed_ps[size_t(set)] == UINT64_MAX)
-        m_set_formed_ps[size_t(set)] = to_ps(sc_core::sc_time_stamp());
+    if (m_set_formed_ps[size_t(set)] == UINT64_MAX) m_set_formed_ps[size_t(set)] = now_ps;
     out.tx.kick();
 }
 

@@ -1,12 +1,11 @@
 // The fabric switch: N ports, store-and-forward with a fixed forwarding latency.
 // Split as merlin and garnet split a router: classification (traffic_class.h), routing
-// (routing_table.h + flow_hash.h for the equal-cost member), admission and occupancy of the
+// (routing_table.h; member_selector.h picks the equal-cost member), admission and occupancy of the
 // switch's buffer across ports (buffer_manager.h), queueing and arbitration per egress port
 // (egress_queue.h: trimming, RED, strict priority through port_scheduler).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,8 +17,8 @@
 #include "hw/common/transmitter.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
-#include "hw/switch/flow_hash.h"
 #include "hw/switch/ingress_unit.h"
+#include "hw/switch/member_selector.h"
 #include "hw/switch/routing_table.h"
 #include "hw/switch/switch_config.h"
 #include "tlm/packet_pool.h"
@@ -86,7 +85,7 @@ public:
                   packet_pool& pool);
 
     uint32_t node_id() const { return m_node_id; }
-    uint32_t salt() const { return m_salt; }
+    uint32_t salt() const { return m_ecmp.salt(); }
     size_t port_count() const { return m_ports.size(); }
     switch_port& port(size_t i) { return *m_ports[i]; }
     const switch_port& port(size_t i) const { return *m_ports[i]; }
@@ -99,11 +98,9 @@ public:
 
     uint64_t no_route_drops() const { return m_no_route_drops; }
 
-    // The seam for an RTL flow-hash block: called with every hash the switch computes, so a
-    // Verilated block can run in lockstep with the model (testbench wires rtl_flow_hasher).
-    using hash_observer =
-        std::function<void(ecmp_hash_method, const flow_key&, uint32_t salt, uint16_t hash)>;
-    void observe_hashes(hash_observer f) { m_hash_observer = std::move(f); }
+    // Every flow hash the switch computes, for an RTL block in lockstep (ecmp_selector).
+    using hash_observer = ecmp_selector::hash_observer;
+    void observe_hashes(hash_observer f) { m_ecmp.observe_hashes(std::move(f)); }
 
 private:
     void on_arrival(size_t port, packet& p);
@@ -112,7 +109,7 @@ private:
     uint32_t m_node_id;
     switch_config m_cfg;
     routing_table m_routes;
-    uint32_t m_salt;
+    ecmp_selector m_ecmp;
     packet_pool& m_pool;
     traffic_classifier m_classifier;
     random_stream m_rng;
@@ -124,7 +121,6 @@ private:
     std::vector<uint64_t> m_set_formed_ps;
     sc_core::sc_time m_latency;
     uint64_t m_no_route_drops = 0;
-    hash_observer m_hash_observer;
 };
 
 }  // namespace uetsim
