@@ -2,6 +2,14 @@
 
 namespace uetsim {
 
+buffer_config switch_buffer_config(const switch_config& cfg)
+{
+    buffer_config b;
+    b.mode = buffer_mode::static_limit;
+    b.port_pool_limit_bytes = cfg.effective_egress_limit();
+    return b;
+}
+
 buffer_manager::buffer_manager(size_t ports, const buffer_config& cfg)
     : m_cfg(cfg)
     , m_limit(cfg.port_pool_limit_bytes)

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "hw/switch/switch_config.h"
+
 namespace uetsim {
 
 enum class buffer_mode : uint8_t {
@@ -23,6 +25,9 @@ struct buffer_config
     uint64_t port_pool_limit_bytes = 1'500'000;  // static: the limit of each (port, pool)
     uint64_t buffer_bytes = 0;  // the whole buffer, for free_bytes(); 0: not bounded (static)
 };
+
+// The buffer of a switch with `cfg`: the static mode at the switch pages' derived limit.
+buffer_config switch_buffer_config(const switch_config& cfg);
 
 class buffer_manager
 {

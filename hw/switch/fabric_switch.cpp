@@ -16,19 +16,6 @@ switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
 {
 }
 
-namespace {
-
-// The switch pages' admission: one limit per (egress port, pool), PlaneBDP-derived by default.
-buffer_config static_buffer(const switch_config& cfg)
-{
-    buffer_config b;
-    b.mode = buffer_mode::static_limit;
-    b.port_pool_limit_bytes = cfg.effective_egress_limit();
-    return b;
-}
-
-}  // namespace
-
 fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id,
                              const switch_config& cfg, routing_table routes,
                              const std::vector<port_spec>& ports, uint64_t random_seed,
@@ -41,7 +28,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_pool(pool)
     , m_classifier(cfg.uet_policy_enabled)
     , m_rng(random_seed, std::string(basename()) + ".ecn")
-    , m_buffers(ports.size(), static_buffer(cfg))
+    , m_buffers(ports.size(), switch_buffer_config(cfg))
     , m_ingress(ports.size())
     , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
