@@ -35,7 +35,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
     , m_latency(seconds(cfg.forwarding_latency_s))
 {
-    const uint64_t limit = cfg.effective_egress_limit();
+    const uint64_t limit = m_buffers.limit(false);  // RED thresholds are fractions of it
     for (size_t i = 0; i < ports.size(); ++i) {
         egress_queue_config q;
         q.trimming = cfg.trimming_enabled;
