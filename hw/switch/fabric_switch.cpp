@@ -22,7 +22,6 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
                              packet_pool& pool)
     : sc_core::sc_module(name)
     , m_node_id(node_id)
-    , m_cfg(cfg)
     , m_routes(std::move(routes))
     , m_ecmp(cfg.hash_method, switch_salt(node_id, random_seed))
     , m_pool(pool)

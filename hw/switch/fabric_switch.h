@@ -107,7 +107,6 @@ private:
     void forward(const switch_item& item);
 
     uint32_t m_node_id;
-    switch_config m_cfg;
     routing_table m_routes;
     ecmp_selector m_ecmp;
     packet_pool& m_pool;
