@@ -15,8 +15,14 @@ buffer_manager::buffer_manager(size_t ports, const buffer_config& cfg)
     , m_limit(cfg.port_pool_limit_bytes)
     , m_rtx_limit(cfg.port_pool_limit_bytes + cfg.port_pool_limit_bytes / 2)
     , m_port_pool(ports * num_pools, 0)
-    , m_port(ports, 0)
 {
+}
+
+uint64_t buffer_manager::port_bytes(uint16_t port) const
+{
+    uint64_t sum = 0;
+    for (int pool = 0; pool < num_pools; ++pool) sum += m_port_pool[slot(port, uint8_t(pool))];
+    return sum;
 }
 
 }  // namespace uetsim

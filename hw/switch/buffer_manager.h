@@ -2,8 +2,8 @@
 // merlin's PortInterface::spaceToSend and garnet's credit check play, kept apart from the
 // queues. The static mode reproduces the switch pages' limit per (egress port, buffer pool); a
 // shared mode (dynamic threshold over the free space, issue #13) becomes another mode of
-// admit(), reading the occupancy kept here: per (port, pool), per port, per pool across ports,
-// and in total. Pure logic, one per switch.
+// admit(), reading the occupancy kept here: per (port, pool), per pool across ports and in total
+// (per port on demand). Pure logic, one per switch.
 #pragma once
 
 #include <array>
@@ -50,14 +50,12 @@ public:
     void charge(uint16_t out_port, uint8_t pool, uint64_t bytes)
     {
         m_port_pool[slot(out_port, pool)] += bytes;
-        m_port[out_port] += bytes;
         m_pool[pool] += bytes;
         m_held += bytes;
     }
     void release(uint16_t out_port, uint8_t pool, uint64_t bytes)
     {
         m_port_pool[slot(out_port, pool)] -= bytes;
-        m_port[out_port] -= bytes;
         m_pool[pool] -= bytes;
         m_held -= bytes;
     }
@@ -65,12 +63,12 @@ public:
     // Static mode: the most a (port, pool) may hold.
     uint64_t limit(bool rtx_allowance) const { return rtx_allowance ? m_rtx_limit : m_limit; }
 
-    size_t ports() const { return m_port.size(); }
+    size_t ports() const { return m_port_pool.size() / num_pools; }
     uint64_t port_pool_bytes(uint16_t port, uint8_t pool) const
     {
         return m_port_pool[slot(port, pool)];
     }
-    uint64_t port_bytes(uint16_t port) const { return m_port[port]; }
+    uint64_t port_bytes(uint16_t port) const;  // all pools (summed: not on the packet path)
     uint64_t pool_bytes(uint8_t pool) const { return m_pool[pool]; }  // across all ports
     uint64_t held_bytes() const { return m_held; }
     // Unheld bytes of the whole buffer (0 when it is full or not bounded).
@@ -87,7 +85,6 @@ private:
     uint64_t m_limit;
     uint64_t m_rtx_limit;
     std::vector<uint64_t> m_port_pool;  // [port * num_pools + pool]
-    std::vector<uint64_t> m_port;
     std::array<uint64_t, num_pools> m_pool{};
     uint64_t m_held = 0;
 };
