@@ -2,45 +2,41 @@
 
 namespace uetsim {
 
-uint64_t egress_queue::limit_for(const packet& p) const
+admit_result egress_queue::offer(packet* p, uint16_t in_port, uint8_t tc)
 {
-    // The trimmable-retransmission codepoint may use 1.5x the limit (switch pages, UET policy).
-    if (dscp::role_of(p.ip.dscp) == dscp::role::trimmable_rtx)
-        return m_cfg.limit_bytes + m_cfg.limit_bytes / 2;
-    return m_cfg.limit_bytes;
-}
-
-admit_result egress_queue::offer(packet* p)
-{
-    uint8_t tc = m_cls.traffic_class(*p);
+    const uint8_t in_tc = tc;
+    const uint64_t arrived = charge(*p);  // what the ingress unit holds for it
     uint8_t pool = m_cls.pool(tc);
-    if (fits(*p, pool)) {
-        enqueue(p, tc, pool);
+    if (fits(*p, arrived, in_port, tc, pool)) {
+        enqueue(p, tc, pool, arrived, in_port, in_tc);
         return admit_result::queued;
     }
     if (m_cfg.trimming && p->is_data() && !p->trimmed && dscp::is_trimmable(p->ip.dscp)) {
         p->trim(m_cfg.nic_facing);
         tc = m_cls.traffic_class(*p);
         pool = m_cls.pool(tc);
-        if (fits(*p, pool)) {
+        const uint64_t c = charge(*p);
+        if (fits(*p, c, in_port, tc, pool)) {
             ++m_stats.trimmed;
-            enqueue(p, tc, pool);
+            m_ingress.release(in_port, in_tc, arrived - c);  // the cut payload never stays
+            enqueue(p, tc, pool, c, in_port, in_tc);
             return admit_result::trimmed;
         }
     }
     ++m_stats.dropped;
+    m_ingress.release(in_port, in_tc, arrived);
     return admit_result::dropped;
 }
 
-void egress_queue::enqueue(packet* p, uint8_t tc, uint8_t pool)
+void egress_queue::enqueue(packet* p, uint8_t tc, uint8_t pool, uint64_t c, uint16_t in_port,
+                           uint8_t in_tc)
 {
-    const uint64_t c = charge(*p);
-    m_pool_bytes[pool] += c;
-    m_total_bytes += c;
+    m_buffers.charge(m_port, pool, c);
     ++m_packets;
     ++m_stats.admitted;
-    m_red[pool].on_admit(m_cfg.red, m_pool_bytes[pool]);
-    m_fifo[tc].push_back({p, pool});
+    m_red[pool].on_admit(m_cfg.red, m_buffers.port_pool_bytes(m_port, pool));
+    m_fifo[tc].push_back({p, pool, in_tc, in_port});
+    m_waiting |= uint8_t(1u << tc);
 }
 
 packet* egress_queue::dequeue(double draw)
@@ -48,28 +44,29 @@ packet* egress_queue::dequeue(double draw)
     // Called when the port is free again: the frame that was serialising has left, so its
     // charge is released now (charges are held until serialization completes).
     if (m_tx_charge) {
-        m_pool_bytes[m_tx_pool] -= m_tx_charge;
-        m_total_bytes -= m_tx_charge;
+        m_buffers.release(m_port, m_tx_pool, m_tx_charge);
+        m_ingress.release(m_tx_in_port, m_tx_in_tc, m_tx_charge);
         m_tx_charge = 0;
     }
-    for (int tc = num_traffic_classes - 1; tc >= 0; --tc) {
-        auto& q = m_fifo[size_t(tc)];
-        if (q.empty()) continue;
-        entry e = q.front();
-        q.pop_front();
-        m_tx_charge = charge(*e.p);
-        m_tx_pool = e.pool;
-        --m_packets;
-        const uint8_t ecn_field = e.p->ip.ecn;
-        if ((ecn_field == ecn::ect0 || ecn_field == ecn::ect1) &&
-            m_red[e.pool].should_mark(m_cfg.red, draw)) {
-            e.p->ip.ecn = ecn::ce;
-            ++m_stats.ecn_marked;
-            ++m_stats.ecn_marked_tc[size_t(tc)];
-        }
-        return e.p;
+    const int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot
+    if (tc == port_scheduler::none) return nullptr;
+    auto& q = m_fifo[size_t(tc)];
+    entry e = q.front();
+    q.pop_front();
+    if (q.empty()) m_waiting &= uint8_t(~(1u << tc));
+    m_tx_charge = charge(*e.p);
+    m_tx_pool = e.pool;
+    m_tx_in_tc = e.in_tc;
+    m_tx_in_port = e.in_port;
+    --m_packets;
+    const uint8_t ecn_field = e.p->ip.ecn;
+    if ((ecn_field == ecn::ect0 || ecn_field == ecn::ect1) &&
+        m_red[e.pool].should_mark(m_cfg.red, draw)) {
+        e.p->ip.ecn = ecn::ce;
+        ++m_stats.ecn_marked;
+        ++m_stats.ecn_marked_tc[size_t(tc)];
     }
-    return nullptr;
+    return e.p;
 }
 
 }  // namespace uetsim

@@ -1,12 +1,16 @@
-// The egress side of one switch port: a FIFO per traffic class, admission against a byte limit
-// per buffer pool (drop-tail, or trimming of trimmable packets), RED ECN marking per pool, and
-// strict-priority dequeue TC7 -> TC0. Pure logic: the switch module wraps it.
+// The egress side of one switch port: a FIFO per traffic class, admission through the switch's
+// buffer_manager (drop-tail, or trimming of trimmable packets), RED ECN marking per pool, and
+// strict-priority dequeue TC7 -> TC0 through the shared port arbiter (port_scheduler). Pure
+// logic: the switch module wraps it.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
+#include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
+#include "hw/switch/buffer_manager.h"
+#include "hw/switch/ingress_unit.h"
 #include "hw/switch/red_marker.h"
 #include "hw/switch/traffic_class.h"
 #include "tlm/packet.h"
@@ -15,7 +19,6 @@ namespace uetsim {
 
 struct egress_queue_config
 {
-    uint64_t limit_bytes = 1'500'000;  // per pool on this port
     bool trimming = false;
     bool nic_facing = false;  // trimmed here means TRIMMED_LAST_HOP
     red_params red;
@@ -26,10 +29,13 @@ enum class admit_result { queued, trimmed, dropped };
 class egress_queue
 {
 public:
-    static constexpr int num_pools = 8;
+    static constexpr int num_pools = buffer_manager::num_pools;
 
-    egress_queue(const egress_queue_config& cfg, const traffic_classifier& cls)
-        : m_cfg(cfg), m_cls(cls)
+    // `port` is this queue's egress port in `buffers`; `ingress` is the switch's ingress
+    // accounting, released here when a packet's bytes leave the buffer.
+    egress_queue(const egress_queue_config& cfg, const traffic_classifier& cls,
+                 buffer_manager& buffers, ingress_unit& ingress, uint16_t port)
+        : m_cfg(cfg), m_cls(cls), m_buffers(buffers), m_ingress(ingress), m_port(port)
     {
     }
 
@@ -39,8 +45,11 @@ public:
         return p.ip_bytes() < wire::min_ip_charge ? wire::min_ip_charge : p.ip_bytes();
     }
 
-    // Admission. On `dropped` the caller still owns the packet (and releases it).
-    admit_result offer(packet* p);
+    // Admission of a packet that arrived on `in_port` with traffic class `tc` (classified at
+    // ingress, where its bytes were charged to the ingress unit). A trimmed packet's charge
+    // shrinks to its header's; on `dropped` the ingress charge is released and the caller
+    // still owns the packet (and releases it).
+    admit_result offer(packet* p, uint16_t in_port, uint8_t tc);
 
     // Called each time the port is free: releases the charge of the frame that was serialising
     // and returns the next frame by strict priority, ECN-marked per RED when ECT; nullptr when
@@ -49,10 +58,12 @@ public:
 
     bool empty() const { return m_packets == 0; }
     uint64_t packets_queued() const { return m_packets; }
-    uint64_t bytes_held() const { return m_total_bytes; }
-    uint64_t pool_bytes(int pool) const { return m_pool_bytes[size_t(pool)]; }
+    // Queued + the frame serialising.
+    uint64_t bytes_held() const { return m_buffers.port_bytes(m_port); }
+    uint64_t pool_bytes(int pool) const { return m_buffers.port_pool_bytes(m_port, uint8_t(pool)); }
     double mean_bytes(int pool) const { return m_red[size_t(pool)].mean_bytes(); }
-    uint64_t limit_for(const packet& p) const;
+    // The port's arbiter: PFC pauses and resumes its classes here.
+    port_scheduler& scheduler() { return m_scheduler; }
 
     struct counters
     {
@@ -65,27 +76,36 @@ public:
     const counters& stats() const { return m_stats; }
 
 private:
-    bool fits(const packet& p, int pool) const
+    bool fits(const packet& p, uint64_t c, uint16_t in_port, uint8_t tc, uint8_t pool) const
     {
-        return m_pool_bytes[size_t(pool)] + charge(p) <= limit_for(p);
+        // The trimmable-retransmission codepoint may use 1.5x the limit (switch pages).
+        return m_buffers.admit(in_port, m_port, pool, tc, c,
+                               dscp::role_of(p.ip.dscp) == dscp::role::trimmable_rtx);
     }
-    void enqueue(packet* p, uint8_t tc, uint8_t pool);
+    void enqueue(packet* p, uint8_t tc, uint8_t pool, uint64_t c, uint16_t in_port, uint8_t in_tc);
 
     struct entry
     {
         packet* p;
         uint8_t pool;
+        uint8_t in_tc;  // the class its ingress bytes are counted in
+        uint16_t in_port;
     };
 
     egress_queue_config m_cfg;
     const traffic_classifier& m_cls;
+    buffer_manager& m_buffers;
+    ingress_unit& m_ingress;
+    uint16_t m_port;
     std::array<ring<entry>, num_traffic_classes> m_fifo;
-    std::array<uint64_t, num_pools> m_pool_bytes{};
+    uint8_t m_waiting = 0;  // bit c: m_fifo[c] holds a frame
+    port_scheduler m_scheduler;
     std::array<red_marker, num_pools> m_red{};
-    uint64_t m_total_bytes = 0;  // queued + the frame serialising
-    uint64_t m_packets = 0;      // queued only
+    uint64_t m_packets = 0;  // queued only
     uint64_t m_tx_charge = 0;
     uint8_t m_tx_pool = 0;
+    uint8_t m_tx_in_tc = 0;
+    uint16_t m_tx_in_port = 0;
     counters m_stats;
 };
 

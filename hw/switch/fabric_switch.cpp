@@ -3,16 +3,16 @@
 #include <string>
 
 #include "hw/common/time.h"
-#include "hw/switch/flow_hash.h"
 
 namespace uetsim {
 
-switch_port::switch_port(const sc_core::sc_module_name& name, const egress_queue_config& cfg,
-                         const traffic_classifier& cls, random_stream& rng)
+switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
+                         const egress_queue_config& cfg, const traffic_classifier& cls,
+                         buffer_manager& buffers, ingress_unit& ingress, random_stream& rng)
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx", [this, &rng]() { return m_queue.dequeue(rng.uniform()); })
-    , m_queue(cfg, cls)
+    , m_queue(cfg, cls, buffers, ingress, index)
 {
 }
 
@@ -22,21 +22,21 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
                              packet_pool& pool)
     : sc_core::sc_module(name)
     , m_node_id(node_id)
-    , m_cfg(cfg)
     , m_routes(std::move(routes))
-    , m_salt(switch_salt(node_id, random_seed))
+    , m_ecmp(cfg.hash_method, switch_salt(node_id, random_seed))
     , m_pool(pool)
     , m_classifier(cfg.uet_policy_enabled)
     , m_rng(random_seed, std::string(basename()) + ".ecn")
-    , m_pipeline("pipeline", [this](packet* p) { forward(p); })
+    , m_buffers(ports.size(), switch_buffer_config(cfg))
+    , m_ingress(ports.size())
+    , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
     , m_latency(seconds(cfg.forwarding_latency_s))
 {
-    const uint64_t limit = cfg.effective_egress_limit();
+    const uint64_t limit = m_buffers.limit(false);  // RED thresholds are fractions of it
     for (size_t i = 0; i < ports.size(); ++i) {
         egress_queue_config q;
-        q.limit_bytes = limit;
         q.trimming = cfg.trimming_enabled;
         q.nic_facing = ports[i].nic_facing;
         q.red.enabled = cfg.enable_ecn;
@@ -45,7 +45,8 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         q.red.max_bytes = cfg.max_threshold * double(limit);
         q.red.max_probability = cfg.max_mark_probability;
         auto name_i = "port" + std::to_string(i);
-        m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), q, m_classifier, m_rng));
+        m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
+                                                        m_classifier, m_buffers, m_ingress, m_rng));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;
@@ -59,28 +60,26 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
     ++p.hops;
-    m_pipeline.push(&p, sc_core::sc_time_stamp() + m_latency);
+    // Classified once, at ingress: its bytes count against (port, class) until they leave.
+    const uint8_t tc = m_classifier.traffic_class(p);
+    m_ingress.charge(uint16_t(port), tc, egress_queue::charge(p));
+    m_pipeline.push({&p, uint16_t(port), tc}, sc_core::sc_time_stamp() + m_latency);
 }
 
-void fabric_switch::forward(packet* p)
+void fabric_switch::forward(const switch_item& item)
 {
+    packet* p = item.p;
     const int32_t set = m_routes.set_of(p->dst_node);
     if (set == routing_table::no_route) {
         ++m_no_route_drops;
+        m_ingress.release(item.in_port, item.in_tc, egress_queue::charge(*p));
         m_pool.release(p);
         return;
     }
-    const size_t n = m_routes.set_size(set);
-    size_t member = 0;
-    if (n > 1) {
-        flow_key k{p->ip.protocol, p->ip.src, p->ip.dst, p->udp.src_port, p->udp.dst_port};
-        member = select_member(m_cfg.hash_method, k, m_salt, n);
-        if (m_hash_observer)
-            m_hash_observer(m_cfg.hash_method, k, m_salt,
-                            flow_hash16(m_cfg.hash_method, k, m_salt));
-    }
+    const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+    const size_t member = m_ecmp.select(*p, set, m_routes.set_size(set), now_ps);
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
-    if (out.queue().offer(p) == admit_result::dropped) {
+    if (out.queue().offer(p, item.in_port, item.in_tc) == admit_result::dropped) {
         ++out.counters().tx_drops;
         m_pool.release(p);
         return;
@@ -88,8 +87,7 @@ void fabric_switch::forward(packet* p)
     auto& mc = m_members[m_routes.member_slot(set, member)];
     mc.bytes += p->wire_bytes;  // as admitted (a trimmed packet counts its trimmed size)
     ++mc.packets;
-    if (m_set_formed_ps[size_t(set)] == UINT64_MAX)
-        m_set_formed_ps[size_t(set)] = to_ps(sc_core::sc_time_stamp());
+    if (m_set_formed_ps[size_t(set)] == UINT64_MAX) m_set_formed_ps[size_t(set)] = now_ps;
     out.tx.kick();
 }
 

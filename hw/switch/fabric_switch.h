@@ -1,11 +1,11 @@
 // The fabric switch: N ports, store-and-forward with a fixed forwarding latency.
 // Split as merlin and garnet split a router: classification (traffic_class.h), routing
-// (routing_table.h + flow_hash.h for the equal-cost member), buffering and arbitration per
-// egress port (egress_queue.h: admission, trimming, RED, strict priority).
+// (routing_table.h; member_selector.h picks the equal-cost member), admission and occupancy of the
+// switch's buffer across ports (buffer_manager.h), queueing and arbitration per egress port
+// (egress_queue.h: trimming, RED, strict priority through port_scheduler).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,8 +15,10 @@
 #include "hw/common/delay_line.h"
 #include "hw/common/random.h"
 #include "hw/common/transmitter.h"
+#include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
-#include "hw/switch/flow_hash.h"
+#include "hw/switch/ingress_unit.h"
+#include "hw/switch/member_selector.h"
 #include "hw/switch/routing_table.h"
 #include "hw/switch/switch_config.h"
 #include "tlm/packet_pool.h"
@@ -29,7 +31,7 @@ struct port_counters
 {
     uint64_t rx_packets = 0;
     uint64_t rx_bytes = 0;
-    uint64_t tx_drops = 0;  // egress admission drops (no ingress admission is modelled)
+    uint64_t tx_drops = 0;  // egress admission drops (the ingress unit only counts, it never drops)
 };
 
 class switch_port : public sc_core::sc_module
@@ -38,8 +40,10 @@ public:
     packet_target_socket in;
     transmitter tx;
 
-    switch_port(const sc_core::sc_module_name& name, const egress_queue_config& cfg,
-                const traffic_classifier& cls, random_stream& rng);
+    // Port `index` of a switch whose buffer is `buffers`.
+    switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
+                const traffic_classifier& cls, buffer_manager& buffers, ingress_unit& ingress,
+                random_stream& rng);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
@@ -58,6 +62,16 @@ struct member_counters
     uint64_t packets = 0;
 };
 
+// What the forwarding pipeline carries: the packet, the port it arrived on and the traffic class
+// it was classified in there, which admission and ingress accounting need at the egress side
+// (garnet's flit keeps its input port the same way).
+struct switch_item
+{
+    packet* p;
+    uint16_t in_port;
+    uint8_t in_tc;
+};
+
 class fabric_switch : public sc_core::sc_module
 {
 public:
@@ -71,41 +85,41 @@ public:
                   packet_pool& pool);
 
     uint32_t node_id() const { return m_node_id; }
-    uint32_t salt() const { return m_salt; }
+    uint32_t salt() const { return m_ecmp.salt(); }
     size_t port_count() const { return m_ports.size(); }
     switch_port& port(size_t i) { return *m_ports[i]; }
     const switch_port& port(size_t i) const { return *m_ports[i]; }
     const routing_table& routes() const { return m_routes; }
+    const buffer_manager& buffers() const { return m_buffers; }
+    const ingress_unit& ingress() const { return m_ingress; }
     const member_counters& member(size_t slot) const { return m_members[slot]; }
     // Simulated time (ps) a set first carried a packet; UINT64_MAX: never.
     uint64_t set_formed_ps(int32_t set) const { return m_set_formed_ps[size_t(set)]; }
 
     uint64_t no_route_drops() const { return m_no_route_drops; }
 
-    // The seam for an RTL flow-hash block: called with every hash the switch computes, so a
-    // Verilated block can run in lockstep with the model (testbench wires rtl_flow_hasher).
-    using hash_observer =
-        std::function<void(ecmp_hash_method, const flow_key&, uint32_t salt, uint16_t hash)>;
-    void observe_hashes(hash_observer f) { m_hash_observer = std::move(f); }
+    // Every flow hash the switch computes, for an RTL block in lockstep (ecmp_selector).
+    using hash_observer = ecmp_selector::hash_observer;
+    void observe_hashes(hash_observer f) { m_ecmp.observe_hashes(std::move(f)); }
 
 private:
     void on_arrival(size_t port, packet& p);
-    void forward(packet* p);
+    void forward(const switch_item& item);
 
     uint32_t m_node_id;
-    switch_config m_cfg;
     routing_table m_routes;
-    uint32_t m_salt;
+    ecmp_selector m_ecmp;
     packet_pool& m_pool;
     traffic_classifier m_classifier;
     random_stream m_rng;
-    delay_line m_pipeline;
+    buffer_manager m_buffers;
+    ingress_unit m_ingress;
+    timed_fifo<switch_item> m_pipeline;
     std::vector<std::unique_ptr<switch_port>> m_ports;
     std::vector<member_counters> m_members;
     std::vector<uint64_t> m_set_formed_ps;
     sc_core::sc_time m_latency;
     uint64_t m_no_route_drops = 0;
-    hash_observer m_hash_observer;
 };
 
 }  // namespace uetsim

@@ -3,11 +3,13 @@
 
 #include <cstdint>
 
+#include "hw/common/port_scheduler.h"
 #include "tlm/packet.h"
 
 namespace uetsim {
 
-inline constexpr int num_traffic_classes = 8;
+// One count of classes for the classifier, the egress FIFOs and the port arbiter.
+inline constexpr int num_traffic_classes = port_scheduler::classes;
 
 class traffic_classifier
 {

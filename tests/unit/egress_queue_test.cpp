@@ -21,15 +21,43 @@ packet make_data(uint32_t payload, uint8_t tc = 0, dscp::role role = dscp::role:
     return p;
 }
 
-egress_queue_config limited(uint64_t limit, bool trimming = false, bool nic_facing = false)
+egress_queue_config queue_config(bool trimming = false, bool nic_facing = false)
 {
     egress_queue_config c;
-    c.limit_bytes = limit;
     c.trimming = trimming;
     c.nic_facing = nic_facing;
     c.red.enabled = false;
     return c;
 }
+
+buffer_config limited(uint64_t limit)
+{
+    buffer_config b;
+    b.port_pool_limit_bytes = limit;
+    return b;
+}
+
+// Port 0 of a one-port switch with a static (port, pool) limit; packets arrive on port 0 and
+// are charged to the ingress unit first, as the switch does.
+struct one_port
+{
+    const traffic_classifier& cls;
+    buffer_manager buffers;
+    ingress_unit ingress{1};
+    egress_queue q;
+
+    one_port(uint64_t limit, const traffic_classifier& c,
+             const egress_queue_config& qc = queue_config())
+        : cls(c), buffers(1, limited(limit)), q(qc, c, buffers, ingress, 0)
+    {
+    }
+    admit_result offer(packet* p)
+    {
+        const uint8_t tc = cls.traffic_class(*p);
+        ingress.charge(0, tc, egress_queue::charge(*p));
+        return q.offer(p, 0, tc);
+    }
+};
 
 }  // namespace
 
@@ -50,12 +78,13 @@ TEST(egress_queue, charges_the_ip_datagram_with_a_46_byte_floor)
 TEST(egress_queue, drop_tail_at_the_limit)
 {
     traffic_classifier cls(false);
-    egress_queue q(limited(3 * 4184), cls);
+    one_port port(3 * 4184, cls);
+    egress_queue& q = port.q;
     std::vector<packet> ps(4, make_data(4096, 0, dscp::role::no_trim));
-    EXPECT_EQ(q.offer(&ps[0]), admit_result::queued);
-    EXPECT_EQ(q.offer(&ps[1]), admit_result::queued);
-    EXPECT_EQ(q.offer(&ps[2]), admit_result::queued);
-    EXPECT_EQ(q.offer(&ps[3]), admit_result::dropped);
+    EXPECT_EQ(port.offer(&ps[0]), admit_result::queued);
+    EXPECT_EQ(port.offer(&ps[1]), admit_result::queued);
+    EXPECT_EQ(port.offer(&ps[2]), admit_result::queued);
+    EXPECT_EQ(port.offer(&ps[3]), admit_result::dropped);
     EXPECT_EQ(q.stats().dropped, 1u);
     EXPECT_EQ(q.bytes_held(), 3u * 4184);
 }
@@ -63,12 +92,13 @@ TEST(egress_queue, drop_tail_at_the_limit)
 TEST(egress_queue, charge_is_held_until_serialization_ends)
 {
     traffic_classifier cls(false);
-    egress_queue q(limited(2 * 4184), cls);
+    one_port port(2 * 4184, cls);
+    egress_queue& q = port.q;
     std::vector<packet> ps(3, make_data(4096, 0, dscp::role::no_trim));
-    q.offer(&ps[0]);
-    q.offer(&ps[1]);
+    port.offer(&ps[0]);
+    port.offer(&ps[1]);
     EXPECT_EQ(q.dequeue(0.5), &ps[0]);  // ps[0] starts serialising: still charged
-    EXPECT_EQ(q.offer(&ps[2]), admit_result::dropped);
+    EXPECT_EQ(port.offer(&ps[2]), admit_result::dropped);
     EXPECT_EQ(q.dequeue(0.5), &ps[1]);  // ps[0] has left
     EXPECT_EQ(q.bytes_held(), 4184u);
     EXPECT_EQ(q.dequeue(0.5), nullptr);
@@ -78,14 +108,15 @@ TEST(egress_queue, charge_is_held_until_serialization_ends)
 TEST(egress_queue, trims_a_trimmable_packet_instead_of_dropping_it)
 {
     traffic_classifier cls(true);  // UET policy: trimmed -> TC1, its own pool
-    egress_queue q(limited(4184, true, false), cls);
+    one_port port(4184, cls, queue_config(true, false));
+    egress_queue& q = port.q;
     packet a = make_data(4096), b = make_data(4096), c = make_data(4096, 0, dscp::role::no_trim);
-    EXPECT_EQ(q.offer(&a), admit_result::queued);
-    EXPECT_EQ(q.offer(&b), admit_result::trimmed);
+    EXPECT_EQ(port.offer(&a), admit_result::queued);
+    EXPECT_EQ(port.offer(&b), admit_result::trimmed);
     EXPECT_TRUE(b.trimmed);
     EXPECT_EQ(b.wire_bytes, 62u);
     EXPECT_EQ(dscp::role_of(b.ip.dscp), dscp::role::trimmed);
-    EXPECT_EQ(q.offer(&c), admit_result::dropped);  // no-trim codepoint
+    EXPECT_EQ(port.offer(&c), admit_result::dropped);  // no-trim codepoint
     // The trimmed header goes first: TC1 is served before TC0.
     EXPECT_EQ(q.dequeue(0.5), &b);
     EXPECT_EQ(q.dequeue(0.5), &a);
@@ -94,36 +125,37 @@ TEST(egress_queue, trims_a_trimmable_packet_instead_of_dropping_it)
 TEST(egress_queue, trimming_on_a_nic_facing_port_marks_last_hop)
 {
     traffic_classifier cls(true);
-    egress_queue q(limited(4184, true, true), cls);
+    one_port port(4184, cls, queue_config(true, true));
     packet a = make_data(4096), b = make_data(4096);
-    q.offer(&a);
-    EXPECT_EQ(q.offer(&b), admit_result::trimmed);
+    port.offer(&a);
+    EXPECT_EQ(port.offer(&b), admit_result::trimmed);
     EXPECT_EQ(dscp::role_of(b.ip.dscp), dscp::role::trimmed_last_hop);
 }
 
 TEST(egress_queue, trimmable_retransmission_may_use_one_and_a_half_times_the_limit)
 {
     traffic_classifier cls(true);
-    egress_queue q(limited(2 * 4184), cls);
+    one_port port(2 * 4184, cls);
     packet a = make_data(4096), b = make_data(4096);
     packet r = make_data(4096, 0, dscp::role::trimmable_rtx);
     packet n = make_data(4096);
-    q.offer(&a);
-    q.offer(&b);
-    EXPECT_EQ(q.offer(&n), admit_result::dropped);
-    EXPECT_EQ(q.offer(&r), admit_result::queued);  // 3 x 4184 <= 1.5 x 8368
+    port.offer(&a);
+    port.offer(&b);
+    EXPECT_EQ(port.offer(&n), admit_result::dropped);
+    EXPECT_EQ(port.offer(&r), admit_result::queued);  // 3 x 4184 <= 1.5 x 8368
 }
 
 TEST(egress_queue, strict_priority_from_tc7_down)
 {
     traffic_classifier cls(false);
-    egress_queue q(limited(1'000'000), cls);
+    one_port port(1'000'000, cls);
+    egress_queue& q = port.q;
     packet p0 = make_data(100, 0), p3 = make_data(100, 3), p7 = make_data(100, 7),
            p3b = make_data(100, 3);
-    q.offer(&p0);
-    q.offer(&p3);
-    q.offer(&p7);
-    q.offer(&p3b);
+    port.offer(&p0);
+    port.offer(&p3);
+    port.offer(&p7);
+    port.offer(&p3b);
     EXPECT_EQ(q.dequeue(0.5), &p7);
     EXPECT_EQ(q.dequeue(0.5), &p3);
     EXPECT_EQ(q.dequeue(0.5), &p3b);
@@ -155,19 +187,43 @@ TEST(red_marker, ewma_thresholds_and_linear_probability)
 TEST(egress_queue, marks_only_ect_packets_at_transmission)
 {
     traffic_classifier cls(false);
-    egress_queue_config c = limited(10'000);
+    egress_queue_config c = queue_config();
     c.red.enabled = true;
     c.red.ewma_weight = 1.0;  // the mean is the current length
     c.red.min_bytes = 0;
     c.red.max_bytes = 1;  // any queue: probability 1
-    egress_queue q(c, cls);
+    one_port port(10'000, cls, c);
+    egress_queue& q = port.q;
     packet ect = make_data(100), plain = make_data(100);
     plain.ip.ecn = ecn::not_ect;
-    q.offer(&ect);
-    q.offer(&plain);
+    port.offer(&ect);
+    port.offer(&plain);
     q.dequeue(0.99);
     q.dequeue(0.99);
     EXPECT_EQ(ect.ip.ecn, ecn::ce);
     EXPECT_EQ(plain.ip.ecn, ecn::not_ect);
     EXPECT_EQ(q.stats().ecn_marked, 1u);
+}
+
+// The ingress unit holds a packet's bytes from arrival until its serialization ends, only the
+// header's once it is trimmed, and none once it is dropped.
+TEST(egress_queue, releases_ingress_bytes_when_they_leave_the_buffer)
+{
+    traffic_classifier cls(true);
+    one_port port(4184, cls, queue_config(true, false));
+    egress_queue& q = port.q;
+    packet a = make_data(4096), b = make_data(4096), c = make_data(4096, 0, dscp::role::no_trim);
+    EXPECT_EQ(port.offer(&a), admit_result::queued);
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u);
+    EXPECT_EQ(port.offer(&b), admit_result::trimmed);  // counted in its arrival class, TC0
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);   // a 62-byte frame: 44 B, charged 46
+    EXPECT_EQ(port.ingress.bytes(0, 1), 0u);
+    EXPECT_EQ(port.offer(&c), admit_result::dropped);
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);
+    EXPECT_EQ(q.dequeue(0.5), &b);  // b serialising: still held
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);
+    EXPECT_EQ(q.dequeue(0.5), &a);  // b has left
+    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u);
+    EXPECT_EQ(q.dequeue(0.5), nullptr);
+    EXPECT_EQ(port.ingress.bytes(0, 0), 0u);
 }

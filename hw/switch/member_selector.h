@@ -1,0 +1,60 @@
+// Member selection: which member of an equal-cost set a packet leaves on. An interface so that
+// a selector with state (flowlets: a flow table, a gap timer) is a new class beside the
+// stateless ECMP hash. The switch holds its ecmp_selector by value and calls it directly (the
+// class is final), so the hash path costs no virtual call per packet.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "hw/switch/flow_hash.h"
+#include "tlm/packet.h"
+
+namespace uetsim {
+
+class member_selector
+{
+public:
+    virtual ~member_selector() = default;
+    // The member (0..members-1) of equal-cost set `set` that `p` takes at time `now_ps`.
+    virtual size_t select(const packet& p, int32_t set, size_t members, uint64_t now_ps) = 0;
+};
+
+// The header fields the flow hash reads.
+inline flow_key flow_key_of(const packet& p)
+{
+    return {p.ip.protocol, p.ip.src, p.ip.dst, p.udp.src_port, p.udp.dst_port};
+}
+
+// ECMP: the flow hash of the EcmpHashMethod with the switch's salt, modulo the set size.
+class ecmp_selector final : public member_selector
+{
+public:
+    // The seam for an RTL flow-hash block: called with every hash the selector computes, so a
+    // Verilated block can run in lockstep with the model (testbench wires rtl_flow_hasher).
+    using hash_observer =
+        std::function<void(ecmp_hash_method, const flow_key&, uint32_t salt, uint16_t hash)>;
+
+    ecmp_selector(ecmp_hash_method method, uint32_t salt) : m_method(method), m_salt(salt) {}
+
+    size_t select(const packet& p, int32_t set, size_t members, uint64_t now_ps) override
+    {
+        if (members <= 1) return 0;  // no choice, no hash
+        const flow_key k = flow_key_of(p);
+        const size_t member = select_member(m_method, k, m_salt, members);
+        if (m_observer) m_observer(m_method, k, m_salt, flow_hash16(m_method, k, m_salt));
+        return member;
+    }
+
+    void observe_hashes(hash_observer f) { m_observer = std::move(f); }
+    ecmp_hash_method method() const { return m_method; }
+    uint32_t salt() const { return m_salt; }
+
+private:
+    ecmp_hash_method m_method;
+    uint32_t m_salt;
+    hash_observer m_observer;
+};
+
+}  // namespace uetsim
