@@ -23,6 +23,7 @@
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/periodic_records.h"
 #include "testbench/records/uet_records.h"
+#include "testbench/run_control.h"
 
 namespace uetsim {
 
@@ -173,7 +174,8 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (opts.progress)
         progress = std::make_unique<progress_meter>("progress", sc.simulation.stop_time_s, traffic);
 
-    sc_core::sc_start(seconds(sc.simulation.stop_time_s));
+    // Run control (#16): slices of simulated time, stopping early on SIGINT/SIGTERM.
+    const int stop_sig = run_until(sc.simulation.stop_time_s);
     if (progress) progress->done();
     records.finish();
     if (transport) transport->finish();
@@ -183,6 +185,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (app) app->finish();
 
     run_summary s;
+    s.stop_signal = stop_sig;  // run control (#16)
     s.sim_time_s = to_seconds(sc_core::sc_time_stamp());
     s.events = activity::count();
     s.data_packets_sent = traffic.data_packets_sent();
@@ -220,6 +223,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     m["random_seed"] = sc.simulation.random_seed;
     m["scenario"] = opts.resolved_json.empty() ? nlohmann::ordered_json::object()
                                                : nlohmann::ordered_json::parse(opts.resolved_json);
+    m["status"] = stop_sig ? "interrupted" : "complete";  // run control (#16)
     m["sim_time_s"] = s.sim_time_s;
     m["events_executed"] = s.events;
     m["data_packets_sent"] = s.data_packets_sent;
