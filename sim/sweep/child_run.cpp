@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "testbench/run_control.h"
@@ -28,19 +29,50 @@ std::string self_exe()
     return ec ? std::string("/proc/self/exe") : p.string();
 }
 
+namespace {
+
+std::vector<std::string> run_args(const plan& p, const run& r, const std::string& run_dir)
+{
+    std::vector<std::string> args = {"run"};
+    if (!p.base.empty()) args.push_back(p.base);
+    for (const auto& s : p.run_sets(r)) {
+        args.push_back("--set");
+        args.push_back(s);
+    }
+    args.insert(args.end(), {"--out", run_dir, "--quiet"});
+    return args;
+}
+
+const char* command_file = "run-command.txt";
+
+}  // namespace
+
+std::string run_command(const plan& p, const run& r, const std::string& run_dir)
+{
+    std::string out;
+    for (const auto& a : run_args(p, r, run_dir)) out += a + "\n";
+    return out;
+}
+
+bool already_complete(const plan& p, const run& r, const std::string& run_dir)
+{
+    if (manifest_status(run_dir) != "complete") return false;
+    std::ifstream f(fs::path(run_dir) / command_file);
+    if (!f) return false;
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str() == run_command(p, r, run_dir);
+}
+
 child start_run(const std::string& exe, const plan& p, const run& r, const std::string& out_dir)
 {
     child c;
     c.run_index = r.index;
     c.dir = (fs::path(out_dir) / r.id).string();
     fs::create_directories(c.dir);
-    std::vector<std::string> args = {exe, "run"};
-    if (!p.base.empty()) args.push_back(p.base);
-    for (const auto& s : p.run_sets(r)) {
-        args.push_back("--set");
-        args.push_back(s);
-    }
-    args.insert(args.end(), {"--out", c.dir, "--quiet"});
+    std::ofstream(fs::path(c.dir) / command_file) << run_command(p, r, c.dir);
+    std::vector<std::string> args = run_args(p, r, c.dir);
+    args.insert(args.begin(), exe);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -53,8 +85,17 @@ child start_run(const std::string& exe, const plan& p, const run& r, const std::
                                      0644);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                      0644);
+    // The sweep ignores SIGPIPE (a closed stderr pipe must not end it); its runs do not.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t deflt;
+    sigemptyset(&deflt);
+    sigaddset(&deflt, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &deflt);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
     c.start = std::chrono::steady_clock::now();
-    const int rc = posix_spawn(&c.pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&c.pid, exe.c_str(), &fa, &attr, argv.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         throw std::runtime_error("cannot start '" + exe + "' for run " + r.id + ": " +

@@ -25,6 +25,14 @@ struct child
 // The path of the running program (what the children run).
 std::string self_exe();
 
+// The `uetsim run` arguments of run `r` (after the program name), one per line: what the run's
+// folder records in run-command.txt so that a resumed sweep reuses only runs made with the
+// same scenario, overrides and axis values.
+std::string run_command(const plan& p, const run& r, const std::string& run_dir);
+
+// Whether run_dir holds a complete run made by exactly this command.
+bool already_complete(const plan& p, const run& r, const std::string& run_dir);
+
 // Starts `uetsim run` for run `r` of plan `p` in out_dir/<id>/. Throws std::runtime_error when
 // the process cannot be started.
 child start_run(const std::string& exe, const plan& p, const run& r, const std::string& out_dir);

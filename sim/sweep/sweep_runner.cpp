@@ -139,7 +139,8 @@ int run_sweep(const std::string& sweep_file, const sweep_options& opts)
     const std::vector<run> runs = p.runs();
     std::optional<mpi_session> mpi;
     if (launched_by_mpi()) mpi.emplace();
-    install_stop_handlers(false);  // EINTR out of wait4 so that a signal is passed on at once
+    install_stop_handlers(false);   // EINTR out of wait4 so that a signal is passed on at once
+    std::signal(SIGPIPE, SIG_IGN);  // progress to a closed pipe must not end the sweep
     const std::string exe = self_exe();
     if (mpi && mpi->rank() > 0) {
         mpi->work([&](size_t index) {
@@ -155,10 +156,10 @@ int run_sweep(const std::string& sweep_file, const sweep_options& opts)
         throw config::config_error("output folder '" + opts.out_dir + "' cannot be created");
     write_sweep_json(p, runs, sweep_file, opts.out_dir);
 
-    // Resume: a run whose manifest says complete is not run again.
+    // Resume: a run whose manifest says complete, made by the same command, is not run again.
     std::vector<size_t> todo;
     for (const auto& r : runs)
-        if (manifest_status((fs::path(opts.out_dir) / r.id).string()) != "complete")
+        if (!already_complete(p, r, (fs::path(opts.out_dir) / r.id).string()))
             todo.push_back(r.index);
     const size_t skipped = runs.size() - todo.size();
     unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());

@@ -182,6 +182,24 @@ Axes:
     EXPECT_EQ(comparable(out + "/summary.csv"), comparable(root + "/whole/summary.csv"));
 }
 
+TEST(sweep, a_changed_sweep_file_reruns_the_runs_it_changes)
+{
+    const std::string file = sweep_setup("sweep-changed", R"(Base: small.yaml
+Set: {Simulation.StopTime: 1ms}
+Axes: {Simulation.RandomSeed: [1, 2]}
+)");
+    const std::string root = fs::path(file).parent_path().string();
+    ASSERT_EQ(run_uetsim({"sweep", file, "--out", root + "/out"}).exit_code, 0);
+    command_result again = run_uetsim({"sweep", file, "--out", root + "/out"});
+    EXPECT_NE(again.err.find("2 complete already, 0 to run"), std::string::npos) << again.err;
+    // Same run ids, another Set: the old records must not stand for the new runs.
+    write_file(file,
+               "Base: small.yaml\nSet: {Simulation.StopTime: 2ms}\n"
+               "Axes: {Simulation.RandomSeed: [1, 2]}\n");
+    command_result changed = run_uetsim({"sweep", file, "--out", root + "/out"});
+    EXPECT_NE(changed.err.find("0 complete already, 2 to run"), std::string::npos) << changed.err;
+}
+
 TEST(sweep, an_invalid_run_is_recorded_as_failed_and_the_others_complete)
 {
     const std::string file = sweep_setup("sweep-fail", R"(Base: small.yaml
