@@ -286,7 +286,10 @@ int run_cli(int argc, char** argv)
     plot->add_option("--figure", figures,
                      "Only this figure (repeatable): fct-cdf, wqe-latency-cdf, uplink-load, "
                      "nic-window, port-rate, metric, heatmap")
-        ->type_name("NAME");
+        ->type_name("NAME")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     plot->add_option("--metric", metric, "Sweep figures: the summary column to plot")
         ->type_name("COLUMN");
     plot->add_option("--x", x_axis, "Sweep figures: the axis along x")->type_name("AXIS");

@@ -15,6 +15,7 @@ import glob
 import json
 import os
 import sys
+import textwrap
 
 SEED_AXIS = "Simulation.RandomSeed"
 RUN_FIGURES = ["fct-cdf", "wqe-latency-cdf", "uplink-load", "nic-window", "port-rate"]
@@ -65,6 +66,11 @@ def load_libraries():
             "(apt-get install python3-matplotlib python3-pandas): %s\n" % e
         )
         sys.exit(1)
+
+
+def tick_labels(values):
+    """Long category names ("Recycled Entropy Packet Spraying") on several short lines."""
+    return [textwrap.fill(str(v), 16) for v in values]
 
 
 def new_figure(rows=1, cols=1, **kw):
@@ -179,7 +185,8 @@ def fig_uplink_load(run, args, explicit):
         ax.set_xlabel("egress port (ifid)")
         if i % cols == 0:
             ax.set_ylabel("bytes sent (MB)")
-        ax.tick_params(axis="x", labelsize=7, rotation=90)
+        if len(g) > 8:
+            ax.tick_params(axis="x", labelsize=7, rotation=90)
         ax.grid(axis="y", alpha=0.3)
     for j in range(len(switches), rows * cols):
         axes[j // cols][j % cols].axis("off")
@@ -371,7 +378,7 @@ def fig_metric(sweep, args, explicit):
                     color="C%d" % (i % 10), label=label)
     if categorical:
         ax.set_xticks(list(pos.values()))
-        ax.set_xticklabels(list(pos.keys()), rotation=0 if len(pos) <= 4 else 30, ha="center")
+        ax.set_xticklabels(tick_labels(pos.keys()))
     ax.set_xlabel(x_axis)
     ax.set_ylabel(METRIC_LABELS.get(metric, metric))
     ax.grid(alpha=0.3)
@@ -413,9 +420,9 @@ def fig_heatmap(sweep, args, explicit):
     ax = ax[0][0]
     im = ax.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
     ax.set_xticks(range(len(xv)))
-    ax.set_xticklabels(xv, rotation=0 if len(xv) <= 4 else 30)
+    ax.set_xticklabels(tick_labels(xv))
     ax.set_yticks(range(len(yv)))
-    ax.set_yticklabels(yv)
+    ax.set_yticklabels(tick_labels(yv))
     ax.set_xlabel(x_axis)
     ax.set_ylabel(y_axis)
     if grid.size <= 100:
