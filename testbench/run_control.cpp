@@ -51,8 +51,10 @@ int run_until(double stop_time_s)
     // its one delta cycle, as a single sc_start would).
     do {
         const sc_time left = stop > sc_time_stamp() ? stop - sc_time_stamp() : SC_ZERO_TIME;
+        const sc_time before = sc_time_stamp();
         sc_start(left < slice ? left : slice);
         if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
+        if (sc_time_stamp() == before) break;      // sc_pause, or a zero stop time
         if (g_stop_signal && sc_time_stamp() < stop) return g_stop_signal;
     } while (sc_time_stamp() < stop);
     return 0;
