@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +19,9 @@
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
 #include "testbench/records/record_registry.h"
+#include "sim/plot_command.h"
+#include "sim/sweep/sweep_runner.h"
+#include "testbench/run_control.h"
 
 namespace uetsim {
 
@@ -98,6 +102,7 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
     opts.progress = !quiet && isatty(STDERR_FILENO);
     opts.resolved_scenario = config::scenario_json(sc);
     run_summary summary;
+    install_stop_handlers();  // Ctrl-C or a batch system's SIGTERM ends the run cleanly
     try {
         summary = run_simulation(sc, opts);
     } catch (const std::exception& e) {
@@ -106,6 +111,13 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
         return exit_internal_error;
     }
     std::cout << format_summary(summary, out_dir) << std::flush;
+    if (summary.stop_signal) {
+        std::cerr << "uetsim: interrupted by "
+                  << (summary.stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at simulated time "
+                  << human_time(summary.sim_time_s)
+                  << "; the records so far are flushed and the manifest says \"interrupted\"\n";
+        return exit_status_for_signal(summary.stop_signal);
+    }
     return exit_ok;
 }
 
@@ -248,9 +260,55 @@ int run_cli(int argc, char** argv)
     auto* records = app.add_subcommand("records", "List every record a run can write");
     records->add_flag("--markdown", markdown, "Print docs/records.md");
 
+    std::string sweep_file, sweep_out = "sweep-out";
+    unsigned jobs = 0;
+    auto* sweep = app.add_subcommand(
+        "sweep",
+        "Run the cross product of a base scenario and axes (locally, or under mpirun/srun); "
+        "DIR/summary.csv has one row per run");
+    sweep->add_option("sweep", sweep_file, "Sweep file (YAML): Base, Set, Axes, Exclude")
+        ->required()
+        ->type_name("SWEEP.yaml");
+    sweep->add_option("--out", sweep_out, "Output folder: one folder per run plus summary.csv")
+        ->capture_default_str()
+        ->type_name("DIR");
+    sweep->add_option("--jobs,-j", jobs, "Local runs at a time (default: the machine's cores)")
+        ->type_name("N")
+        ->check(CLI::PositiveNumber);
+
+    std::string plot_dir, plot_out, plot_format = "png", metric, x_axis, lines_axis, y_axis,
+                                    component;
+    std::vector<std::string> figures;
+    auto* plot = app.add_subcommand(
+        "plot", "PNG (or SVG) figures from a run's records or a sweep's summary");
+    plot->add_option("dir", plot_dir, "A run's output folder or a sweep's output folder")
+        ->required()
+        ->type_name("RUN_OR_SWEEP_DIR");
+    plot->add_option("--out", plot_out, "Folder for the figures (default: DIR/plots)")
+        ->type_name("PLOTDIR");
+    plot->add_option("--format", plot_format, "Image format")
+        ->check(CLI::IsMember({"png", "svg"}))
+        ->capture_default_str();
+    plot->add_option("--figure", figures,
+                     "Only this figure (repeatable): fct-cdf, wqe-latency-cdf, uplink-load, "
+                     "nic-window, port-rate, metric, heatmap")
+        ->type_name("NAME")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    plot->add_option("--metric", metric, "Sweep figures: the summary column to plot")
+        ->type_name("COLUMN");
+    plot->add_option("--x", x_axis, "Sweep figures: the axis along x")->type_name("AXIS");
+    plot->add_option("--lines", lines_axis, "metric figure: one line per value of this axis")
+        ->type_name("AXIS");
+    plot->add_option("--y", y_axis, "heatmap figure: the axis along y")->type_name("AXIS");
+    plot->add_option("--component", component,
+                     "Run figures: the NIC (nic-window) or switch (port-rate) to show")
+        ->type_name("NAME");
+
     // CLI11 would only say "A subcommand is required" for a mistyped command.
     std::vector<std::string> names;
-    for (const auto* sub : {run, inspect, validate, keys, records})
+    for (const auto* sub : {run, inspect, validate, keys, records, sweep, plot})
         names.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(names.begin(), names.end(), argv[1]) == names.end()) {
@@ -274,6 +332,21 @@ int run_cli(int argc, char** argv)
         if (*run) return cmd_run(args, out_dir, quiet);
         if (*inspect) return cmd_inspect(args, json);
         if (*validate) return cmd_validate(args);
+        if (*sweep) return sweep::run_sweep(sweep_file, {sweep_out, jobs});
+        if (*plot) {
+            std::vector<std::string> pa = {plot_dir, "--format", plot_format};
+            auto opt = [&](const char* name, const std::string& v) {
+                if (!v.empty()) pa.insert(pa.end(), {name, v});
+            };
+            opt("--out", plot_out);
+            opt("--metric", metric);
+            opt("--x", x_axis);
+            opt("--lines", lines_axis);
+            opt("--y", y_axis);
+            opt("--component", component);
+            for (const auto& f : figures) opt("--figure", f);
+            return run_plot(pa);
+        }
         if (*keys) {
             std::cout << (markdown ? config::keys_markdown() : config::keys_text());
             return exit_ok;

@@ -1,5 +1,6 @@
 // derived_json: the values `uetsim inspect` derives from a scenario without simulating.
 #include "hw/nic/uet/entropy/entropy_factory.h"
+#include "hw/switch/buffer_manager.h"
 #include "hw/nic/uet/uet_nic.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "tlm/header_sizes.h"
@@ -25,7 +26,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                       {"tier", t.devices[d].tier},
                       {"ports", t.devices[d].ports.size()}});
     tj["switch_list"] = sw;
-    const uint64_t limit = sc.sw.effective_egress_limit();
+    const uint64_t limit = switch_buffer_config(sc.sw).port_pool_limit_bytes;
     j["switch"] = {{"egress_queue_limit_bytes", limit},
                    {"ecn_min_bytes", sc.sw.min_threshold * double(limit)},
                    {"ecn_max_bytes", sc.sw.max_threshold * double(limit)},

@@ -40,9 +40,15 @@ const std::vector<manifest_member>& members()
          [](const manifest_inputs& in) -> std::optional<json> {
              return in.resolved_scenario.is_null() ? json::object() : in.resolved_scenario;
          }},
+        {"status",
+         "`\"complete\"`, or `\"interrupted\"` when SIGINT or SIGTERM stopped the run early (the "
+         "records then end at `sim_time_s`; [command.md](command.md#stopping-a-run))",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             return in.summary.stop_signal ? "interrupted" : "complete";
+         }},
         {"sim_time_s",
          "simulated time at the end of the run, s: the completion of the last message, or "
-         "`StopTime`",
+         "`StopTime`, or the time reached when interrupted",
          [](const manifest_inputs& in) -> std::optional<json> { return in.summary.sim_time_s; }},
         {"events_executed",
          "process activations executed (each run of an `SC_METHOD` of the model)",

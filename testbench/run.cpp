@@ -17,6 +17,7 @@
 #include "testbench/manifest.h"
 #include "testbench/progress_meter.h"
 #include "testbench/records/record_registry.h"
+#include "testbench/run_control.h"
 #include "testbench/simulation.h"
 
 namespace uetsim {
@@ -140,12 +141,14 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (opts.progress)
         progress = std::make_unique<progress_meter>("progress", sc.simulation.stop_time_s, traffic);
 
-    sc_core::sc_start(seconds(sc.simulation.stop_time_s));
+    // Slices of simulated time, stopping early on SIGINT/SIGTERM (testbench/run_control.h).
+    const int stop_signal = run_until(sc.simulation.stop_time_s);
     if (progress) progress->done();
     if (app) app->finish();  // its last beacon row, before the records close
     records.finish();
 
     run_summary s = summarise(fab, traffic, app.get());
+    s.stop_signal = stop_signal;
     s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - wall_start).count();
     s.peak_rss_bytes = peak_rss_bytes();
     write_manifest(manifest_path, {sc, opts.resolved_scenario, s, fab, app.get(), files});

@@ -35,6 +35,7 @@ struct run_summary
     uint64_t peak_rss_bytes = 0;
     bool scoreboard_ok = true;
     std::string scoreboard_message;
+    int stop_signal = 0;  // the SIGINT/SIGTERM that interrupted the run (testbench/run_control.h)
 };
 
 // Builds, runs and writes every enabled record into opts.out_dir.

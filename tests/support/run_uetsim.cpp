@@ -26,14 +26,19 @@ std::string slurp_fd(int fd)
 
 }  // namespace
 
-command_result run_uetsim(const std::vector<std::string>& args)
+std::string uetsim_path()
 {
     const char* bin = std::getenv("UETSIM_BIN");
-    std::string exe = bin ? bin : UETSIM_BIN_DEFAULT;
-    std::string dir = temp_dir("cmd");
-    std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
+    return bin ? bin : UETSIM_BIN_DEFAULT;
+}
+
+int start_uetsim(const std::vector<std::string>& args, const std::string& out_path,
+                 const std::string& err_path, bool new_group)
+{
+    std::string exe = uetsim_path();
     pid_t pid = fork();
     if (pid == 0) {
+        if (new_group) setpgid(0, 0);
         FILE* o = freopen(out_path.c_str(), "w", stdout);
         FILE* e = freopen(err_path.c_str(), "w", stderr);
         (void)o;
@@ -45,10 +50,24 @@ command_result run_uetsim(const std::vector<std::string>& args)
         execv(exe.c_str(), argv.data());
         _exit(127);
     }
+    if (new_group)
+        setpgid(pid, pid);  // also here: the test may signal the group before the child runs
+    return pid;
+}
+
+int wait_uetsim(int pid)
+{
     int status = 0;
     waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+command_result run_uetsim(const std::vector<std::string>& args)
+{
+    std::string dir = temp_dir("cmd");
+    std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
     command_result r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.exit_code = wait_uetsim(start_uetsim(args, out_path, err_path, false));
     r.out = read_text(out_path);
     r.err = read_text(err_path);
     std::filesystem::remove_all(dir);

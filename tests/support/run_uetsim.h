@@ -14,8 +14,19 @@ struct command_result
     std::string err;
 };
 
+// The uetsim binary the tests run: $UETSIM_BIN, else build/bin/uetsim.
+std::string uetsim_path();
+
 // Runs build/bin/uetsim with the given arguments (no shell quoting needed).
 command_result run_uetsim(const std::vector<std::string>& args);
+
+// Starts build/bin/uetsim in the background, by default as the leader of a new process group
+// (so that a test can signal it and its children as a terminal or a batch system would); stdout
+// and stderr go to the given files. wait_uetsim returns its exit code (128 + the signal when
+// killed).
+int start_uetsim(const std::vector<std::string>& args, const std::string& out_path,
+                 const std::string& err_path, bool new_group = true);
+int wait_uetsim(int pid);
 
 // Runs a shell command (e.g. tshark on a capture) and returns its standard output.
 std::string shell_output(const std::string& command);

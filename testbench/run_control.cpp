@@ -1,0 +1,63 @@
+#include "testbench/run_control.h"
+
+#include <csignal>
+#include <cstring>
+
+#include <systemc>
+
+#include "hw/common/time.h"
+
+namespace uetsim {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+volatile std::sig_atomic_t g_signals_seen = 0;
+
+extern "C" void on_stop_signal(int sig)
+{
+    if (g_stop_signal == 0) g_stop_signal = sig;
+    // A batch system and a terminal may each deliver one; a third means "now".
+    if (++g_signals_seen >= 3) {
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+    }
+}
+
+}  // namespace
+
+void install_stop_handlers(bool restart_syscalls)
+{
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = restart_syscalls ? SA_RESTART : 0;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+int stop_signal()
+{
+    return g_stop_signal;
+}
+
+int run_until(double stop_time_s)
+{
+    using namespace sc_core;
+    const sc_time stop = seconds(stop_time_s);
+    const sc_time slice = seconds(stop_check_slice_s);
+    // The first slice always runs: it completes elaboration (and a zero stop time still runs
+    // its one delta cycle, as a single sc_start would).
+    do {
+        const sc_time left = stop > sc_time_stamp() ? stop - sc_time_stamp() : SC_ZERO_TIME;
+        const sc_time before = sc_time_stamp();
+        sc_start(left < slice ? left : slice);
+        if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
+        if (sc_time_stamp() == before) break;      // sc_pause, or a zero stop time
+        if (g_stop_signal && sc_time_stamp() < stop) return g_stop_signal;
+    } while (sc_time_stamp() < stop);
+    return 0;
+}
+
+}  // namespace uetsim

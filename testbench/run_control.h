@@ -1,0 +1,30 @@
+// Run control: how a run stops early when asked to (SIGINT from Ctrl-C, SIGTERM from a batch
+// system at its time limit). The kernel cannot be touched from a signal handler, so the handler
+// only sets a flag and the kernel runs in short slices of simulated time with the flag checked
+// between them; slicing runs the same events in the same order, so records do not change.
+#pragma once
+
+namespace uetsim {
+
+// Installs the SIGINT/SIGTERM handlers. A first signal asks to stop; a third one ends the process
+// at once. `restart_syscalls`: whether interrupted system calls resume (SA_RESTART); a process
+// that waits for children wants them to return EINTR so that it sees the signal.
+void install_stop_handlers(bool restart_syscalls = true);
+
+// The signal that asked to stop (SIGINT or SIGTERM), 0 while none did.
+int stop_signal();
+
+// The exit status of a process stopped by `signal` (130 for SIGINT, 143 for SIGTERM).
+inline int exit_status_for_signal(int signal)
+{
+    return 128 + signal;
+}
+
+// Simulated time between two looks at the stop flag: bounds how far a run goes past a signal.
+constexpr double stop_check_slice_s = 10e-6;
+
+// Runs the kernel up to the absolute simulated time `stop_time_s` (or until sc_stop) in slices
+// of stop_check_slice_s. Returns the signal that interrupted the run, 0 when it ran to its end.
+int run_until(double stop_time_s);
+
+}  // namespace uetsim
