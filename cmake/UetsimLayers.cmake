@@ -1,0 +1,39 @@
+# How the build guards the layering (sim -> testbench -> hw -> tlm, rtl beside hw).
+#
+# Every include in the tree is rooted at a layer ("hw/...", "tlm/..."). Instead of one include
+# root for everything, each target gets a folder of links to exactly the layers it may use, so
+# an include of a layer above (hw including testbench/) does not compile.
+#
+# Kernel-free libraries and unit tests also get cmake/no-kernel first on their include path:
+# its <systemc> and <tlm> stand-ins stop the build with an error, so a pure class that starts
+# to need the kernel is caught where it happens.
+
+# uetsim_layer_view(target layer...): `target` and whatever links it see these layers.
+function(uetsim_layer_view target)
+  list(JOIN ARGN "+" view)
+  set(dir ${CMAKE_BINARY_DIR}/layers/${view})
+  foreach(layer IN LISTS ARGN)
+    if(NOT IS_SYMLINK ${dir}/${layer})
+      file(MAKE_DIRECTORY ${dir})
+      file(CREATE_LINK ${CMAKE_SOURCE_DIR}/${layer} ${dir}/${layer} SYMBOLIC)
+    endif()
+  endforeach()
+  target_include_directories(${target} PUBLIC ${dir})
+endfunction()
+
+# uetsim_kernel_free(target): the target's own sources cannot include SystemC or TLM.
+function(uetsim_kernel_free target)
+  target_include_directories(${target} BEFORE PRIVATE ${CMAKE_SOURCE_DIR}/cmake/no-kernel)
+endfunction()
+
+# uetsim_library(name [KERNEL_FREE] LAYERS layer... SOURCES file... [LINK lib...])
+function(uetsim_library name)
+  cmake_parse_arguments(A "KERNEL_FREE" "" "LAYERS;SOURCES;LINK" ${ARGN})
+  add_library(${name} STATIC ${A_SOURCES})
+  uetsim_layer_view(${name} ${A_LAYERS})
+  target_link_libraries(${name} PUBLIC ${A_LINK})
+  target_compile_options(${name} PRIVATE ${UETSIM_WARNINGS})
+  if(A_KERNEL_FREE)
+    uetsim_kernel_free(${name})
+  endif()
+endfunction()
