@@ -1,7 +1,6 @@
 // derived_json: the values `uetsim inspect` derives from a scenario without simulating.
 #include "hw/nic/uet/entropy/entropy_factory.h"
 #include "hw/switch/buffer_manager.h"
-#include "hw/nic/uet/uet_nic.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "tlm/header_sizes.h"
 #include "testbench/app/app_inspect.h"
@@ -42,7 +41,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     const double host_rate = t.hosts ? t.host_link(0).rate_bps : sc.topology.link_rate_bps;
     entropy_config lb =
         derive_uet_nic_params(sc.nic.uet, sc.nic.nscc, sc.nic.spraying, host_rate).entropy;
-    lb.local_udp_port = uet_nic::none_port(1);
+    lb.local_udp_port = none_port(1);
     const spraying_derived d = derive_spraying(lb);
     auto& sj = j["spraying"];
     sj["type"] = spraying_type_name(d.type);

@@ -1,15 +1,17 @@
-// Conversions between seconds (scenario values) and SystemC time (1 ps resolution).
+// Conversions between seconds (scenario values) and SystemC time (1 ps resolution), with the
+// rounding rule of picoseconds.h.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <systemc>
+
+#include "hw/common/picoseconds.h"
 
 namespace uetsim {
 
 inline sc_core::sc_time seconds(double s)
 {
-    return sc_core::sc_time(s, sc_core::SC_SEC);
+    return sc_core::sc_time::from_value(ps_from_seconds(s));  // resolution is 1 ps
 }
 inline sc_core::sc_time picoseconds(uint64_t ps)
 {
@@ -27,7 +29,7 @@ inline double to_seconds(const sc_core::sc_time& t)
 // Serialization time of `bytes` at `rate_bps`, rounded to the nearest picosecond.
 inline sc_core::sc_time serialization(uint64_t bytes, double rate_bps)
 {
-    return picoseconds(static_cast<uint64_t>(std::llround(double(bytes) * 8.0 * 1e12 / rate_bps)));
+    return picoseconds(serialization_ps(bytes, rate_bps));
 }
 
 }  // namespace uetsim

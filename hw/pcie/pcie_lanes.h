@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "hw/common/picoseconds.h"
+
 namespace uetsim {
 
 class pcie_lanes
@@ -27,10 +29,7 @@ public:
     }
 
     // Time in ps that `bytes` occupy the link.
-    uint64_t duration_ps(uint64_t bytes) const
-    {
-        return uint64_t(double(bytes) * 8.0 * 1e12 / m_rate_bps + 0.5);
-    }
+    uint64_t duration_ps(uint64_t bytes) const { return serialization_ps(bytes, m_rate_bps); }
 
     // Queues `bytes` at time `now_ps`; returns when their last byte has crossed.
     uint64_t transfer(uint64_t now_ps, uint64_t bytes)

@@ -28,7 +28,7 @@ pcie_link::pcie_link(const sc_core::sc_module_name& name, const pcie_config& cfg
     , m_cfg(cfg)
     , m_lanes{pcie_lanes(cfg.nic_to_host_bps(), cfg.max_payload, cfg.tlp_overhead),
               pcie_lanes(cfg.host_to_nic_bps(), cfg.max_payload, cfg.tlp_overhead)}
-    , m_latency_ps(uint64_t(cfg.latency_s * 1e12 + 0.5))
+    , m_latency_ps(ps_from_seconds(cfg.latency_s))
 {
     host_in.register_b_transport(this, &pcie_link::b_transport_host);
     nic_in.register_b_transport(this, &pcie_link::b_transport_nic);

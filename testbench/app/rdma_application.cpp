@@ -12,11 +12,6 @@ namespace uetsim {
 
 namespace {
 
-uint64_t to_ps(double s)
-{
-    return uint64_t(s * 1e12 + 0.5);
-}
-
 // Setup may take this long (retries included) before a connection counts as never set up.
 constexpr double k_setup_allowance_s = 1e-3;
 
@@ -49,7 +44,7 @@ rdma_application::rdma_application(const sc_core::sc_module_name& name, const sc
     for (auto& c : m_conns) {
         c.request_s = starts[c.id];
         action a{};
-        a.at_ps = to_ps(c.request_s);
+        a.at_ps = ps_from_seconds(c.request_s);
         a.kind = action_kind::request;
         a.conn = c.id;
         schedule(a);
@@ -93,7 +88,7 @@ void rdma_application::perform(const action& a)
             if (c.setup_done_s >= 0) return;
             send_cm(c.initiator, cm_type::request, c);
             action r{};
-            r.at_ps = sc_core::sc_time_stamp().value() + to_ps(k_connect_retry_s);
+            r.at_ps = sc_core::sc_time_stamp().value() + ps_from_seconds(k_connect_retry_s);
             r.kind = action_kind::retry;
             r.conn = c.id;
             schedule(r);
@@ -147,7 +142,7 @@ void rdma_application::on_connection_message(uint32_t host, const cm_fields& m)
             send_cm(c.initiator, cm_type::ack, c);
             action d{};
             d.at_ps = std::max<uint64_t>(sc_core::sc_time_stamp().value(),
-                                         to_ps(m_timeline.data_start_s(c.setup_done_s)));
+                                         ps_from_seconds(m_timeline.data_start_s(c.setup_done_s)));
             d.kind = action_kind::data_start;
             d.conn = c.id;
             schedule(d);

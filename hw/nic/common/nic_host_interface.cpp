@@ -20,7 +20,7 @@ nic_host_interface::nic_host_interface(const sc_core::sc_module_name& name, uint
     , m_bar_writes("bar_writes", [this](bar_write w) { on_bar_write(w); })
     , m_tag(new pcie_tag)
     , m_buffer(4096)
-    , m_latency_ps(uint64_t(cfg.latency_s * 1e12 + 0.5))
+    , m_latency_ps(ps_from_seconds(cfg.latency_s))
 {
     bar.register_b_transport(this, &nic_host_interface::b_transport);
     m_txn.set_extension(m_tag);

@@ -210,7 +210,9 @@ void uet_nic::on_sent(const sent_frame& f)
         sender_pdc& p = m_pdcs.at(f.spdcid);
         if (p.open)
             if (sent_packet* sp = p.st.find(f.psn)) {
-                // The retransmission timer starts when serialization ends.
+                // The retransmission timer starts when serialization ends. Its deadlines truncate
+                // to the picosecond, unlike ps_from_seconds: rounding moves some by 1 ps and with
+                // them the records of timeout-heavy runs, so it waits for a deliberate timing fix.
                 sp->sent_end_ps = now_ps();
                 arm({now_ps() + uint64_t(retransmit_timeout_s(m_cfg, sp->tx_count) * 1e12), p.id,
                      sp->psn, sp->tx_count, false});

@@ -53,9 +53,6 @@ public:
         m_monitor = m;
         port.observe_transmit(m != nullptr);
     }
-
-    // The local UDP port of PDC `id`: the fixed entropy value of a group under None.
-    static uint16_t none_port(uint16_t pdc_id) { return uint16_t(0xC000 | (pdc_id & 0x3FFF)); }
     uet_transport_counters& counters() { return m_counters; }
 
 private:

@@ -20,6 +20,12 @@ enum class packet_spraying_type { none, default_spraying, reps };
 const char* spraying_type_name(packet_spraying_type t);
 std::optional<packet_spraying_type> parse_spraying_type(std::string_view name);
 
+// The local UDP port of PDC `pdc_id`: the fixed entropy value of a group under None.
+inline uint16_t none_port(uint16_t pdc_id)
+{
+    return uint16_t(0xC000 | (pdc_id & 0x3FFF));
+}
+
 struct entropy_config
 {
     packet_spraying_type type = packet_spraying_type::default_spraying;
