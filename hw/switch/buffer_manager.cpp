@@ -5,7 +5,6 @@ namespace uetsim {
 buffer_config switch_buffer_config(const switch_config& cfg)
 {
     buffer_config b;
-    b.mode = buffer_mode::static_limit;
     b.port_pool_limit_bytes = cfg.effective_egress_limit();
     return b;
 }

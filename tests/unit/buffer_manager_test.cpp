@@ -30,7 +30,6 @@ TEST(buffer_manager, static_limit_without_trimming_is_five_plane_bdp)
 {
     switch_config sc;
     const buffer_config c = switch_buffer_config(sc);
-    EXPECT_EQ(c.mode, buffer_mode::static_limit);
     EXPECT_EQ(c.port_pool_limit_bytes, 1'500'000u);
     buffer_manager b(4, c);
     EXPECT_EQ(b.limit(false), 1'500'000u);
@@ -114,4 +113,44 @@ TEST(buffer_manager, unbounded_buffer_reports_no_free_space)
     b.charge(1, 0, 100);
     EXPECT_EQ(b.free_bytes(), 0u);
     EXPECT_EQ(b.held_bytes(), 100u);
+}
+
+namespace {
+
+// A policy of the shape the shared buffer takes: a (port, pool) may grow while it holds less
+// than alpha x the free space of a bounded buffer (here alpha = 1, buffer 100,000 B).
+class free_space_policy final : public admission_policy
+{
+public:
+    bool admit(const buffer_manager& b, uint16_t, uint16_t out_port, uint8_t pool, uint8_t,
+               uint64_t bytes, bool) const override
+    {
+        ++calls;
+        return b.port_pool_bytes(out_port, pool) + bytes <= b.free_bytes();
+    }
+    mutable int calls = 0;
+};
+
+}  // namespace
+
+// With a policy set, admission is the policy's: with 100,000 B and one port filling, the (port,
+// pool) stops where its bytes + the next packet exceed the free rest. 11 x 4,184 = 46,024 held
+// leaves 53,976 free, and 46,024 + 4,184 = 50,208 <= 53,976 admits a 12th; then 50,208 held
+// leaves 49,792 free and 54,392 > 49,792 refuses the 13th. The static limit (1.5 MB) would take
+// all of them. The occupancy the policy reads is the manager's, across ports.
+TEST(buffer_manager, a_policy_behind_the_seam_decides_from_the_managers_occupancy)
+{
+    buffer_config c;
+    c.buffer_bytes = 100'000;
+    buffer_manager b(2, c);
+    auto policy = std::make_unique<free_space_policy>();
+    const free_space_policy* p = policy.get();
+    b.set_policy(std::move(policy));
+    EXPECT_EQ(fill(b), 12);
+    EXPECT_EQ(b.held_bytes(), 12 * k_data);
+    EXPECT_EQ(p->calls, 13);
+    // Another port's bytes count against the free space too.
+    b.charge(1, 0, 40'000);
+    EXPECT_EQ(b.free_bytes(), 100'000 - 12 * k_data - 40'000);
+    EXPECT_FALSE(b.admit(0, 1, 0, 0, 1, false));  // 40,001 > 9,792 free
 }
