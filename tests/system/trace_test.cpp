@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -235,6 +236,41 @@ TEST(trace, gtkwave_opens_the_runs_layout_and_grabs_a_png)
     const std::string head = read_text(png).substr(0, 8);
     EXPECT_EQ(head, std::string("\x89PNG\r\n\x1a\n", 8));
     EXPECT_GT(file_size(png), 10000u);  // a drawn window, not an empty image
+}
+
+}  // namespace
+
+namespace {
+
+// A NIC's counters in the trace equal uet-transport-stats' at each row's time: the NACKs and
+// timeouts every host has received, read from the same run.
+TEST(trace, nic_counters_equal_uet_transport_stats_at_each_row)
+{
+    const std::string dir = scratch_dir("trace-records");
+    const std::string sc = write_file(dir + "/incast.yaml", incast);
+    run_ok(sc, dir + "/out",
+           {"Trace.Enabled=true", "Trace.Components=[host*]",
+            "Trace.Signals=[nacks_received, rto_count]", "Trace.File=tr.vcd"});
+    const vcd v = parse_vcd(read_text(dir + "/out/tr.vcd"));
+    const csv st = read_csv(dir + "/out/tr-uet-transport-stats-0.csv");
+    ASSERT_GT(st.rows.size(), 0u);
+    // The value a signal holds at time t (ps): its last change at or before t.
+    auto at = [&](const std::string& name, uint64_t t) {
+        uint64_t val = 0;
+        for (const auto& c : v.of(name))
+            if (c.t <= t) val = c.value;
+        return val;
+    };
+    uint64_t nacks_seen = 0;
+    for (size_t r = 0; r < st.rows.size(); ++r) {
+        const uint64_t t = uint64_t(std::llround(st.num(r, "sim_time_sec") * 1e12));
+        const std::string host = st.str(r, "component_name");
+        EXPECT_EQ(at(host + ".nacks_received", t), uint64_t(st.num(r, "nack_pkts_rcvd")))
+            << host << " at " << t;
+        EXPECT_EQ(at(host + ".rto_count", t), uint64_t(st.num(r, "num_rto"))) << host;
+        nacks_seen += uint64_t(st.num(r, "nack_pkts_rcvd"));
+    }
+    EXPECT_GT(nacks_seen, 0u) << "the incast trims: some NACKs must be counted";
 }
 
 }  // namespace
