@@ -10,6 +10,7 @@
 #include "hw/common/time.h"
 #include "hw/nic/uet/entropy/reps_policy.h"
 #include "hw/nic/uet/uet_nic.h"
+#include "hw/pcie/pcie_link.h"
 #include "testbench/trace/gtkw_layout.h"
 #include "testbench/trace/trace_recorder.h"
 
@@ -306,6 +307,43 @@ private:
     lane m_dir[2];
 };
 
+// A host's PCIe link, per direction: busy from when a transfer is queued until the lanes have
+// sent their last queued byte (pcie_link::queued_ps), with an event of this probe's own for the
+// end.
+class pcie_probe : public sc_core::sc_module, public state_probe
+{
+public:
+    SC_HAS_PROCESS(pcie_probe);
+    pcie_probe(const sc_core::sc_module_name& n, impl_t& w, const std::string& c, pcie_link& l)
+        : sc_core::sc_module(n), m_w(w), m_link(l)
+    {
+        m_busy[0] = w.add(c, "pcie_nic_to_host_busy", 1, false);
+        m_busy[1] = w.add(c, "pcie_host_to_nic_busy", 1, false);
+        SC_METHOD(check);
+        sensitive << m_end;
+        dont_initialize();
+    }
+
+    void changed() override { check(); }
+
+private:
+    void check()
+    {
+        uint64_t next = 0;
+        for (int s = 0; s < 2; ++s) {
+            const uint64_t q = m_link.queued_ps(pcie_link::side(s));
+            m_w.set(m_busy[s], q > 0 ? 1 : 0);
+            if (q > 0 && (next == 0 || q < next)) next = q;
+        }
+        if (next) m_end.notify(sc_core::sc_time::from_value(next));
+    }
+
+    impl_t& m_w;
+    pcie_link& m_link;
+    uint32_t m_busy[2];
+    sc_core::sc_event m_end;
+};
+
 }  // namespace
 
 std::string trace_file_name(const scenario& sc)
@@ -336,6 +374,9 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
         auto p = std::make_unique<nic_probe>(*m, c, *nic, sc.trace.group_slots);
         nic->set_probe(p.get());
         m->probes.push_back(std::move(p));
+        auto pp = std::make_unique<pcie_probe>(("trace_pcie_" + c).c_str(), *m, c, fab.pcie_at(h));
+        fab.pcie_at(h).set_probe(pp.get());
+        m->modules.push_back(std::move(pp));
     }
     const uint64_t threshold = win.triggered ? sc.trace.trigger[0].threshold_bytes : 0;
     for (size_t i = 0; i < fab.switch_count(); ++i) {
@@ -380,7 +421,10 @@ void waveforms::finish()
     m->finished = true;
     // Detach first: the components outlive this object only briefly, but must not call it.
     for (size_t h = 0; h < m->fab.nic_count(); ++h)
-        if (uet_nic* nic = m->fab.uet_nic_at(h)) nic->set_probe(nullptr);
+        if (uet_nic* nic = m->fab.uet_nic_at(h)) {
+            nic->set_probe(nullptr);
+            m->fab.pcie_at(h).set_probe(nullptr);
+        }
     for (size_t i = 0; i < m->fab.switch_count(); ++i)
         for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p)
             m->fab.switch_at(i).port(p).queue().set_probe(nullptr);

@@ -250,7 +250,7 @@ TEST(trace, nic_counters_equal_uet_transport_stats_at_each_row)
     const std::string sc = write_file(dir + "/incast.yaml", incast);
     run_ok(sc, dir + "/out",
            {"Trace.Enabled=true", "Trace.Components=[host*]",
-            "Trace.Signals=[nacks_received, rto_count]", "Trace.File=tr.vcd"});
+            "Trace.Signals=[nacks_received, rto_count, pcie*]", "Trace.File=tr.vcd"});
     const vcd v = parse_vcd(read_text(dir + "/out/tr.vcd"));
     const csv st = read_csv(dir + "/out/tr-uet-transport-stats-0.csv");
     ASSERT_GT(st.rows.size(), 0u);
@@ -271,6 +271,14 @@ TEST(trace, nic_counters_equal_uet_transport_stats_at_each_row)
         nacks_seen += uint64_t(st.num(r, "nack_pkts_rcvd"));
     }
     EXPECT_GT(nacks_seen, 0u) << "the incast trims: some NACKs must be counted";
+    // An initiator's PCIe lanes carry payload fetches (NIC to host: read requests; host to NIC:
+    // completions): busy rises and falls in both directions.
+    for (const char* dir : {"host1.pcie_nic_to_host_busy", "host1.pcie_host_to_nic_busy"}) {
+        int rises = 0, falls = 0;
+        for (const auto& c : v.of(dir)) (c.value ? rises : falls) += c.t > 0 ? 1 : 0;
+        EXPECT_GT(rises, 0) << dir;
+        EXPECT_GT(falls, 0) << dir;
+    }
 }
 
 }  // namespace
