@@ -19,6 +19,7 @@
 #include "testbench/records/record_registry.h"
 #include "testbench/run_control.h"
 #include "testbench/simulation.h"
+#include "testbench/trace/waveforms.h"
 
 namespace uetsim {
 
@@ -134,6 +135,9 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
         capture.attach(fab.link_at(size_t(l)), prefix + name + ".pcap");
     }
     for (const auto& f : capture.files()) files.push_back(f);
+    // Waveforms only when asked for: otherwise no probe exists and the components' stay null.
+    std::unique_ptr<waveforms> trace;
+    if (sc.trace.enabled) trace = std::make_unique<waveforms>(sc, fab, opts.out_dir);
     // A Flows-only run ends when its last message is done; with the application it runs to its
     // stop time.
     if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { sc_core::sc_stop(); });
@@ -146,6 +150,10 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (progress) progress->done();
     if (app) app->finish();  // its last beacon row, before the records close
     records.finish();
+    if (trace) {
+        trace->finish();
+        for (const auto& f : trace->files()) files.push_back(f);
+    }
 
     run_summary s = summarise(fab, traffic, app.get());
     s.stop_signal = stop_signal;

@@ -117,6 +117,30 @@ struct capture_config
     std::vector<std::string> links;  // link names whose frames go to pcap files
 };
 
+// Trace.*: waveforms of NIC, switch and link state (testbench/trace/waveforms.h).
+enum class trace_trigger_kind { none, rto, nack, trim, drop, freeze, pause, queue };
+
+struct trace_trigger_config
+{
+    trace_trigger_kind on = trace_trigger_kind::none;
+    std::string component = "*";   // glob over device names
+    uint64_t threshold_bytes = 0;  // On: queue
+};
+
+struct trace_config
+{
+    bool enabled = false;
+    std::string file;                          // empty: {Name}.fst; .fst or .vcd
+    std::vector<std::string> components{"*"};  // device and link name globs
+    std::vector<std::string> signals{"*"};     // signal name globs
+    double start_s = 0;
+    double stop_s = 100;  // the largest Simulation.StopTime: the end of the run
+    uint32_t group_slots = 4;
+    std::vector<trace_trigger_config> trigger;  // at most one: Trace.Trigger
+    double pre_trigger_s = 10e-6;
+    double post_trigger_s = 50e-6;
+};
+
 struct nic_config
 {
     nic_kind type = nic_kind::uet;
@@ -164,6 +188,7 @@ struct scenario
     std::vector<fault_spec> faults;
     records_config records;
     capture_config capture;
+    trace_config trace;
     // Applied over the sections above, in order (a later one wins), for matching devices only.
     std::vector<device_override> overrides;
 };

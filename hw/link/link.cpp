@@ -49,11 +49,13 @@ void link::set_up(bool up)
                 m_pool.release(p);
             });
     }
+    if (m_probe) m_probe->changed();
 }
 
 void link::set_rate(double rate_bps)
 {
     for (auto& l : m_dir) l.rate_bps = rate_bps;
+    if (m_probe) m_probe->changed();
 }
 
 }  // namespace uetsim

@@ -15,6 +15,7 @@
 
 #include "hw/common/delay_line.h"
 #include "hw/common/random.h"
+#include "hw/common/state_probe.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
 
@@ -53,6 +54,9 @@ public:
     void add_tap(tap t) { m_taps.push_back(std::move(t)); }
 
     uint64_t frames_lost(direction d) const { return m_dir[d].lost; }
+    bool is_up(direction d) const { return m_dir[d].up; }
+    // Waveforms: called after a fault changes the state or rate (nullptr: not traced).
+    void set_probe(state_probe* p) { m_probe = p; }
 
 private:
     struct lane
@@ -72,6 +76,7 @@ private:
     std::vector<tap> m_taps;
     double m_loss = 0;
     random_stream* m_loss_rng = nullptr;
+    state_probe* m_probe = nullptr;
 };
 
 }  // namespace uetsim

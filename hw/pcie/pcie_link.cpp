@@ -43,7 +43,9 @@ uint64_t pcie_link::cross(side s, uint64_t at_ps, uint64_t payload)
     st.link_bytes += bytes;
     st.payload_bytes += payload;
     st.busy_ps += l.duration_ps(bytes);
-    return l.transfer(at_ps, bytes) + m_latency_ps;
+    const uint64_t done = l.transfer(at_ps, bytes) + m_latency_ps;
+    if (m_probe) m_probe->changed();
+    return done;
 }
 
 void pcie_link::b_transport_host(tlm::tlm_generic_payload& t, sc_core::sc_time& delay)

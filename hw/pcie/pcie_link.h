@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "hw/pcie/pcie_config.h"
+#include "hw/common/state_probe.h"
 #include "hw/pcie/pcie_lanes.h"
 #include "hw/pcie/pcie_tag.h"
 
@@ -55,6 +56,8 @@ public:
         return m_lanes[s].queued_ps(sc_core::sc_time_stamp().value());
     }
     const pcie_config& config() const { return m_cfg; }
+    // Waveforms: called after each transfer is queued on either side (nullptr: not traced).
+    void set_probe(state_probe* p) { m_probe = p; }
 
 private:
     void b_transport_host(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
@@ -67,6 +70,7 @@ private:
     std::array<pcie_lanes, 2> m_lanes;
     std::array<side_stats, 2> m_stats;
     uint64_t m_latency_ps;
+    state_probe* m_probe = nullptr;
 };
 
 }  // namespace uetsim

@@ -2,7 +2,7 @@
 
 namespace uetsim {
 
-admit_result egress_queue::offer(packet* p, uint16_t in_port, uint8_t tc)
+admit_result egress_queue::admit(packet* p, uint16_t in_port, uint8_t tc)
 {
     const uint8_t in_tc = tc;
     const uint64_t arrived = charge(*p);  // what the ingress unit holds for it
@@ -40,6 +40,13 @@ void egress_queue::enqueue(packet* p, uint8_t tc, uint8_t pool, uint64_t c, uint
 }
 
 packet* egress_queue::dequeue(double draw)
+{
+    packet* p = next(draw);
+    if (m_probe) m_probe->changed();
+    return p;
+}
+
+packet* egress_queue::next(double draw)
 {
     // Called when the port is free again: the frame that was serialising has left, so its
     // charge is released now (charges are held until serialization completes).

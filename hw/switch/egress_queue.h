@@ -9,6 +9,7 @@
 
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
+#include "hw/common/state_probe.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/ingress_unit.h"
 #include "hw/switch/red_marker.h"
@@ -49,7 +50,12 @@ public:
     // ingress, where its bytes were charged to the ingress unit). A trimmed packet's charge
     // shrinks to its header's; on `dropped` the ingress charge is released and the caller
     // still owns the packet (and releases it).
-    admit_result offer(packet* p, uint16_t in_port, uint8_t tc);
+    admit_result offer(packet* p, uint16_t in_port, uint8_t tc)
+    {
+        const admit_result r = admit(p, in_port, tc);
+        if (m_probe) m_probe->changed();
+        return r;
+    }
 
     // Called each time the port is free: releases the charge of the frame that was serialising
     // and returns the next frame by strict priority, ECN-marked per RED when ECT; nullptr when
@@ -62,6 +68,8 @@ public:
     uint64_t bytes_held() const { return m_buffers.port_bytes(m_port); }
     uint64_t pool_bytes(int pool) const { return m_buffers.port_pool_bytes(m_port, uint8_t(pool)); }
     double mean_bytes(int pool) const { return m_red[size_t(pool)].mean_bytes(); }
+    // Waveforms: called after each admission and dequeue (nullptr: not traced).
+    void set_probe(state_probe* p) { m_probe = p; }
     // The port's arbiter: PFC pauses and resumes its classes here.
     port_scheduler& scheduler() { return m_scheduler; }
 
@@ -76,6 +84,8 @@ public:
     const counters& stats() const { return m_stats; }
 
 private:
+    admit_result admit(packet* p, uint16_t in_port, uint8_t tc);
+    packet* next(double draw);
     bool fits(const packet& p, uint64_t c, uint16_t in_port, uint8_t tc, uint8_t pool) const
     {
         // The trimmable-retransmission codepoint may use 1.5x the limit (switch pages).
@@ -107,6 +117,7 @@ private:
     uint8_t m_tx_in_tc = 0;
     uint16_t m_tx_in_port = 0;
     counters m_stats;
+    state_probe* m_probe = nullptr;
 };
 
 }  // namespace uetsim

@@ -88,6 +88,7 @@ public:
     uint32_t salt() const { return m_ecmp.salt(); }
     size_t port_count() const { return m_ports.size(); }
     switch_port& port(size_t i) { return *m_ports[i]; }
+    const traffic_classifier& classifier() const { return m_classifier; }
     const switch_port& port(size_t i) const { return *m_ports[i]; }
     const routing_table& routes() const { return m_routes; }
     const buffer_manager& buffers() const { return m_buffers; }

@@ -46,5 +46,6 @@ void add_flows_keys(scenario_schema& s);
 void add_faults_keys(scenario_schema& s);
 void add_records_keys(scenario_schema& s);
 void add_capture_keys(scenario_schema& s);
+void add_trace_keys(scenario_schema& s);
 
 }  // namespace uetsim::config

@@ -136,7 +136,7 @@ std::string device_list(const std::vector<std::string>& names)
 // ("[nd-stats, flow-perf]", "[{Src: 0, Dst: 1, Bytes: 1MB}]"); scalars stay verbatim.
 YAML::Node set_value(const key_def<scenario>& key, const std::string& text)
 {
-    bool yaml = key.info.type == value_type::table ||
+    bool yaml = key.info.type == value_type::table || key.info.type == value_type::map ||
                 (key.info.type == value_type::choice_list && trim(text).rfind('[', 0) == 0);
     if (!yaml) return YAML::Node(text);
     try {

@@ -219,7 +219,14 @@ std::string keys_markdown()
             continue;
         }
         os << "\n| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
-        for (const auto* k : keys) markdown_row(os, k->info);
+        for (const auto* k : keys) {
+            markdown_row(os, k->info);
+            if (k->info.type != value_type::map) continue;
+            for (key_doc e : k->info.elements) {  // a map's keys, by their full path
+                e.path = k->info.path + "." + e.path;
+                markdown_row(os, e);
+            }
+        }
     }
     os << "\n## Rules between keys\n\n";
     for (const auto& r : sch.rules) os << "- " << r.doc << "\n";

@@ -56,7 +56,7 @@ scenario_schema build()
          "experiments."},
         {"Faults", true, "Link faults at given times: down, up, degraded rate, random loss."},
         {"Records", false, "Which records the run writes."},
-        {"Trace", false, "Waveform settings (no keys yet)."},
+        {"Trace", false, "Waveforms of NIC, switch and link state (FST or VCD, for gtkwave)."},
         {"Capture", false, "Packet captures (pcap) of chosen links."},
         {"Check", false, "Run-time checks (no keys yet)."},
     };
@@ -71,6 +71,7 @@ scenario_schema build()
     add_flows_keys(s);
     add_faults_keys(s);
     add_records_keys(s);
+    add_trace_keys(s);
     add_capture_keys(s);
     s.check_rule_keys();
     return s;

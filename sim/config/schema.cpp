@@ -57,6 +57,8 @@ std::string_view type_name(value_type t)
             return "list";
         case value_type::table:
             return "list of maps";
+        case value_type::map:
+            return "map";
     }
     return "?";
 }

@@ -59,7 +59,8 @@ enum class value_type {
     text,
     choice,
     choice_list,
-    table
+    table,
+    map
 };
 std::string_view type_name(value_type t);
 
@@ -372,6 +373,44 @@ public:
             nlohmann::ordered_json arr = nlohmann::ordered_json::array();
             for (const auto& r : field(o)) arr.push_back(rows->to_json_object(r));
             return arr;
+        };
+        k.rows = [field](const Owner& o) { return field(o).size(); };
+        k.assign_cell = [field, rows](Owner& o, size_t i, const std::string& key,
+                                      const YAML::Node& n, const value_context& c) {
+            rows->assign_one(field(o).at(i), key, YAML::Node(), n, c);
+        };
+        return done(k);
+    }
+
+    // One map of the row table's keys (Trace.Trigger: {On: trim}), held as a list of zero or
+    // one rows: absent means not given.
+    template <class F, class Row>
+    key_table& map(std::string path, F field, key_table<Row> row_keys, std::string example,
+                   std::string doc)
+    {
+        auto rows = std::make_shared<const key_table<Row>>(std::move(row_keys));
+        auto& k =
+            add(std::move(path), value_type::map, "", "a map such as " + example, std::move(doc));
+        for (const auto& rk : rows->keys()) k.info.elements.push_back(rk.info);
+        k.assign = [field, rows, example](Owner& o, const YAML::Node& n, const value_context& c) {
+            std::vector<Row> out;
+            if (!n.IsNull()) {
+                if (!n.IsMap()) fail(n, c, "expected a map such as " + example);
+                Row r{};
+                rows->assign_map(r, n, c);
+                out.push_back(std::move(r));
+            }
+            field(o) = std::move(out);
+        };
+        k.to_yaml = [field, rows](const Owner& o) {
+            if (field(o).empty()) return YAML::Node();
+            YAML::Node m = rows->to_yaml_map(field(o)[0]);
+            m.SetStyle(YAML::EmitterStyle::Flow);
+            return m;
+        };
+        k.to_json = [field, rows](const Owner& o) {
+            if (field(o).empty()) return nlohmann::ordered_json();
+            return rows->to_json_object(field(o)[0]);
         };
         k.rows = [field](const Owner& o) { return field(o).size(); };
         k.assign_cell = [field, rows](Owner& o, size_t i, const std::string& key,

@@ -101,6 +101,10 @@ public:
 
     const host_port_stats& stats() const { return m_stats; }
     uint32_t data_reserved() const { return m_data_reserved; }
+    // Queue depths in frames, for waveforms: data frames being fetched or waiting for the wire.
+    size_t control_queue_depth() const { return m_control_q.size(); }
+    size_t data_queue_depth() const { return m_fetch.size() + m_data_q.size(); }
+    size_t ack_hold_backlog() const { return m_ack_hold.size(); }
     port_scheduler& arbiter() { return m_arbiter; }
 
 private:

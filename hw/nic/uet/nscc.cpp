@@ -314,6 +314,7 @@ void nscc::on_ack(const nscc_ack_info& ack, double now_s)
     offer_rtt(*ack.rtt_s);
     const double delay = std::max(0.0, *ack.rtt_s - m_delay_ref);
     m_last_delay = delay;
+    m_last_rtt = *ack.rtt_s;
     fold_delay(delay);
 
     // 3. Quick Adapt.

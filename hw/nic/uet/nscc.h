@@ -107,6 +107,7 @@ public:
     double target_delay_s() const { return m_target; }
     double avg_queue_delay_s() const { return m_avg_delay; }  // 0 with NSCC off
     double last_delay_sample_s() const { return m_last_delay; }
+    double last_rtt_sample_s() const { return m_last_rtt; }  // 0 before the first sample
     double quick_adapt_window_s() const { return m_base_rtt + m_target; }
     double quick_adapt_gate_bytes() const;
     bool fast_increase_active() const { return m_fast_increase; }
@@ -144,6 +145,7 @@ private:
     double m_delay_ref = 0.0;
     double m_avg_delay = 0.0;
     double m_last_delay = 0.0;
+    double m_last_rtt = 0.0;
 
     // Quick Adapt: the observation window and the ignore count after a firing.
     bool m_qa_open = false;

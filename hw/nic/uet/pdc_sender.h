@@ -53,6 +53,7 @@ public:
     sent_packet* on_loss(uint32_t psn);
 
     bool has_retransmission() const { return !m_rtx.empty(); }
+    size_t retransmissions_pending() const { return m_rtx.size(); }
     // The oldest waiting retransmission (removes it from the queue).
     sent_packet* take_retransmission();
     sent_packet* peek_retransmission();

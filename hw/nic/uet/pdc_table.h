@@ -38,6 +38,7 @@ struct pdc_group
     std::unique_ptr<entropy_policy> lb;
     uint64_t inflight = 0;
     uint64_t fetched = 0;
+    uint16_t last_entropy = 0;   // of the group's last data packet or retransmission sent
     std::vector<uint16_t> pdcs;  // open sender PDCs, served in turn
     size_t turn = 0;
     bool queued = false;  // in the scheduler's ready ring
@@ -76,6 +77,8 @@ public:
     uint32_t group_for(uint32_t dst, bool& created);
     pdc_group& group(uint32_t g) { return m_groups[g]; }
     const pdc_group& group(uint32_t g) const { return m_groups[g]; }
+    // Group slots ever used (live or free).
+    size_t group_slots() const { return m_groups.size(); }
     // Adds open PDC `p` to its group's turn.
     void join_group(const sender_pdc& p) { m_groups[p.group].pdcs.push_back(p.id); }
     // Closes `p`: out of its group, its id free. The group dies with its last PDC (the next

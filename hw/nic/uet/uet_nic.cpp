@@ -123,6 +123,7 @@ void uet_nic::schedule()
     send_data(m_pdcs.group(d.group), *d.pdc, d.retransmission, d.payload);
     m_scheduler.sent(d.group);
     if (!m_scheduler.empty()) kick_scheduler(m_cycle * double(m_cfg.scheduler_cycles));
+    if (m_probe) m_probe->changed();
 }
 
 void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t payload)
@@ -144,6 +145,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     m_counters.max_tx_count = std::max<uint64_t>(m_counters.max_tx_count, sp->tx_count);
     m_counters.ivl_max_tx_count = std::max<uint64_t>(m_counters.ivl_max_tx_count, sp->tx_count);
     sp->entropy = g.lb->next(now_s());
+    g.last_entropy = sp->entropy;
     sp->in_flight = true;
     g.inflight += sp->nominal;
     m_counters.bytes_in_flight.add(double(g.inflight));
@@ -224,6 +226,7 @@ void uet_nic::on_sent(const sent_frame& f)
     } else if (f.kind == packet_kind::uet_probe && f.ack_request) {  // a probe, not its answer
         m_pdcs.at(f.spdcid).probe_sent_ps = now_ps();
     }
+    if (m_probe) m_probe->changed();
 }
 
 packet* uet_nic::make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_ip)
@@ -266,6 +269,7 @@ void uet_nic::on_receive(packet* p)
             m_pool.release(p);
             break;
     }
+    if (m_probe) m_probe->changed();
 }
 
 void uet_nic::on_data(packet* p)
@@ -522,6 +526,7 @@ void uet_nic::on_timer()
             kick_scheduler();
         });
     if (rearm) m_timer_ev.notify(picoseconds(m_timers.armed() - now));
+    if (m_probe) m_probe->changed();
 }
 
 // ---------------------------------------------------------------------------------------------

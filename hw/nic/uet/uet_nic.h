@@ -16,6 +16,7 @@
 
 #include "hw/common/deadline_heap.h"
 #include "hw/common/random.h"
+#include "hw/common/state_probe.h"
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/nscc.h"
@@ -54,6 +55,15 @@ public:
         port.observe_transmit(m != nullptr);
     }
     uet_transport_counters& counters() { return m_counters; }
+
+    // Read-only state for waveforms.
+    const pdc_table& pdcs() const { return m_pdcs; }
+    size_t ready_groups() const { return m_scheduler.ready(); }
+    size_t open_rx_pdcs() const { return m_rx_pdcs.size(); }
+    size_t timers_pending() const { return m_timers.size(); }
+    // Called after each scheduler step, received packet, timer and sent frame (nullptr: not
+    // traced).
+    void set_probe(state_probe* p) { m_probe = p; }
 
 private:
     struct timer
@@ -116,6 +126,7 @@ private:
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;
+    state_probe* m_probe = nullptr;
     std::vector<sent_packet*> m_retired;  // scratch
 };
 

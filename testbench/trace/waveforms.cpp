@@ -1,0 +1,448 @@
+#include "testbench/trace/waveforms.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <systemc>
+
+#include "hw/common/time.h"
+#include "hw/nic/uet/entropy/reps_policy.h"
+#include "hw/nic/uet/uet_nic.h"
+#include "hw/pcie/pcie_link.h"
+#include "testbench/trace/gtkw_layout.h"
+#include "testbench/trace/trace_file.h"
+#include "testbench/trace/trace_recorder.h"
+
+namespace uetsim {
+
+namespace {
+
+constexpr uint32_t no_signal = UINT32_MAX;
+
+bool matches_any(const std::vector<std::string>& globs, const std::string& name)
+{
+    for (const auto& g : globs)
+        if (fnmatch(g.c_str(), name.c_str(), 0) == 0) return true;
+    return false;
+}
+
+uint64_t now_ps()
+{
+    return sc_core::sc_time_stamp().value();
+}
+
+uint64_t ns(double seconds)
+{
+    return seconds > 0 ? uint64_t(std::llround(seconds * 1e9)) : 0;
+}
+
+uint64_t ps_of(double seconds)
+{
+    return seconds >= 1e7 ? UINT64_MAX : uint64_t(std::llround(seconds * 1e12));
+}
+
+// Dots separate scopes in a signal name; a parallel link's ".N" becomes "_N".
+std::string scope_name(std::string s)
+{
+    std::replace(s.begin(), s.end(), '.', '_');
+    return s;
+}
+
+}  // namespace
+
+struct waveforms::impl
+{
+    const scenario& sc;
+    fabric& fab;
+    std::string dir;
+    std::string trace_path, gtkw_path;
+    std::unique_ptr<trace_writer> writer;
+    std::unique_ptr<trace_recorder> rec;
+    std::vector<gtkw_signal> layout;
+    std::vector<std::unique_ptr<state_probe>> probes;
+    std::vector<std::unique_ptr<sc_core::sc_module>> modules;
+    bool finished = false;
+
+    impl(const scenario& s, fabric& f, const std::string& d) : sc(s), fab(f), dir(d) {}
+
+    bool triggered() const { return !sc.trace.trigger.empty(); }
+    const trace_trigger_config& trig() const { return sc.trace.trigger[0]; }
+    bool component_traced(const std::string& c) const
+    {
+        return matches_any(sc.trace.components, c);
+    }
+    bool trigger_source(const std::string& c, trace_trigger_kind k) const
+    {
+        return triggered() && trig().on == k &&
+               fnmatch(trig().component.c_str(), c.c_str(), 0) == 0;
+    }
+    bool wanted(const std::string& c) const
+    {
+        if (component_traced(c)) return true;
+        if (!triggered()) return false;
+        return fnmatch(trig().component.c_str(), c.c_str(), 0) == 0;
+    }
+
+    // A signal of component `c` named `sub` (g0.cwnd_bytes); no_signal when neither written
+    // nor firing the trigger.
+    uint32_t add(const std::string& c, const std::string& sub, unsigned bits, bool analog,
+                 trace_trigger_kind fires = trace_trigger_kind::none, trace_fire_rule rule = {})
+    {
+        const std::string leaf = sub.substr(sub.rfind('.') + 1);
+        const bool shown = component_traced(c) && (matches_any(sc.trace.signals, sub) ||
+                                                   matches_any(sc.trace.signals, leaf));
+        const bool source = fires != trace_trigger_kind::none && trigger_source(c, fires);
+        if (!shown && !source) return no_signal;
+        const std::string name = scope_name(c) + "." + sub;
+        if (shown) layout.push_back({name, bits, analog});
+        return rec->add(name, bits, !shown, source ? rule : trace_fire_rule{});
+    }
+    void set(uint32_t id, uint64_t v)
+    {
+        if (id != no_signal) rec->set(id, now_ps(), v);
+    }
+};
+
+namespace {
+
+using impl_t = waveforms::impl;
+const trace_fire_rule rises{trace_fire_rule::kind::rises, 0};
+
+// A UET NIC: per group slot its window, RTTs, entropy and REPS state; the NIC's queues.
+class nic_probe : public state_probe
+{
+public:
+    nic_probe(impl_t& w, const std::string& c, uet_nic& nic, uint32_t slots) : m_w(w), m_nic(nic)
+    {
+        for (uint32_t k = 0; k < slots; ++k) {
+            const std::string g = "g" + std::to_string(k) + ".";
+            slot s;
+            s.cwnd = w.add(c, g + "cwnd_bytes", 64, true);
+            s.inflight = w.add(c, g + "inflight_bytes", 64, true);
+            s.base_rtt = w.add(c, g + "base_rtt_ns", 64, false);
+            s.last_rtt = w.add(c, g + "last_rtt_ns", 64, true);
+            s.avg_delay = w.add(c, g + "avg_queue_delay_ns", 64, true);
+            s.entropy = w.add(c, g + "entropy", 16, false);
+            s.reps_cache = w.add(c, g + "reps_cache", 32, true);
+            s.freezing = w.add(c, g + "reps_freezing", 1, false, trace_trigger_kind::freeze, rises);
+            s.exploring = w.add(c, g + "reps_exploring", 1, false);
+            s.rtx = w.add(c, g + "rtx_pending", 32, false);
+            s.pdcs = w.add(c, g + "pdcs", 16, false);
+            m_slots.push_back(s);
+        }
+        m_pool = w.add(c, "egress_pool_bytes", 32, true);
+        m_control = w.add(c, "control_queue", 32, false);
+        m_data = w.add(c, "data_queue", 32, true);
+        m_ack_hold = w.add(c, "ack_hold", 32, false);
+        m_ready = w.add(c, "ready_groups", 32, false);
+        m_tx_pdcs = w.add(c, "open_pdcs_tx", 16, false);
+        m_rx_pdcs = w.add(c, "open_pdcs_rx", 16, false);
+        m_timers = w.add(c, "timers_pending", 32, false);
+        m_rto = w.add(c, "rto_count", 64, false, trace_trigger_kind::rto, rises);
+        m_nack = w.add(c, "nacks_received", 64, false, trace_trigger_kind::nack, rises);
+    }
+
+    void changed() override
+    {
+        const pdc_table& t = m_nic.pdcs();
+        uint64_t open_tx = 0;
+        for (size_t g = 0; g < t.group_slots(); ++g)
+            if (t.group(uint32_t(g)).alive) open_tx += t.group(uint32_t(g)).pdcs.size();
+        for (size_t k = 0; k < m_slots.size(); ++k) {
+            const slot& s = m_slots[k];
+            if (k >= t.group_slots() || !t.group(uint32_t(k)).alive) {
+                for (uint32_t id :
+                     {s.cwnd, s.inflight, s.base_rtt, s.last_rtt, s.avg_delay, s.entropy,
+                      s.reps_cache, s.freezing, s.exploring, s.rtx, s.pdcs})
+                    m_w.set(id, 0);
+                continue;
+            }
+            const pdc_group& g = t.group(uint32_t(k));
+            m_w.set(s.cwnd, uint64_t(g.cc->cwnd_bytes()));
+            m_w.set(s.inflight, g.inflight);
+            m_w.set(s.base_rtt, ns(g.cc->base_rtt_s()));
+            m_w.set(s.last_rtt, ns(g.cc->last_rtt_sample_s()));
+            m_w.set(s.avg_delay, ns(g.cc->avg_queue_delay_s()));
+            m_w.set(s.entropy, g.last_entropy);
+            const auto* reps = dynamic_cast<const reps_policy*>(g.lb.get());
+            m_w.set(s.reps_cache, reps ? reps->cache().available() : 0);
+            m_w.set(s.freezing, g.lb->freezing() ? 1 : 0);
+            m_w.set(s.exploring, reps && reps->in_exploration_window() ? 1 : 0);
+            uint64_t rtx = 0;
+            for (uint16_t id : g.pdcs) rtx += t.at(id).st.retransmissions_pending();
+            m_w.set(s.rtx, rtx);
+            m_w.set(s.pdcs, g.pdcs.size());
+        }
+        m_w.set(m_pool, m_nic.port.data_reserved());
+        m_w.set(m_control, m_nic.port.control_queue_depth());
+        m_w.set(m_data, m_nic.port.data_queue_depth());
+        m_w.set(m_ack_hold, m_nic.port.ack_hold_backlog());
+        m_w.set(m_ready, m_nic.ready_groups());
+        m_w.set(m_tx_pdcs, open_tx);
+        m_w.set(m_rx_pdcs, m_nic.open_rx_pdcs());
+        m_w.set(m_timers, m_nic.timers_pending());
+        m_w.set(m_rto, m_nic.counters().num_rto);
+        m_w.set(m_nack, m_nic.counters().nack_pkts_rcvd);
+    }
+
+private:
+    struct slot
+    {
+        uint32_t cwnd, inflight, base_rtt, last_rtt, avg_delay, entropy, reps_cache, freezing,
+            exploring, rtx, pdcs;
+    };
+    impl_t& m_w;
+    uet_nic& m_nic;
+    std::vector<slot> m_slots;
+    uint32_t m_pool, m_control, m_data, m_ack_hold, m_ready, m_tx_pdcs, m_rx_pdcs, m_timers, m_rto,
+        m_nack;
+};
+
+// A switch port's egress queue: bytes held, per buffer pool its bytes and RED average, and its
+// counters. (PFC paused per class joins here with PFC.)
+class queue_probe : public state_probe
+{
+public:
+    queue_probe(impl_t& w, const std::string& c, const std::string& port, const egress_queue& q,
+                const std::vector<int>& pools, uint64_t threshold)
+        : m_w(w), m_q(q), m_pools(pools)
+    {
+        m_bytes = w.add(c, port + ".queue_bytes", 64, true, trace_trigger_kind::queue,
+                        {trace_fire_rule::kind::reaches, threshold});
+        m_packets = w.add(c, port + ".queue_packets", 32, false);
+        for (int p : pools) {
+            const std::string pp = port + ".pool" + std::to_string(p);
+            m_pool_bytes.push_back(w.add(c, pp + "_bytes", 64, true));
+            m_red.push_back(w.add(c, pp + "_red_avg_bytes", 64, true));
+        }
+        m_marks = w.add(c, port + ".ecn_marks", 64, false);
+        m_trims = w.add(c, port + ".trims", 64, false, trace_trigger_kind::trim, rises);
+        m_drops = w.add(c, port + ".drops", 64, false, trace_trigger_kind::drop, rises);
+    }
+
+    void changed() override
+    {
+        m_w.set(m_bytes, m_q.bytes_held());
+        m_w.set(m_packets, m_q.packets_queued());
+        for (size_t i = 0; i < m_pools.size(); ++i) {
+            m_w.set(m_pool_bytes[i], m_q.pool_bytes(m_pools[i]));
+            m_w.set(m_red[i], uint64_t(m_q.mean_bytes(m_pools[i])));
+        }
+        const auto& st = m_q.stats();
+        m_w.set(m_marks, st.ecn_marked);
+        m_w.set(m_trims, st.trimmed);
+        m_w.set(m_drops, st.dropped);
+    }
+
+private:
+    impl_t& m_w;
+    const egress_queue& m_q;
+    std::vector<int> m_pools;
+    uint32_t m_bytes, m_packets, m_marks, m_trims, m_drops;
+    std::vector<uint32_t> m_pool_bytes, m_red;
+};
+
+// A link, both directions: busy while a frame serialises, up, rate. The end of a frame is an
+// event of this probe's own (it exists only when the link is traced).
+class link_probe : public sc_core::sc_module, public state_probe
+{
+public:
+    SC_HAS_PROCESS(link_probe);
+    link_probe(const sc_core::sc_module_name& n, impl_t& w, const std::string& c, link& l)
+        : sc_core::sc_module(n), m_w(w), m_link(l)
+    {
+        for (int d = 0; d < 2; ++d) {
+            const std::string dir = d == link::a_to_b ? "a_to_b." : "b_to_a.";
+            m_dir[d].busy = w.add(c, dir + "busy", 1, false);
+            m_dir[d].up = w.add(c, dir + "up", 1, false);
+            m_dir[d].rate = w.add(c, dir + "rate_mbps", 32, false);
+        }
+        SC_METHOD(end_a);
+        sensitive << m_dir[0].end;
+        dont_initialize();
+        SC_METHOD(end_b);
+        sensitive << m_dir[1].end;
+        dont_initialize();
+        l.add_tap([this](const packet& p, link::direction d, const sc_core::sc_time& start) {
+            lane& ln = m_dir[d];
+            const sc_core::sc_time ser = serialization(p.wire_bytes, m_link.rate_bps(d));
+            ln.busy_until = start + ser;
+            m_w.set(ln.busy, 1);
+            ln.end.notify(ser);
+        });
+    }
+
+    void start_of_simulation() override { changed(); }
+
+    void changed() override
+    {
+        for (int d = 0; d < 2; ++d) {
+            m_w.set(m_dir[d].up, m_link.is_up(link::direction(d)) ? 1 : 0);
+            m_w.set(m_dir[d].rate, uint64_t(m_link.rate_bps(link::direction(d)) / 1e6));
+        }
+    }
+
+private:
+    struct lane
+    {
+        uint32_t busy, up, rate;
+        sc_core::sc_event end;
+        sc_core::sc_time busy_until;
+    };
+    void end(int d)
+    {
+        lane& ln = m_dir[d];
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        if (now >= ln.busy_until)
+            m_w.set(ln.busy, 0);
+        else
+            ln.end.notify(ln.busy_until - now);
+    }
+    void end_a() { end(0); }
+    void end_b() { end(1); }
+
+    impl_t& m_w;
+    link& m_link;
+    lane m_dir[2];
+};
+
+// A host's PCIe link, per direction: busy from when a transfer is queued until the lanes have
+// sent their last queued byte (pcie_link::queued_ps), with an event of this probe's own for the
+// end.
+class pcie_probe : public sc_core::sc_module, public state_probe
+{
+public:
+    SC_HAS_PROCESS(pcie_probe);
+    pcie_probe(const sc_core::sc_module_name& n, impl_t& w, const std::string& c, pcie_link& l)
+        : sc_core::sc_module(n), m_w(w), m_link(l)
+    {
+        m_busy[0] = w.add(c, "pcie_nic_to_host_busy", 1, false);
+        m_busy[1] = w.add(c, "pcie_host_to_nic_busy", 1, false);
+        SC_METHOD(check);
+        sensitive << m_end;
+        dont_initialize();
+    }
+
+    void changed() override { check(); }
+
+private:
+    void check()
+    {
+        uint64_t next = 0;
+        for (int s = 0; s < 2; ++s) {
+            const uint64_t q = m_link.queued_ps(pcie_link::side(s));
+            m_w.set(m_busy[s], q > 0 ? 1 : 0);
+            if (q > 0 && (next == 0 || q < next)) next = q;
+        }
+        if (next) m_end.notify(sc_core::sc_time::from_value(next));
+    }
+
+    impl_t& m_w;
+    pcie_link& m_link;
+    uint32_t m_busy[2];
+    sc_core::sc_event m_end;
+};
+
+}  // namespace
+
+std::string trace_file_name(const scenario& sc)
+{
+    return sc.trace.file.empty() ? sc.simulation.name + ".fst" : sc.trace.file;
+}
+
+waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir)
+    : m(std::make_unique<impl>(sc, fab, out_dir))
+{
+    const std::string file = trace_file_name(sc);
+    m->trace_path = out_dir + "/" + file;
+    m->gtkw_path = out_dir + "/" + sc.simulation.name + ".gtkw";
+    m->writer = make_trace_writer(m->trace_path);
+    trace_window win;
+    win.start_ps = ps_of(sc.trace.start_s);
+    win.stop_ps = ps_of(sc.trace.stop_s);
+    win.triggered = !sc.trace.trigger.empty();
+    win.pre_ps = ps_of(sc.trace.pre_trigger_s);
+    win.post_ps = ps_of(sc.trace.post_trigger_s);
+    m->rec = std::make_unique<trace_recorder>(*m->writer, win);
+
+    const topology& topo = fab.topo();
+    for (size_t h = 0; h < fab.nic_count(); ++h) {
+        const std::string& c = topo.devices[h].name;
+        uet_nic* nic = fab.uet_nic_at(h);
+        if (!nic || !m->wanted(c)) continue;
+        auto p = std::make_unique<nic_probe>(*m, c, *nic, sc.trace.group_slots);
+        nic->set_probe(p.get());
+        m->probes.push_back(std::move(p));
+        auto pp = std::make_unique<pcie_probe>(("trace_pcie_" + c).c_str(), *m, c, fab.pcie_at(h));
+        fab.pcie_at(h).set_probe(pp.get());
+        m->modules.push_back(std::move(pp));
+    }
+    const uint64_t threshold = win.triggered ? sc.trace.trigger[0].threshold_bytes : 0;
+    for (size_t i = 0; i < fab.switch_count(); ++i) {
+        const uint32_t d = uint32_t(topo.hosts + i);
+        const std::string& c = topo.devices[d].name;
+        if (!m->wanted(c)) continue;
+        fabric_switch& sw = fab.switch_at(i);
+        std::vector<int> pools;
+        for (uint8_t tc = 0; tc < num_traffic_classes; ++tc) {
+            const int p = sw.classifier().pool(tc);
+            if (std::find(pools.begin(), pools.end(), p) == pools.end()) pools.push_back(p);
+        }
+        std::sort(pools.begin(), pools.end());
+        for (size_t port = 0; port < sw.port_count(); ++port) {
+            const std::string pn = "port" + std::to_string(port) + "_" +
+                                   scope_name(topo.devices[topo.peer(d, port)].name);
+            auto p =
+                std::make_unique<queue_probe>(*m, c, pn, sw.port(port).queue(), pools, threshold);
+            sw.port(port).queue().set_probe(p.get());
+            m->probes.push_back(std::move(p));
+        }
+    }
+    for (size_t i = 0; i < fab.link_count(); ++i) {
+        const std::string& c = topo.links[i].name;
+        if (!m->component_traced(c)) continue;
+        auto lp =
+            std::make_unique<link_probe>(("trace_" + scope_name(c)).c_str(), *m, c, fab.link_at(i));
+        fab.link_at(i).set_probe(lp.get());
+        m->modules.push_back(std::move(lp));
+    }
+    m->rec->begin();
+}
+
+waveforms::~waveforms()
+{
+    finish();
+}
+
+void waveforms::finish()
+{
+    if (m->finished) return;
+    m->finished = true;
+    // Detach first: the components outlive this object only briefly, but must not call it.
+    for (size_t h = 0; h < m->fab.nic_count(); ++h)
+        if (uet_nic* nic = m->fab.uet_nic_at(h)) {
+            nic->set_probe(nullptr);
+            m->fab.pcie_at(h).set_probe(nullptr);
+        }
+    for (size_t i = 0; i < m->fab.switch_count(); ++i)
+        for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p)
+            m->fab.switch_at(i).port(p).queue().set_probe(nullptr);
+    for (size_t i = 0; i < m->fab.link_count(); ++i) m->fab.link_at(i).set_probe(nullptr);
+    m->rec->finish(now_ps());
+    gtkw_layout l;
+    l.dump_file = std::filesystem::absolute(m->trace_path).lexically_normal().string();
+    l.save_file = std::filesystem::absolute(m->gtkw_path).lexically_normal().string();
+    l.start_ps = m->rec->opened() ? m->rec->window_start_ps() : 0;
+    l.end_ps = m->rec->opened() ? m->rec->window_end_ps() : now_ps();
+    l.signals = m->layout;
+    l.write(m->gtkw_path);
+}
+
+std::vector<std::string> waveforms::files() const
+{
+    return {m->trace_path, m->gtkw_path};
+}
+
+}  // namespace uetsim

@@ -1,0 +1,39 @@
+// Waveforms of a run (Trace.*): probes on the chosen UET NICs, switch ports and links write
+// their state to an FST or VCD file through trace_recorder (window and trigger) and a gtkwave
+// layout {Name}.gtkw beside it. Built only when Trace.Enabled: with tracing off no probe exists
+// and every component's probe pointer stays null.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "testbench/fabric.h"
+#include "testbench/scenario.h"
+
+namespace uetsim {
+
+class waveforms
+{
+public:
+    // Attaches the probes; `out_dir` is the run's output folder.
+    waveforms(const scenario& sc, fabric& fab, const std::string& out_dir);
+    ~waveforms();
+    waveforms(const waveforms&) = delete;
+    waveforms& operator=(const waveforms&) = delete;
+
+    // At the end of the run: closes the trace and writes the layout.
+    void finish();
+    // The trace file and the layout (paths), for the manifest.
+    std::vector<std::string> files() const;
+
+    struct impl;
+
+private:
+    std::unique_ptr<impl> m;
+};
+
+// The trace file's name for a scenario: Trace.File, else {Name}.fst.
+std::string trace_file_name(const scenario& sc);
+
+}  // namespace uetsim

@@ -1,0 +1,284 @@
+// Waveforms of a real run (Trace.*): the FST opens in gtkwave's own tools (fst2vcd, vcd2fst), a
+// trigger on the first trim starts the dump PreTrigger before it, every change lies in the
+// window, a queue's bytes stay under its limit, and the file scales with the window.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/run_uetsim.h"
+
+using namespace uetsim::test;
+
+namespace {
+
+// An RDMA incast (15 initiators to one responder) on a leaf-spine with trimming at 200 KB.
+const char* const incast =
+    "Simulation: {Name: tr, RunTime: 200us}\n"
+    "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}\n"
+    "Nic: {Type: uet}\n"
+    "UetNic: {PacketSprayingType: Recycled Entropy Packet Spraying}\n"
+    "Switch: {UETPolicyEnabled: true, TrimmingEnabled: true, EgressQueueLimit: 200KB}\n"
+    "RdmaApplication: {InitiatorRatio: 0.9, ResponderRatio: 0.1, NumConnections: 2, "
+    "MaxPendingWQEs: 10, StartType: uniform}\n";
+constexpr uint64_t queue_limit = 200000;
+
+bool have(const char* tool)
+{
+    return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// A VCD as the signals' full names and their changes.
+struct vcd
+{
+    struct change
+    {
+        uint64_t t;
+        std::string name;
+        uint64_t value;
+    };
+    std::vector<change> changes;
+    std::vector<std::string> names;
+    uint64_t last_time = 0;
+
+    std::vector<change> of(const std::string& name) const
+    {
+        std::vector<change> out;
+        for (const auto& c : changes)
+            if (c.name == name) out.push_back(c);
+        return out;
+    }
+};
+
+vcd parse_vcd(const std::string& text)
+{
+    vcd v;
+    std::map<std::string, std::string> by_code;
+    std::vector<std::string> scope;
+    std::istringstream in(text);
+    std::string tok;
+    uint64_t t = 0;
+    bool defs = true;
+    while (in >> tok) {
+        if (defs) {
+            if (tok == "$scope") {
+                std::string kind, name;
+                in >> kind >> name;
+                scope.push_back(name);
+            } else if (tok == "$upscope") {
+                scope.pop_back();
+            } else if (tok == "$var") {
+                std::string type, width, code, name;
+                in >> type >> width >> code >> name;
+                std::string full;
+                for (const auto& s : scope) full += s + ".";
+                by_code[code] = full + name;
+                v.names.push_back(full + name);
+            } else if (tok == "$enddefinitions") {
+                defs = false;
+            }
+            continue;
+        }
+        if (tok[0] == '$') continue;  // $dumpvars, $end
+        if (tok[0] == '#') {
+            t = std::stoull(tok.substr(1));
+            v.last_time = t;
+        } else if (tok[0] == 'b') {
+            std::string code;
+            in >> code;
+            v.changes.push_back({t, by_code.at(code), std::stoull(tok.substr(1), nullptr, 2)});
+        } else if (tok[0] == '0' || tok[0] == '1') {
+            v.changes.push_back({t, by_code.at(tok.substr(1)), uint64_t(tok[0] - '0')});
+        }
+    }
+    return v;
+}
+
+uint64_t file_size(const std::string& path)
+{
+    struct stat st
+    {
+    };
+    return stat(path.c_str(), &st) == 0 ? uint64_t(st.st_size) : 0;
+}
+
+void run_ok(const std::string& scenario, const std::string& out, std::vector<std::string> sets)
+{
+    std::vector<std::string> args = {"run", scenario, "--quiet", "--out", out};
+    for (auto& s : sets) {
+        args.push_back("--set");
+        args.push_back(s);
+    }
+    const command_result r = run_uetsim(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(trace, trigger_on_first_trim_starts_pre_trigger_before_it)
+{
+    if (!have("fst2vcd")) GTEST_SKIP() << "gtkwave's fst2vcd is not installed (scripts/setup.sh)";
+    const std::string dir = scratch_dir("trace-trigger");
+    const std::string sc = write_file(dir + "/incast.yaml", incast);
+    run_ok(sc, dir + "/out",
+           {"Trace.Enabled=true", "Trace.Components=[host0, leaf*]",
+            "Trace.Trigger={On: trim, Component: leaf*}", "Trace.PreTrigger=10us",
+            "Trace.PostTrigger=20us"});
+    // The FST that the run wrote opens in gtkwave's converter.
+    const std::string text = shell_output("fst2vcd " + dir + "/out/tr.fst 2>/dev/null");
+    const vcd v = parse_vcd(text);
+    ASSERT_FALSE(v.changes.empty());
+
+    // The first trim on a leaf fires the trigger.
+    uint64_t fired = UINT64_MAX;
+    for (const auto& c : v.changes)
+        if (c.name.find(".trims") != std::string::npos && c.value == 1 && c.t < fired) fired = c.t;
+    ASSERT_NE(fired, UINT64_MAX) << "no trim in the trace";
+    const uint64_t first = v.changes.front().t;
+    EXPECT_EQ(first, fired - 10'000'000) << "the dump starts PreTrigger before the trim";
+    for (const auto& c : v.changes) {
+        EXPECT_GE(c.t, first);
+        EXPECT_LE(c.t, fired + 20'000'000) << c.name;
+    }
+    // Every leaf port's bytes stay within the egress limit (1.5x for trimmable
+    // retransmissions, the switch pages' allowance).
+    int queues = 0;
+    for (const auto& n : v.names) {
+        if (n.rfind("leaf", 0) != 0 || n.find(".queue_bytes") == std::string::npos) continue;
+        ++queues;
+        for (const auto& c : v.of(n)) EXPECT_LE(c.value, queue_limit * 3 / 2) << n;
+    }
+    EXPECT_EQ(queues, 32);  // two leaves, each with 8 host ports and 8 spine ports
+    // The host's window signals are there, named {component}.{signal}.
+    EXPECT_FALSE(v.of("host0.g0.cwnd_bytes").empty());
+    // The layout opens the trace by its file name.
+    const std::string gtkw = read_text(dir + "/out/tr.gtkw");
+    EXPECT_NE(gtkw.find("/out/tr.fst\"\n"), std::string::npos) << gtkw;
+    EXPECT_NE(gtkw.find("host0.g0.cwnd_bytes"), std::string::npos);
+}
+
+TEST(trace, window_holds_every_change_and_scales_with_its_length)
+{
+    if (!have("vcd2fst")) GTEST_SKIP() << "gtkwave's vcd2fst is not installed (scripts/setup.sh)";
+    const std::string dir = scratch_dir("trace-window");
+    const std::string sc = write_file(dir + "/incast.yaml", incast);
+    std::map<int, uint64_t> bytes;
+    for (int us : {100, 200}) {
+        const std::string out = dir + "/w" + std::to_string(us);
+        run_ok(sc, out,
+               {"Trace.Enabled=true", "Trace.Components=[host*, leaf*]", "Trace.File=tr.vcd",
+                "Simulation.RunTime=400us", "Trace.Start=3200us",
+                "Trace.Stop=" + std::to_string(3200 + us) + "us"});
+        const std::string text = read_text(out + "/tr.vcd");
+        const vcd v = parse_vcd(text);
+        ASSERT_FALSE(v.changes.empty());
+        for (const auto& c : v.changes) {
+            EXPECT_GE(c.t, 3'200'000'000u) << c.name;
+            EXPECT_LE(c.t, (3200 + uint64_t(us)) * 1'000'000) << c.name;
+        }
+        bytes[us] = text.size() - text.find("$enddefinitions");
+        // gtkwave's converter accepts the VCD writer's file.
+        EXPECT_EQ(
+            std::system(("vcd2fst " + out + "/tr.vcd " + out + "/tr.fst >/dev/null 2>&1").c_str()),
+            0);
+        EXPECT_GT(file_size(out + "/tr.fst"), 0u);
+    }
+    const double ratio = double(bytes[200]) / double(bytes[100]);
+    EXPECT_GT(ratio, 1.6) << bytes[100] << " " << bytes[200];
+    EXPECT_LT(ratio, 2.4) << bytes[100] << " " << bytes[200];
+}
+
+}  // namespace
+
+namespace {
+
+// gtkwave opens the layout a run writes, under Xvfb, and grabs the window to a PNG (the
+// docs/waveforms/reps-freezing.png shipped is made the same way from
+// docs/waveforms/reps-freezing.yaml).
+TEST(trace, gtkwave_opens_the_runs_layout_and_grabs_a_png)
+{
+    if (!have("gtkwave") || !have("xvfb-run"))
+        GTEST_SKIP() << "gtkwave or xvfb is not installed (scripts/setup.sh)";
+    const std::string dir = scratch_dir("trace-shot");
+    const std::string sc = write_file(
+        dir + "/s.yaml",
+        "Simulation: {Name: fz}\n"
+        "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8}\n"
+        "UetNic: {PacketSprayingType: Recycled Entropy Packet Spraying}\n"
+        "Faults:\n"
+        "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 25Gbps}\n"
+        "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 25Gbps}\n"
+        "Trace: {Enabled: true, Components: [host0], Signals: ['g0.*'], GroupSlots: 1,\n"
+        "        Trigger: {On: freeze, Component: host0}, PreTrigger: 20us, PostTrigger: 60us}\n"
+        "Flows:\n"
+        "  - {Src: 0, Dst: 8, Bytes: 8MiB}\n"
+        "  - {Src: 1, Dst: 9, Bytes: 8MiB}\n");
+    run_ok(sc, dir + "/out", {});
+    // REPS froze on the degraded spine: the freezing flag rises inside the trace.
+    const vcd v = parse_vcd(shell_output("fst2vcd " + dir + "/out/fz.fst 2>/dev/null"));
+    bool froze = false;
+    for (const auto& c : v.of("host0.g0.reps_freezing")) froze = froze || c.value == 1;
+    EXPECT_TRUE(froze);
+    const std::string png = dir + "/fz.png";
+    write_file(dir + "/grab.tcl",
+               "gtkwave::/Time/Zoom/Zoom_Best_Fit\ngtkwave::/File/Grab_To_File " + png +
+                   "\ngtkwave::/File/Quit\n");
+    // From another folder: the layout finds the trace by its absolute path.
+    const std::string cmd =
+        "cd / && timeout 60 xvfb-run -a -s '-screen 0 1600x1000x24' gtkwave "
+        "--script=" +
+        dir + "/grab.tcl " + dir + "/out/fz.gtkw >" + dir + "/gtkwave.log 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << read_text(dir + "/gtkwave.log");
+    const std::string head = read_text(png).substr(0, 8);
+    EXPECT_EQ(head, std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_GT(file_size(png), 10000u);  // a drawn window, not an empty image
+}
+
+}  // namespace
+
+namespace {
+
+// A NIC's counters in the trace equal uet-transport-stats' at each row's time: the NACKs and
+// timeouts every host has received, read from the same run.
+TEST(trace, nic_counters_equal_uet_transport_stats_at_each_row)
+{
+    const std::string dir = scratch_dir("trace-records");
+    const std::string sc = write_file(dir + "/incast.yaml", incast);
+    run_ok(sc, dir + "/out",
+           {"Trace.Enabled=true", "Trace.Components=[host*]",
+            "Trace.Signals=[nacks_received, rto_count, pcie*]", "Trace.File=tr.vcd"});
+    const vcd v = parse_vcd(read_text(dir + "/out/tr.vcd"));
+    const csv st = read_csv(dir + "/out/tr-uet-transport-stats-0.csv");
+    ASSERT_GT(st.rows.size(), 0u);
+    // The value a signal holds at time t (ps): its last change at or before t.
+    auto at = [&](const std::string& name, uint64_t t) {
+        uint64_t val = 0;
+        for (const auto& c : v.of(name))
+            if (c.t <= t) val = c.value;
+        return val;
+    };
+    uint64_t nacks_seen = 0;
+    for (size_t r = 0; r < st.rows.size(); ++r) {
+        const uint64_t t = uint64_t(std::llround(st.num(r, "sim_time_sec") * 1e12));
+        const std::string host = st.str(r, "component_name");
+        EXPECT_EQ(at(host + ".nacks_received", t), uint64_t(st.num(r, "nack_pkts_rcvd")))
+            << host << " at " << t;
+        EXPECT_EQ(at(host + ".rto_count", t), uint64_t(st.num(r, "num_rto"))) << host;
+        nacks_seen += uint64_t(st.num(r, "nack_pkts_rcvd"));
+    }
+    EXPECT_GT(nacks_seen, 0u) << "the incast trims: some NACKs must be counted";
+    // An initiator's PCIe lanes carry payload fetches (NIC to host: read requests; host to NIC:
+    // completions): busy rises and falls in both directions.
+    for (const char* dir : {"host1.pcie_nic_to_host_busy", "host1.pcie_host_to_nic_busy"}) {
+        int rises = 0, falls = 0;
+        for (const auto& c : v.of(dir)) (c.value ? rises : falls) += c.t > 0 ? 1 : 0;
+        EXPECT_GT(rises, 0) << dir;
+        EXPECT_GT(falls, 0) << dir;
+    }
+}
+
+}  // namespace
