@@ -2,11 +2,13 @@
 // scheduler, payload fetch over the host's PCIe lanes, ACK/SACK/NACK handling, per-packet
 // retransmission timers, NSCC per group and an entropy load balancer per group.
 //
-// Cycle-approximate: each stage has a latency in NIC clock cycles (uet_nic_config); a stage has
-// an event pending only while it has work. This module is the glue between plain classes:
-// pdc_table, pds_scheduler, rx_pdc_table, pdc_sender, pdc_receiver, nscc, entropy_policy and a
-// deadline_heap of timers. The generic port (egress arbitration and pool, receive pipeline, ACK
-// hold, connection frames) is host_nic's nic_port; the host side is reached through host_dma.
+// Cycle-approximate: the transmit stages (tx_stage) and AckBuild are pipeline_stage arithmetic
+// with a latency, an initiation interval and an input FIFO in NIC clock cycles (uet_nic_config;
+// the receive stages are the port's); the scheduler has an event pending only while it has work.
+// This module is the glue between plain classes: pdc_table, pds_scheduler, rx_pdc_table,
+// pdc_sender, pdc_receiver, nscc, entropy_policy and a deadline_heap of timers. The generic port
+// (egress arbitration and pool, receive pipeline, ACK hold, connection frames) is host_nic's
+// nic_port; the host side is reached through host_dma.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,10 @@
 #include "tlm/packet_protocol.h"
 
 namespace uetsim {
+
+// The transmit pipeline's stages, in the order a packet passes them.
+enum class tx_stage : int { doorbell, scheduler, payload_fetch, entropy_lookup, header_build };
+inline constexpr int k_tx_stages = 5;
 
 class uet_nic : public host_nic
 {
@@ -57,6 +63,8 @@ public:
     // The local UDP port of PDC `id`: the fixed entropy value of a group under None.
     static uint16_t none_port(uint16_t pdc_id) { return uint16_t(0xC000 | (pdc_id & 0x3FFF)); }
     uet_transport_counters& counters() { return m_counters; }
+    const pipeline_stage& stage(tx_stage s) const { return m_tx[int(s)]; }
+    const pipeline_stage& ack_build_stage() const { return m_ack_build; }
 
 private:
     struct timer
@@ -80,12 +88,15 @@ private:
     void schedule();
     void send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t payload);
     void kick_scheduler(const sc_core::sc_time& after = sc_core::SC_ZERO_TIME);
+    void ring_doorbell();
 
     // Receive side.
     void on_data(packet* p);
     void on_probe(packet* p);
     void on_ack(packet* p);
     void on_nack(packet* p);
+    // An ACK, NACK or probe answer through the AckBuild stage from now: when it is built.
+    uint64_t build_ack();
 
     // Timers.
     void arm(const timer& t);
@@ -110,6 +121,9 @@ private:
     uint64_t m_groups_created = 0;  // seeds each group's entropy generator
     pds_scheduler m_scheduler;
     rx_pdc_table m_rx_pdcs;
+
+    pipeline_stage m_tx[k_tx_stages];
+    pipeline_stage m_ack_build;
 
     sc_core::sc_event m_schedule_ev;
     bool m_schedule_pending = false;
