@@ -123,6 +123,9 @@ void add_uet_nic_keys(scenario_schema& s)
                "the payload handed to the host write engine");
     stage_keys(k, "AckBuild", UETSIM_FIELD(nic.uet.ack_build),
                "an ACK, NACK or probe answer built");
+    k.integer("UetNic.MaxOutstandingReads", UETSIM_FIELD(nic.uet.max_outstanding_reads), {0, 65535},
+              "Read tags of the payload-fetch DMA engine: a fetch waits for a free tag and holds "
+              "it until its last completion returns (0: unlimited).");
     k.integer("UetNic.DoorbellToScheduleCycles", UETSIM_FIELD(nic.uet.doorbell.cycles), {0, 100000},
               "Alias of UetNic.DoorbellCycles.");
     k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_parse.cycles), {0, 100000},

@@ -40,6 +40,7 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     , m_lb_cfg(params.entropy)
     , m_rng(ctx.random_seed, std::string(basename()) + ".psn")
     , m_cycle(seconds(params.uet.cycle_s()))
+    , m_read_tags(params.uet.max_outstanding_reads)
     , m_pdcs(params.uet.pdc_groups_enabled)
     , m_scheduler(m_pdcs, m_messages, params.uet.rdma_data_mss, wire::uet_data_overhead,
                   params.uet.nominal_bytes(0))
@@ -217,10 +218,15 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     const stage_pass s = sched.enter_now(now);
     const uint64_t to_fetch = fetch.room_at(s.done);
     sched.leave(s, to_fetch);
-    stage_pass f = fetch.enter(to_fetch);
+    // A fetch also waits for a free read tag, held until its completion returns.
+    uint64_t tag_free = 0;
+    const uint32_t tag = is_rtx ? 0 : m_read_tags.earliest(tag_free);
+    stage_pass f = fetch.enter(to_fetch, tag_free);
     if (!is_rtx) {
         g.fetched += payload;
-        f.done = std::max(f.done, m_dma.fetch_payload(f.start, payload));
+        const uint64_t arrived = m_dma.fetch_payload(f.start, payload);
+        m_read_tags.hold(tag, f.start, arrived);
+        f.done = std::max(f.done, arrived);
     }
     const uint64_t to_entropy = m_tx[int(tx_stage::entropy_lookup)].room_at(f.done);
     fetch.leave(f, to_entropy);

@@ -19,6 +19,7 @@
 #include "hw/common/deadline_heap.h"
 #include "hw/common/random.h"
 #include "hw/nic/common/host_nic.h"
+#include "hw/nic/common/read_tag_pool.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_table.h"
@@ -65,6 +66,7 @@ public:
     uet_transport_counters& counters() { return m_counters; }
     const pipeline_stage& stage(tx_stage s) const { return m_tx[int(s)]; }
     const pipeline_stage& ack_build_stage() const { return m_ack_build; }
+    const read_tag_pool& read_tags() const { return m_read_tags; }
 
 private:
     struct timer
@@ -115,6 +117,7 @@ private:
     entropy_config m_lb_cfg;
     random_stream m_rng;
     sc_core::sc_time m_cycle;
+    read_tag_pool m_read_tags;
 
     std::vector<uet_message> m_messages;
     pdc_table m_pdcs;

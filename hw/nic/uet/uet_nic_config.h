@@ -46,6 +46,8 @@ struct uet_nic_config
     pipeline_stage_timing sack_update{0, 0, 0};     // PSN tracking, SACK state updated
     pipeline_stage_timing host_write{0, 0, 0};      // payload handed to the host write engine
     pipeline_stage_timing ack_build{0, 0, 0};       // ACK/NACK generation
+    // Payload-fetch DMA read tags (0: unlimited, as before tags were modelled).
+    uint32_t max_outstanding_reads = 0;
 
     double cycle_s() const { return 1.0 / clock_hz; }
     uint32_t nominal_bytes(uint32_t payload) const { return payload + 88; }
