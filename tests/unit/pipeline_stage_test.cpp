@@ -88,3 +88,20 @@ TEST(pipeline_stage, enter_now_does_not_wait_for_the_stage_itself)
     EXPECT_EQ(b.done, 3000u);
     EXPECT_EQ(s.next_free_ps(), 5000u);
 }
+
+TEST(pipeline_stage, delay_only_stages_pass_as_the_sum_of_their_latencies)
+{
+    pipeline_stage full[2] = {pipeline_stage({4, 0, 0}, k_cycle),
+                              pipeline_stage({3, 0, 0}, k_cycle)};
+    pipeline_stage fast[2] = {pipeline_stage({4, 0, 0}, k_cycle),
+                              pipeline_stage({3, 0, 0}, k_cycle)};
+    EXPECT_TRUE(full[0].delay_only());
+    EXPECT_FALSE(pipeline_stage({4, 1, 0}, k_cycle).delay_only());
+    EXPECT_FALSE(pipeline_stage({4, 0, 2}, k_cycle).delay_only());
+    for (uint64_t at : {0u, 0u, 2500u, 9000u}) {
+        EXPECT_EQ(pass_through(full, 2, at), at + 7000);
+        EXPECT_EQ(pass_through_delays(fast, 2, at, 7000), at + 7000);
+    }
+    EXPECT_EQ(fast[1].stats().items, full[1].stats().items);
+    EXPECT_EQ(fast[0].stats().items, 4u);
+}

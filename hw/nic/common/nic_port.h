@@ -125,6 +125,8 @@ private:
     port_scheduler m_arbiter;
     delay_line m_fetch;  // payload fetch + header build, in issue order
     pipeline_stage m_rx[k_rx_stages];
+    bool m_rx_delays_only = true;  // every receive stage is a pure delay (the defaults)
+    uint64_t m_rx_latency_ps = 0;
     delay_line m_rx_pipeline;  // frame received -> out of the receive stages
     delay_line m_ack_hold;     // ACKs held for the receiver's service time, in order
     ring<packet*> m_control_q;

@@ -91,6 +91,12 @@ public:
         m_stats.stall_ps += stall;
     }
 
+    // A stage without interval and FIFO limit never holds an item back or stalls: for items
+    // arriving in time order it is a pure delay (pass_through_delays' fast path).
+    bool delay_only() const { return m_interval_ps == 0 && m_depth == 0; }
+    // The item passed a delay_only stage (its start was its arrival).
+    void count_item() { ++m_stats.items; }
+
     const pipeline_stage_stats& stats() const { return m_stats; }
 
 private:
@@ -122,6 +128,15 @@ inline uint64_t pass_through(pipeline_stage* stages, int n, uint64_t at)
     }
     stages[n - 1].leave(p, p.done);
     return p.done;
+}
+
+// pass_through for a chain of delay_only stages and items arriving in time order: the same
+// times and statistics, without the per-stage bookkeeping (the hot path at the defaults).
+inline uint64_t pass_through_delays(pipeline_stage* stages, int n, uint64_t at,
+                                    uint64_t total_latency_ps)
+{
+    for (int i = 0; i < n; ++i) stages[i].count_item();
+    return at + total_latency_ps;
 }
 
 }  // namespace uetsim
