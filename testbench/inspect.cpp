@@ -1,6 +1,9 @@
 // derived_json: the values `uetsim inspect` derives from a scenario without simulating.
+#include <cmath>
+
 #include "hw/nic/uet/entropy/entropy_factory.h"
 #include "hw/switch/buffer_manager.h"
+#include "hw/nic/uet/pipeline_bounds.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "tlm/header_sizes.h"
 #include "testbench/app/app_inspect.h"
@@ -57,6 +60,28 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                       {"exploration_window_packets", r.exploration_window_packets},
                       {"exploring_packets", r.exploring_packets}};
     }
+    // What each NIC pipeline stage allows at the configured clock and MSS, and the stage that
+    // binds first, beside the host link's own packet rate (full data packets back to back).
+    const pipeline_bounds pb = derive_pipeline_bounds(sc.nic.uet);
+    auto& pj = j["nic_pipeline"];
+    pj["stages"] = nlohmann::ordered_json::array();
+    const auto finite = [](double v) {
+        return std::isinf(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
+    };
+    for (const stage_bound& s : pb.stages)
+        pj["stages"].push_back({{"stage", s.stage.name},
+                                {"latency_cycles", s.stage.timing.cycles},
+                                {"interval_cycles", s.stage.timing.interval_cycles},
+                                {"queue_depth", s.stage.timing.queue_depth},
+                                {"bound_pps", finite(s.bound_pps)},
+                                {"bound_gbps", finite(s.bound_gbps)}});
+    pj["binding_stage"] = pb.stages[pb.binding].stage.name;
+    const double wire_pps =
+        host_rate / (8.0 * (sc.nic.uet.rdma_data_mss + wire::uet_data_overhead));
+    pj["wire_bound_pps"] = wire_pps;
+    pj["nic_binds_before_wire"] = pb.stages[pb.binding].bound_pps < wire_pps;
+    pj["max_outstanding_reads"] = sc.nic.uet.max_outstanding_reads;
+
     const nlohmann::ordered_json app = rdma_app_json(sc, t.hosts, host_rate);
     for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();
     return j;

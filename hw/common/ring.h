@@ -15,6 +15,8 @@ public:
     size_t size() const { return m_size; }
     T& front() { return m_buf[m_head]; }
     const T& front() const { return m_buf[m_head]; }
+    // The i-th waiting item, 0 the front.
+    const T& at(size_t i) const { return m_buf[(m_head + i) & (m_buf.size() - 1)]; }
 
     void push_back(const T& v)
     {

@@ -6,6 +6,27 @@ namespace uetsim::config {
 
 namespace {
 
+// UetNic.<Stage>Cycles, <Stage>IntervalCycles, <Stage>QueueDepth for one pipeline stage.
+template <class K, class F>
+void stage_keys(K& k, const std::string& stage, F field, const std::string& what,
+                int min_interval = 0)
+{
+    k.integer(
+        "UetNic." + stage + "Cycles", [field](auto& o) -> auto& { return field(o).cycles; },
+        {0, 100000}, "Latency in cycles of the " + stage + " stage: " + what + ".");
+    k.integer(
+        "UetNic." + stage + "IntervalCycles",
+        [field](auto& o) -> auto& { return field(o).interval_cycles; }, {min_interval, 100000},
+        "Initiation interval of the " + stage + " stage: cycles between two items it accepts" +
+            (min_interval ? "." : " (0: no limit)."));
+    k.integer(
+        "UetNic." + stage + "QueueDepth",
+        [field](auto& o) -> auto& { return field(o).queue_depth; }, {0, 1000000},
+        "Input FIFO entries of the " + stage +
+            " stage (0: unbounded); full, the stage "
+            "upstream stalls.");
+}
+
 // The keys whose attribute names nscc_config_errors and entropy_config_error put in messages.
 std::vector<std::string> nscc_and_spraying_keys()
 {
@@ -81,17 +102,34 @@ void add_uet_nic_keys(scenario_schema& s)
             "Ingress pool of the data class: the receiver penalty is its occupancy (0.9 x 4 MB).");
     k.quantity("UetNic.ClockFrequency", dimension::frequency, UETSIM_FIELD(nic.uet.clock_hz),
                {1e6, 10e9}, "NIC clock: the unit of the pipeline latencies below.");
-    k.integer("UetNic.DoorbellToScheduleCycles", UETSIM_FIELD(nic.uet.doorbell_to_schedule_cycles),
-              {0, 100000}, "Cycles from a doorbell to the transmit process (15 ns at 1 GHz).");
-    k.integer("UetNic.SchedulerCycles", UETSIM_FIELD(nic.uet.scheduler_cycles), {1, 100000},
-              "Initiation interval of the transmit scheduler: cycles per packet.");
-    k.integer("UetNic.EntropyLookupCycles", UETSIM_FIELD(nic.uet.entropy_lookup_cycles),
-              {0, 100000},
-              "Cycles the group's entropy load balancer takes to give a packet its entropy value.");
-    k.integer("UetNic.HeaderBuildCycles", UETSIM_FIELD(nic.uet.header_build_cycles), {0, 100000},
-              "Cycles from payload arrival (or retransmission pick) to the egress queue.");
-    k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_process_cycles), {0, 100000},
-              "Cycles from a frame's arrival to its PDC update and host write.");
+    // The pipeline stages (docs/nic-pipeline.md), each with its latency, initiation interval
+    // and input FIFO; the older single-latency keys stay as aliases of the same fields.
+    stage_keys(k, "Doorbell", UETSIM_FIELD(nic.uet.doorbell),
+               "from a doorbell to the scheduler's wake-up");
+    stage_keys(k, "Scheduler", UETSIM_FIELD(nic.uet.scheduler),
+               "the transmit scheduler's pick of the next packet", 1);
+    stage_keys(k, "PayloadFetch", UETSIM_FIELD(nic.uet.payload_fetch),
+               "the payload's DMA read, on top of the PCIe transfer");
+    stage_keys(k, "EntropyLookup", UETSIM_FIELD(nic.uet.entropy_lookup),
+               "the group's entropy load balancer giving a packet its entropy value");
+    stage_keys(k, "HeaderBuild", UETSIM_FIELD(nic.uet.header_build),
+               "the headers built, the packet into the egress queue");
+    stage_keys(k, "RxParse", UETSIM_FIELD(nic.uet.rx_parse),
+               "a received frame parsed; its FIFO is the MAC's receive FIFO (full: dropped)");
+    stage_keys(k, "PdcLookup", UETSIM_FIELD(nic.uet.pdc_lookup), "the frame's PDC found");
+    stage_keys(k, "SackUpdate", UETSIM_FIELD(nic.uet.sack_update),
+               "PSN tracking and SACK state updated");
+    stage_keys(k, "HostWrite", UETSIM_FIELD(nic.uet.host_write),
+               "the payload handed to the host write engine");
+    stage_keys(k, "AckBuild", UETSIM_FIELD(nic.uet.ack_build),
+               "an ACK, NACK or probe answer built");
+    k.integer("UetNic.MaxOutstandingReads", UETSIM_FIELD(nic.uet.max_outstanding_reads), {0, 65535},
+              "Read tags of the payload-fetch DMA engine: a fetch waits for a free tag and holds "
+              "it until its last completion returns (0: unlimited).");
+    k.integer("UetNic.DoorbellToScheduleCycles", UETSIM_FIELD(nic.uet.doorbell.cycles), {0, 100000},
+              "Alias of UetNic.DoorbellCycles.");
+    k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_parse.cycles), {0, 100000},
+              "Alias of UetNic.RxParseCycles.");
 
     k.choice("UetNic.PacketSprayingType", UETSIM_FIELD(nic.spraying.type),
              {{"None", packet_spraying_type::none},

@@ -67,9 +67,9 @@ std::string records_markdown()
         "```\n{Name}-{record}-{shard}.csv\n{Name}-manifest.json\n```\n\n"
         "- `{Name}` is `Simulation.Name` (default `uetsim`).\n"
         "- `{shard}` is always `0`: uetsim runs in one process.\n"
-        "- `Records.Enabled` lists the CSV records to write. The default is every record it "
-        "lists:\n  " +
-        code_list(enabled_record_names()) +
+        "- `Records.Enabled` lists the CSV records to write, from " +
+        code_list(enabled_record_names()) + ". The default is\n  " +
+        code_list(default_enabled_records()) +
         ". A record is written only when it applies (the table below).\n"
         "  `uet-monitor` is not in that list: `Records.UetMonitor: true` writes it.\n"
         "- The manifest is always written, and written last. The run deletes an earlier manifest "

@@ -8,6 +8,7 @@
 #include "testbench/records/flow_perf_record.h"
 #include "testbench/records/lb_stats_record.h"
 #include "testbench/records/nd_stats_record.h"
+#include "testbench/records/nic_pipeline_record.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/rdma_records.h"
 #include "testbench/records/uet_records.h"
@@ -17,10 +18,9 @@ namespace uetsim {
 const std::vector<const record_def*>& record_registry()
 {
     static const std::vector<const record_def*> r = {
-        &nd_stats_record(),          &lb_stats_record(),
-        &flow_perf_record(),         &pcie_stats_record(),
-        &uet_transport_record_def(), &uet_monitor_record_def(),
-        &rdma_perf_record(),         &beacon_record(),
+        &nd_stats_record(),         &lb_stats_record(),          &flow_perf_record(),
+        &pcie_stats_record(),       &uet_transport_record_def(), &uet_monitor_record_def(),
+        &nic_pipeline_record_def(), &rdma_perf_record(),         &beacon_record(),
         &manifest_record(),
     };
     return r;
@@ -74,7 +74,10 @@ const std::vector<std::string>& enabled_record_names()
 
 std::vector<std::string> default_enabled_records()
 {
-    return enabled_record_names();
+    std::vector<std::string> n;
+    for (const std::string& name : enabled_record_names())
+        if (find_record(name)->on_by_default) n.push_back(name);
+    return n;
 }
 
 }  // namespace uetsim

@@ -44,6 +44,9 @@ struct record_def
     // Position in Records.Enabled's published list; -1 when Records.Enabled does not list it
     // (uet-monitor has its own switch, the manifest is always written).
     int enabled_position = -1;
+    // Whether Records.Enabled's default lists it. Off for a record whose sampling would add
+    // timed events to every run (which reorders simultaneous events, so records change).
+    bool on_by_default = true;
     std::string when;   // markdown, one line: when the file is written
     std::string intro;  // markdown before the column table: what a row is, when rows come
     std::vector<column_doc> columns;

@@ -57,7 +57,7 @@ nic_port_config config(uint32_t host)
     c.host = host;
     c.ip = 0x0a000001 + host;
     c.egress_data_pool_bytes = 3000;
-    c.rx_process = sc_core::sc_time(4, sc_core::SC_NS);
+    c.rx_stages[0].cycles = 4;  // RxParse: 4 cycles of 1 ns
     return c;
 }
 

@@ -347,7 +347,7 @@ TEST(config, unknown_enum_value_lists_the_allowed)
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
               "switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
-              "pcie-stats");
+              "pcie-stats, nic-pipeline-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }

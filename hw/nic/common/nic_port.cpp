@@ -1,5 +1,7 @@
 #include "hw/nic/common/nic_port.h"
 
+#include "hw/common/time.h"
+
 namespace uetsim {
 
 nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& cfg,
@@ -19,10 +21,27 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     , m_rx_pipeline("rx_pipeline", [this](packet* p) { received(p); })
     , m_ack_hold("ack_hold", [this](packet* p) { push_control(p); })
 {
+    for (int i = 0; i < k_rx_stages; ++i) {
+        m_rx[i] = pipeline_stage(cfg.rx_stages[i], cfg.cycle_ps);
+        m_rx_delays_only = m_rx_delays_only && m_rx[i].delay_only();
+        m_rx_latency_ps += m_rx[i].latency_ps();
+    }
     in.on_receive([this](packet& p) {
         ++m_stats.rx_packets;
         m_stats.rx_bytes += p.wire_bytes;
-        m_rx_pipeline.push(&p, sc_core::sc_time_stamp() + m_cfg.rx_process);
+        const uint64_t now = sc_core::sc_time_stamp().value();
+        if (!m_rx[0].has_room(now)) {
+            // The MAC's receive FIFO is full: the frame is lost here, and only here; the
+            // transport recovers it as any other loss.
+            ++m_stats.rx_drops;
+            m_pool.release(&p);
+            return sc_core::SC_ZERO_TIME;
+        }
+        // Frames arrive in time order, so delay-only stages need no per-stage arithmetic.
+        const uint64_t out = m_rx_delays_only
+                                 ? pass_through_delays(m_rx, k_rx_stages, now, m_rx_latency_ps)
+                                 : pass_through(m_rx, k_rx_stages, now);
+        m_rx_pipeline.push(&p, picoseconds(out));
         return sc_core::SC_ZERO_TIME;
     });
     tx.on_frame_done([this] { frame_done(); });

@@ -2,10 +2,12 @@
 // transmitter, egress arbitration (a control ring before the data ring, through the shared
 // port_scheduler, where the data ring is one traffic class that PFC could pause), the egress
 // data pool (a data frame is charged when queued and released when its serialization ends; a
-// blocked transport is woken when the pool is half drained), the receive pipeline delay
-// (RxProcessCycles), the ACK hold line (ACKs leave in order after the receiver's service time),
-// host_port_stats, and connection-management frames (built here; received ones go straight to
-// host_dma). The transport behind it is a nic_port_client: one virtual call per frame event.
+// blocked transport is woken when the pool is half drained), the receive pipeline stages
+// (RxParse behind the MAC's receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage
+// arithmetic, one timed FIFO towards the transport), the ACK hold line (ACKs leave in order after
+// the receiver's service time), host_port_stats, and connection-management frames (built here;
+// received ones go straight to host_dma). The transport behind it is a nic_port_client: one virtual
+// call per frame event.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include "hw/common/transmitter.h"
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/host_port_stats.h"
+#include "hw/nic/common/pipeline_stage.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
 
@@ -30,8 +33,14 @@ struct nic_port_config
     uint32_t ip = 0;
     uint8_t control_traffic_class = 1;
     uint32_t egress_data_pool_bytes = 0;
-    sc_core::sc_time rx_process = sc_core::SC_ZERO_TIME;  // frame received -> transport
+    // The receive stages in order (rx_stage); RxParse's FIFO is the MAC's receive FIFO.
+    pipeline_stage_timing rx_stages[4] = {};
+    uint64_t cycle_ps = 1000;  // the NIC clock
 };
+
+// The receive pipeline's stages, in the order a frame passes them.
+enum class rx_stage : int { rx_parse, pdc_lookup, sack_update, host_write };
+inline constexpr int k_rx_stages = 4;
 
 // What a frame was, for its transport when its serialization ends (the frame itself belongs to
 // the link by then).
@@ -106,6 +115,7 @@ public:
     size_t data_queue_depth() const { return m_fetch.size() + m_data_q.size(); }
     size_t ack_hold_backlog() const { return m_ack_hold.size(); }
     port_scheduler& arbiter() { return m_arbiter; }
+    const pipeline_stage& stage(rx_stage s) const { return m_rx[int(s)]; }
 
 private:
     packet* next_frame();
@@ -117,8 +127,11 @@ private:
     host_dma& m_dma;
     nic_port_client& m_client;
     port_scheduler m_arbiter;
-    delay_line m_fetch;        // payload fetch + header build, in issue order
-    delay_line m_rx_pipeline;  // frame received -> processed
+    delay_line m_fetch;  // payload fetch + header build, in issue order
+    pipeline_stage m_rx[k_rx_stages];
+    bool m_rx_delays_only = true;  // every receive stage is a pure delay (the defaults)
+    uint64_t m_rx_latency_ps = 0;
+    delay_line m_rx_pipeline;  // frame received -> out of the receive stages
     delay_line m_ack_hold;     // ACKs held for the receiver's service time, in order
     ring<packet*> m_control_q;
     ring<packet*> m_data_q;

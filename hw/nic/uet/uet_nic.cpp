@@ -22,7 +22,11 @@ nic_port_config port_config(const nic_context& ctx, const uet_nic_config& cfg)
     c.ip = ctx.ip;
     c.control_traffic_class = cfg.control_traffic_class;
     c.egress_data_pool_bytes = cfg.egress_data_pool_bytes;
-    c.rx_process = seconds(cfg.cycle_s()) * double(cfg.rx_process_cycles);
+    c.rx_stages[int(rx_stage::rx_parse)] = cfg.rx_parse;
+    c.rx_stages[int(rx_stage::pdc_lookup)] = cfg.pdc_lookup;
+    c.rx_stages[int(rx_stage::sack_update)] = cfg.sack_update;
+    c.rx_stages[int(rx_stage::host_write)] = cfg.host_write;
+    c.cycle_ps = seconds(cfg.cycle_s()).value();
     return c;
 }
 
@@ -36,10 +40,18 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     , m_lb_cfg(params.entropy)
     , m_rng(ctx.random_seed, std::string(basename()) + ".psn")
     , m_cycle(seconds(params.uet.cycle_s()))
+    , m_read_tags(params.uet.max_outstanding_reads)
     , m_pdcs(params.uet.pdc_groups_enabled)
     , m_scheduler(m_pdcs, m_messages, params.uet.rdma_data_mss, wire::uet_data_overhead,
                   params.uet.nominal_bytes(0))
 {
+    const uint64_t cycle = uint64_t(m_cycle.value());
+    m_tx[int(tx_stage::doorbell)] = pipeline_stage(m_cfg.doorbell, cycle);
+    m_tx[int(tx_stage::scheduler)] = pipeline_stage(m_cfg.scheduler, cycle);
+    m_tx[int(tx_stage::payload_fetch)] = pipeline_stage(m_cfg.payload_fetch, cycle);
+    m_tx[int(tx_stage::entropy_lookup)] = pipeline_stage(m_cfg.entropy_lookup, cycle);
+    m_tx[int(tx_stage::header_build)] = pipeline_stage(m_cfg.header_build, cycle);
+    m_ack_build = pipeline_stage(m_cfg.ack_build, cycle);
     SC_HAS_PROCESS(uet_nic);
     SC_METHOD(schedule);
     sensitive << m_schedule_ev;
@@ -69,7 +81,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
             // The queue pair's PDC carries on: its PSNs, its receiver and its group go on.
             p->message = m_messages.size() - 1;
             m_scheduler.enqueue(p->group, false);
-            kick_scheduler(m_cycle * double(m_cfg.doorbell_to_schedule_cycles));
+            ring_doorbell();
             return;
         }
 
@@ -82,7 +94,17 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     if (queue_pair != k_no_queue_pair) m_pdcs.bind_queue_pair(queue_pair, p);
     m_pdcs.join_group(p);
     m_scheduler.enqueue(p.group, false);
-    kick_scheduler(m_cycle * double(m_cfg.doorbell_to_schedule_cycles));
+    ring_doorbell();
+}
+
+void uet_nic::ring_doorbell()
+{
+    // The Doorbell stage: its exit wakes the scheduler (if it is not awake earlier).
+    pipeline_stage& db = m_tx[int(tx_stage::doorbell)];
+    const uint64_t now = now_ps();
+    const stage_pass d = db.enter(db.room_at(now));
+    db.leave(d, d.done);
+    kick_scheduler(picoseconds(d.done - now));
 }
 
 uint32_t uet_nic::group_for(uint32_t dst, uint16_t creator_pdc)
@@ -122,7 +144,9 @@ void uet_nic::schedule()
     }
     send_data(m_pdcs.group(d.group), *d.pdc, d.retransmission, d.payload);
     m_scheduler.sent(d.group);
-    if (!m_scheduler.empty()) kick_scheduler(m_cycle * double(m_cfg.scheduler_cycles));
+    // The Scheduler stage's interval (and any stall from a full PayloadFetch FIFO) paces it.
+    if (!m_scheduler.empty())
+        kick_scheduler(picoseconds(m_tx[int(tx_stage::scheduler)].next_free_ps() - now_ps()));
     if (m_probe) m_probe->changed();
 }
 
@@ -186,15 +210,29 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     ++m_counters.write_pkts_sent;
     ++m_counters.total_pkts_sent;
 
-    // Payload fetch: a read request on the NIC-to-host lanes, then the completion on the
-    // host-to-NIC lanes. A retransmission is rebuilt from its recorded size: no fetch.
-    uint64_t ready_ps = now_ps();
+    // The packet's way through the transmit stages from the scheduler's pick now: each stage
+    // hands it on when the next one's FIFO has room. Payload fetch: a read request on the
+    // NIC-to-host lanes, then the completion on the host-to-NIC lanes. A retransmission is
+    // rebuilt from its recorded size: no fetch.
+    const uint64_t now = now_ps();
+    pipeline_stage& sched = m_tx[int(tx_stage::scheduler)];
+    pipeline_stage& fetch = m_tx[int(tx_stage::payload_fetch)];
+    const stage_pass s = sched.enter_now(now);
+    const uint64_t to_fetch = fetch.room_at(s.done);
+    sched.leave(s, to_fetch);
+    // A fetch also waits for a free read tag, held until its completion returns.
+    uint64_t tag_free = 0;
+    const uint32_t tag = is_rtx ? 0 : m_read_tags.earliest(tag_free);
+    stage_pass f = fetch.enter(to_fetch, tag_free);
     if (!is_rtx) {
         g.fetched += payload;
-        ready_ps = m_dma.fetch_payload(ready_ps, payload);
+        const uint64_t arrived = m_dma.fetch_payload(f.start, payload);
+        m_read_tags.hold(tag, f.start, arrived);
+        f.done = std::max(f.done, arrived);
     }
-    ready_ps +=
-        uint64_t(m_cycle.value()) * (m_cfg.entropy_lookup_cycles + m_cfg.header_build_cycles);
+    const uint64_t to_entropy = m_tx[int(tx_stage::entropy_lookup)].room_at(f.done);
+    fetch.leave(f, to_entropy);
+    const uint64_t ready_ps = pass_through(&m_tx[int(tx_stage::entropy_lookup)], 2, to_entropy);
     port.push_data(pk, std::max(picoseconds(ready_ps), sc_core::sc_time_stamp()));
 }
 
@@ -246,6 +284,14 @@ packet* uet_nic::make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_
 
 // ---------------------------------------------------------------------------------------------
 // Receive side
+
+uint64_t uet_nic::build_ack()
+{
+    const uint64_t now = now_ps();
+    const stage_pass a = m_ack_build.enter(m_ack_build.room_at(now));
+    m_ack_build.leave(a, a.done);
+    return a.done;
+}
 
 void uet_nic::on_receive(packet* p)
 {
@@ -301,7 +347,7 @@ void uet_nic::on_data(packet* p)
         ++m_counters.total_pkts_sent;
         if (m_monitor) monitor(*n, uet_monitor_row::dir::tx);
         m_pool.release(p);
-        port.hold_control(n, sc_core::sc_time_stamp());
+        port.hold_control(n, picoseconds(build_ack()));
         return;
     }
 
@@ -344,7 +390,7 @@ void uet_nic::on_data(packet* p)
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
         ++m_counters.total_pkts_sent;
-        port.hold_control(a, sc_core::sc_time_stamp() + picoseconds(hold_ps));
+        port.hold_control(a, picoseconds(build_ack() + hold_ps));
     }
     m_pool.release(p);
 }
@@ -364,7 +410,7 @@ void uet_nic::on_probe(packet* p)
     ++m_counters.ack_pkts_sent;
     ++m_counters.total_pkts_sent;
     m_pool.release(p);
-    port.hold_control(a, sc_core::sc_time_stamp());  // not held
+    port.hold_control(a, picoseconds(build_ack()));  // not held
 }
 
 void uet_nic::on_ack(packet* p)

@@ -2,11 +2,13 @@
 // scheduler, payload fetch over the host's PCIe lanes, ACK/SACK/NACK handling, per-packet
 // retransmission timers, NSCC per group and an entropy load balancer per group.
 //
-// Cycle-approximate: each stage has a latency in NIC clock cycles (uet_nic_config); a stage has
-// an event pending only while it has work. This module is the glue between plain classes:
-// pdc_table, pds_scheduler, rx_pdc_table, pdc_sender, pdc_receiver, nscc, entropy_policy and a
-// deadline_heap of timers. The generic port (egress arbitration and pool, receive pipeline, ACK
-// hold, connection frames) is host_nic's nic_port; the host side is reached through host_dma.
+// Cycle-approximate: the transmit stages (tx_stage) and AckBuild are pipeline_stage arithmetic
+// with a latency, an initiation interval and an input FIFO in NIC clock cycles (uet_nic_config;
+// the receive stages are the port's); the scheduler has an event pending only while it has work.
+// This module is the glue between plain classes: pdc_table, pds_scheduler, rx_pdc_table,
+// pdc_sender, pdc_receiver, nscc, entropy_policy and a deadline_heap of timers. The generic port
+// (egress arbitration and pool, receive pipeline, ACK hold, connection frames) is host_nic's
+// nic_port; the host side is reached through host_dma.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include "hw/common/random.h"
 #include "hw/common/state_probe.h"
 #include "hw/nic/common/host_nic.h"
+#include "hw/nic/common/read_tag_pool.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_table.h"
@@ -31,6 +34,10 @@
 #include "tlm/packet_protocol.h"
 
 namespace uetsim {
+
+// The transmit pipeline's stages, in the order a packet passes them.
+enum class tx_stage : int { doorbell, scheduler, payload_fetch, entropy_lookup, header_build };
+inline constexpr int k_tx_stages = 5;
 
 class uet_nic : public host_nic
 {
@@ -55,6 +62,9 @@ public:
         port.observe_transmit(m != nullptr);
     }
     uet_transport_counters& counters() { return m_counters; }
+    const pipeline_stage& stage(tx_stage s) const { return m_tx[int(s)]; }
+    const pipeline_stage& ack_build_stage() const { return m_ack_build; }
+    const read_tag_pool& read_tags() const { return m_read_tags; }
 
     // Read-only state for waveforms.
     const pdc_table& pdcs() const { return m_pdcs; }
@@ -87,12 +97,15 @@ private:
     void schedule();
     void send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t payload);
     void kick_scheduler(const sc_core::sc_time& after = sc_core::SC_ZERO_TIME);
+    void ring_doorbell();
 
     // Receive side.
     void on_data(packet* p);
     void on_probe(packet* p);
     void on_ack(packet* p);
     void on_nack(packet* p);
+    // An ACK, NACK or probe answer through the AckBuild stage from now: when it is built.
+    uint64_t build_ack();
 
     // Timers.
     void arm(const timer& t);
@@ -111,12 +124,16 @@ private:
     entropy_config m_lb_cfg;
     random_stream m_rng;
     sc_core::sc_time m_cycle;
+    read_tag_pool m_read_tags;
 
     std::vector<uet_message> m_messages;
     pdc_table m_pdcs;
     uint64_t m_groups_created = 0;  // seeds each group's entropy generator
     pds_scheduler m_scheduler;
     rx_pdc_table m_rx_pdcs;
+
+    pipeline_stage m_tx[k_tx_stages];
+    pipeline_stage m_ack_build;
 
     sc_core::sc_event m_schedule_ev;
     bool m_schedule_pending = false;

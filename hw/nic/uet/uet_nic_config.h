@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "hw/common/value_range.h"
+#include "hw/nic/common/pipeline_stage.h"
 
 namespace uetsim {
 
@@ -31,14 +32,22 @@ struct uet_nic_config
     // Ingress data pool (IngressBufferManager: 0.9 x 4 MB): the receiver penalty reads it.
     uint32_t ingress_data_pool_bytes = 3'600'000;
 
-    // Pipeline: NIC clock and per-stage latencies in cycles.
+    // Pipeline (docs/nic-pipeline.md): the NIC clock and each stage's latency, initiation
+    // interval and input FIFO in cycles. The defaults are the fixed latencies the NIC had before
+    // stages had intervals and FIFOs: only the scheduler paces (one packet per 2 cycles).
     double clock_hz = 1e9;
-    uint32_t doorbell_to_schedule_cycles = 15;  // transmit starts 15 ns after the doorbell
-    uint32_t scheduler_cycles = 2;              // initiation interval of the transmit scheduler
-    uint32_t entropy_lookup_cycles = 1;         // the group's load balancer picks the entropy value
-    uint32_t header_build_cycles = 4;           // payload arrived -> packet in the egress queue
-    uint32_t rx_process_cycles = 4;             // frame received -> PDC updated, payload written
-    uint32_t ack_build_cycles = 2;              // ACK/NACK generation
+    pipeline_stage_timing doorbell{15, 0, 0};       // doorbell -> the scheduler wakes (15 ns)
+    pipeline_stage_timing scheduler{0, 2, 0};       // picks the next packet
+    pipeline_stage_timing payload_fetch{0, 0, 0};   // DMA read of the payload (beyond PCIe time)
+    pipeline_stage_timing entropy_lookup{1, 0, 0};  // the group's load balancer picks the value
+    pipeline_stage_timing header_build{4, 0, 0};    // payload arrived -> egress queue
+    pipeline_stage_timing rx_parse{4, 0, 0};        // frame received -> parsed (MAC FIFO ahead)
+    pipeline_stage_timing pdc_lookup{0, 0, 0};      // the receiving or sending PDC found
+    pipeline_stage_timing sack_update{0, 0, 0};     // PSN tracking, SACK state updated
+    pipeline_stage_timing host_write{0, 0, 0};      // payload handed to the host write engine
+    pipeline_stage_timing ack_build{0, 0, 0};       // ACK/NACK generation
+    // Payload-fetch DMA read tags (0: unlimited, as before tags were modelled).
+    uint32_t max_outstanding_reads = 0;
 
     double cycle_s() const { return 1.0 / clock_hz; }
     uint32_t nominal_bytes(uint32_t payload) const { return payload + 88; }

@@ -1,0 +1,167 @@
+// nic-pipeline-stats: its column table, registry declaration and writer.
+#include "testbench/records/nic_pipeline_record.h"
+
+#include "hw/common/activity.h"
+#include "hw/common/time.h"
+#include "hw/nic/uet/pipeline_bounds.h"
+#include "hw/nic/uet/uet_nic.h"
+
+namespace uetsim {
+
+namespace {
+
+using row = nic_pipeline_cells;
+
+class pipeline_open : public open_record
+{
+public:
+    pipeline_open(record_context& ctx, const std::string& path)
+        : m_rec("nic_pipeline_stats", ctx.sc, ctx.fab, path)
+    {
+    }
+    void finish() override { m_rec.finish(); }
+
+private:
+    nic_pipeline_record m_rec;
+};
+
+double ivl_busy(const row& r)
+{
+    if (r.interval_s <= 0) return 0;
+    return double(r.now->stats().busy_ps - r.last->busy_ps) * 1e-12 / r.interval_s;
+}
+
+// The NIC's stages in pipeline order (uet_pipeline_stages' order).
+const pipeline_stage& stage_of(const uet_nic& n, int i)
+{
+    if (i < k_tx_stages) return n.stage(tx_stage(i));
+    if (i < k_tx_stages + k_rx_stages) return n.port.stage(rx_stage(i - k_tx_stages));
+    return n.ack_build_stage();
+}
+
+}  // namespace
+
+const column_table<nic_pipeline_cells>& nic_pipeline_columns()
+{
+    static const char* const items_doc =
+        "items the stage started (packets; doorbells for `Doorbell`; ACKs, NACKs and probe "
+        "answers for `AckBuild`) since the start";
+    static const column_table<row> c = {
+        {"time_utc", "when the row was written", UETSIM_CELL(row, r.time_utc)},
+        {"sim_time_sec", "when the row was written", UETSIM_CELL(row, r.sim_time_s)},
+        {"component_name", "the NIC's host: `host3`", UETSIM_CELL(row, r.component_name)},
+        {"node_id", "the host's node id", UETSIM_CELL(row, r.node_id)},
+        {"stage", "`Doorbell` … `AckBuild`, in pipeline order (`docs/nic-pipeline.md`)",
+         UETSIM_CELL(row, r.stage)},
+        {"latency_ns", "`UetNic.<stage>Cycles` × the clock period",
+         UETSIM_CELL(row, double(r.now->latency_ps()) * 1e-3)},
+        {"items", items_doc, UETSIM_CELL(row, r.now->stats().items)},
+        {"ivl_items", "the same, in the interval since the previous row",
+         UETSIM_CELL(row, r.now->stats().items - r.last->items)},
+        {"ivl_busy_fraction",
+         "time the stage could not take an item (an interval per item plus stalls) / interval "
+         "length; an item's share is counted when it enters, so items still queued in the "
+         "stage's FIFO can lift it above 1; 0 for a stage without an interval",
+         UETSIM_CELL(row, ivl_busy(r))},
+        {"stall_sec",
+         "time the stage held a done item because the next stage's FIFO was full, since the "
+         "start",
+         UETSIM_CELL(row, double(r.now->stats().stall_ps) * 1e-12)},
+        {"ivl_stall_sec", "the same, in the interval",
+         UETSIM_CELL(row, double(r.now->stats().stall_ps - r.last->stall_ps) * 1e-12)},
+        {"fifo_max", "most items waiting in the stage's input FIFO at once, since the start",
+         UETSIM_CELL(row, r.now->stats().max_queue)},
+        {"read_tags",
+         "`UetNic.MaxOutstandingReads` (0: unlimited); the same on every row of the NIC",
+         UETSIM_CELL(row, r.read_tags)},
+        {"read_tags_in_use_max", "most read tags held at once since the start (0 without tags)",
+         UETSIM_CELL(row, r.read_tags_max)},
+        {"mac_rx_drops",
+         "frames the MAC receive FIFO (`RxParseQueueDepth`) dropped since the start; the same on "
+         "every row of the NIC",
+         UETSIM_CELL(row, r.mac_drops)},
+    };
+    return c;
+}
+
+const record_def& nic_pipeline_record_def()
+{
+    static const record_def d = [] {
+        record_def r;
+        r.name = "nic-pipeline-stats";
+        r.enabled_position = 7;
+        r.on_by_default = false;
+        r.when = "with UET NICs (`Nic.Type: uet`) when `Records.Enabled` lists it (not by default)";
+        r.intro =
+            "Ten rows per UET NIC, one per pipeline stage, every "
+            "`Simulation.NDStatsReportInterval`, and a\nlast set when the run ends. uetsim's "
+            "own record, for sizing the NIC's micro-architecture\n"
+            "([nic-pipeline.md](nic-pipeline.md)). Not in `Records.Enabled`'s default: its "
+            "sampling adds timed\nevents, and SystemC orders simultaneous events by their "
+            "queue, so turning it on can reorder\nevents at equal times and change the other "
+            "records slightly (never their meaning).";
+        r.columns = column_docs(nic_pipeline_columns());
+        r.notes =
+            "The stage that binds a run shows `ivl_busy_fraction` near 1 while the stages "
+            "upstream of it show\nstall time once their FIFOs fill.";
+        r.applies = [](const record_context& ctx) {
+            for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
+                if (ctx.fab.uet_nic_at(h)) return true;
+            return false;
+        };
+        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
+            return std::make_unique<pipeline_open>(ctx, path);
+        };
+        return r;
+    }();
+    return d;
+}
+
+nic_pipeline_record::nic_pipeline_record(const sc_core::sc_module_name& name, const scenario& sc,
+                                         fabric& fab, const std::string& path)
+    : sc_core::sc_module(name)
+    , m_sc(sc)
+    , m_fab(fab)
+    , m_csv(path, nic_pipeline_columns())
+    , m_last(fab.nic_count() * k_uet_pipeline_stages)
+{
+    SC_HAS_PROCESS(nic_pipeline_record);
+    SC_METHOD(tick);  // the first call, at time 0, only arms the first interval
+}
+
+void nic_pipeline_record::tick()
+{
+    activity::tick();
+    if (m_started) write(to_seconds(sc_core::sc_time_stamp()));
+    m_started = true;
+    next_trigger(seconds(m_sc.simulation.nd_stats_interval_s));
+}
+
+void nic_pipeline_record::write(double now)
+{
+    const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
+    const double interval = now - m_last_row_s;
+    for (size_t h = 0; h < m_fab.nic_count(); ++h) {
+        const uet_nic* u = m_fab.uet_nic_at(h);
+        if (!u) continue;
+        const auto names = uet_pipeline_stages(uet_nic_config{});
+        for (int i = 0; i < k_uet_pipeline_stages; ++i) {
+            const pipeline_stage& s = stage_of(*u, i);
+            pipeline_stage_stats& last = m_last[h * k_uet_pipeline_stages + i];
+            m_csv.write({utc, now, u->basename(), u->node_id(), names[i].name, &s, &last, interval,
+                         u->read_tags().tags(), u->read_tags().max_in_use(),
+                         u->port_stats().rx_drops});
+            last = s.stats();
+        }
+    }
+    m_last_row_s = now;
+}
+
+void nic_pipeline_record::finish()
+{
+    const double now = to_seconds(sc_core::sc_time_stamp());
+    if (m_csv.rows() == 0 || now > m_last_row_s) write(now);
+    m_csv.close();
+}
+
+}  // namespace uetsim
