@@ -121,7 +121,7 @@ void run_ok(const std::string& scenario, const std::string& out, std::vector<std
 
 TEST(trace, trigger_on_first_trim_starts_pre_trigger_before_it)
 {
-    if (!have("fst2vcd")) GTEST_SKIP() << "gtkwave's fst2vcd is not installed (scripts/setup.sh)";
+    if (!have("fst2vcd")) FAIL() << "gtkwave's fst2vcd is not installed (scripts/setup.sh)";
     const std::string dir = scratch_dir("trace-trigger");
     const std::string sc = write_file(dir + "/incast.yaml", incast);
     run_ok(sc, dir + "/out",
@@ -163,7 +163,7 @@ TEST(trace, trigger_on_first_trim_starts_pre_trigger_before_it)
 
 TEST(trace, window_holds_every_change_and_scales_with_its_length)
 {
-    if (!have("vcd2fst")) GTEST_SKIP() << "gtkwave's vcd2fst is not installed (scripts/setup.sh)";
+    if (!have("vcd2fst")) FAIL() << "gtkwave's vcd2fst is not installed (scripts/setup.sh)";
     const std::string dir = scratch_dir("trace-window");
     const std::string sc = write_file(dir + "/incast.yaml", incast);
     std::map<int, uint64_t> bytes;
@@ -202,7 +202,7 @@ namespace {
 TEST(trace, gtkwave_opens_the_runs_layout_and_grabs_a_png)
 {
     if (!have("gtkwave") || !have("xvfb-run"))
-        GTEST_SKIP() << "gtkwave or xvfb is not installed (scripts/setup.sh)";
+        FAIL() << "gtkwave or xvfb is not installed (scripts/setup.sh)";
     const std::string dir = scratch_dir("trace-shot");
     const std::string sc = write_file(
         dir + "/s.yaml",
