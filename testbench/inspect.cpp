@@ -7,6 +7,7 @@
 #include "hw/nic/uet/uet_nic_params.h"
 #include "tlm/header_sizes.h"
 #include "testbench/app/app_inspect.h"
+#include "testbench/fabric_rtt.h"
 #include "testbench/simulation.h"
 #include "testbench/topology.h"
 
@@ -81,6 +82,19 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     pj["wire_bound_pps"] = wire_pps;
     pj["nic_binds_before_wire"] = pb.stages[pb.binding].bound_pps < wire_pps;
     pj["max_outstanding_reads"] = sc.nic.uet.max_outstanding_reads;
+
+    // The RTT sample of an idle path over the fabric's longest path, and its parts.
+    const fabric_round_trip rtt = derive_fabric_rtt(t, sc);
+    j["fabric"] = {{"unloaded_rtt_s", rtt.unloaded_rtt_s()},
+                   {"longest_path", rtt.longest_path},
+                   {"hops", rtt.hops()},
+                   {"parts_s",
+                    {{"propagation", double(rtt.propagation_ps) * 1e-12},
+                     {"serialization", double(rtt.serialization_ps) * 1e-12},
+                     {"forwarding", double(rtt.forwarding_ps) * 1e-12},
+                     {"nic_stages", double(rtt.nic_stages_ps) * 1e-12},
+                     {"ack_hold", double(rtt.ack_hold_ps) * 1e-12}}},
+                   {"initial_base_rtt_s", sc.nic.nscc.initial_base_rtt_s}};
 
     const nlohmann::ordered_json app = rdma_app_json(sc, t.hosts, host_rate);
     for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();

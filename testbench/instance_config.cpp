@@ -2,6 +2,8 @@
 
 #include <fnmatch.h>
 
+#include "testbench/fabric_rtt.h"
+
 namespace uetsim {
 
 namespace {
@@ -48,7 +50,13 @@ switch_config switch_for(const scenario& sc, const std::string& device_name)
 
 nic_config nic_for(const scenario& sc, const std::string& device_name)
 {
-    return section_for(sc, device_name, &scenario::nic);
+    nic_config n = section_for(sc, device_name, &scenario::nic);
+    // UetNic[glob].InitialBaseRTT: auto (the section's own auto is resolved by the rules).
+    if (n.initial_base_rtt_auto) {
+        n.nscc.initial_base_rtt_s = derive_fabric_rtt(sc).unloaded_rtt_s();
+        n.initial_base_rtt_auto = false;
+    }
+    return n;
 }
 
 pcie_config pcie_for(const scenario& sc, const std::string& device_name)

@@ -94,6 +94,14 @@ const std::vector<manifest_member>& members()
              return json{{"ok", in.summary.scoreboard_ok},
                          {"report", in.summary.scoreboard_message}};
          }},
+        {"warnings",
+         "only when the run warned: the warnings printed on stderr, one string each (e.g. an "
+         "`InitialBaseRTT` below the fabric's round trip, "
+         "[nscc.md](nscc.md#the-fabrics-round-trip))",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             if (in.summary.warnings.empty()) return std::nullopt;
+             return in.summary.warnings;
+         }},
         {"records",
          "the files written, file names only: the records in the order of the table above, then "
          "the packet captures",

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <stdexcept>
 
 #include "hw/common/activity.h"
@@ -12,8 +13,10 @@
 #include "testbench/app/rdma_application.h"
 #include "testbench/capture/pcap_capture.h"
 #include "testbench/fabric.h"
+#include "testbench/fabric_rtt.h"
 #include "testbench/faults.h"
 #include "testbench/flows.h"
+#include "testbench/instance_config.h"
 #include "testbench/manifest.h"
 #include "testbench/progress_meter.h"
 #include "testbench/records/record_registry.h"
@@ -98,6 +101,19 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
     return s;
 }
 
+// A UET NIC whose InitialBaseRTT is below the fabric's unloaded round trip reads every sample
+// as queueing delay: one warning, for the lowest value any host has.
+std::vector<std::string> configuration_warnings(const scenario& sc, const topology& t)
+{
+    if (sc.nic.type != nic_kind::uet) return {};
+    double lowest = sc.nic.nscc.initial_base_rtt_s;
+    for (uint32_t h = 0; h < t.hosts; ++h)
+        if (has_overrides(sc, t.devices[h].name))
+            lowest = std::min(lowest, nic_for(sc, t.devices[h].name).nscc.initial_base_rtt_s);
+    if (auto w = initial_base_rtt_warning(lowest, derive_fabric_rtt(t, sc))) return {*w};
+    return {};
+}
+
 }  // namespace
 
 run_summary run_simulation(const scenario& sc, const run_options& opts)
@@ -117,6 +133,8 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     packet_pool pool;
     flows traffic("flows", sc, pool);
     fabric fab(sc, pool, traffic);
+    const std::vector<std::string> warnings = configuration_warnings(sc, fab.topo());
+    for (const auto& w : warnings) std::cerr << "uetsim: warning: " << w << "\n";
     fault_injector faults("faults", sc, fab);
     record_context ctx{sc, fab, traffic, nullptr};
     open_records records(ctx, opts.out_dir);
@@ -157,6 +175,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
 
     run_summary s = summarise(fab, traffic, app.get());
     s.stop_signal = stop_signal;
+    s.warnings = warnings;
     s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - wall_start).count();
     s.peak_rss_bytes = peak_rss_bytes();
     write_manifest(manifest_path, {sc, opts.resolved_scenario, s, fab, app.get(), files});

@@ -147,6 +147,10 @@ struct nic_config
     uet_nic_config uet;       // UetNic.*
     nscc_config nscc;         // UetNic.* (congestion control)
     entropy_config spraying;  // UetNic.* (packet spraying)
+    // UetNic.InitialBaseRTT: auto. The rules replace nscc.initial_base_rtt_s with the fabric's
+    // unloaded round trip (testbench/fabric_rtt.h) and clear the flag; nic_for does the same
+    // for a device whose override says auto.
+    bool initial_base_rtt_auto = false;
 
     // The largest payload of one data packet, for whatever sends data (the NIC, Flows, the
     // application): UetNic.RdmaDataMSS; raw ports cut Flows messages with it too. A RoCE NIC

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,8 @@ struct run_summary
     uint64_t peak_rss_bytes = 0;
     bool scoreboard_ok = true;
     std::string scoreboard_message;
+    // Configuration the run accepted but warns about, one line each (stderr and the manifest).
+    std::vector<std::string> warnings;
     int stop_signal = 0;  // the SIGINT/SIGTERM that interrupted the run (testbench/run_control.h)
 };
 

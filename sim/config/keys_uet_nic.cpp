@@ -1,6 +1,7 @@
 // UetNic.* keys: the UET NIC, its PDS manager, NSCC and packet spraying.
 #include "sim/config/keys_common.h"
 #include "hw/nic/uet/uet_nic_params.h"
+#include "testbench/fabric_rtt.h"
 
 namespace uetsim::config {
 
@@ -162,9 +163,11 @@ void add_uet_nic_keys(scenario_schema& s)
               "Congestion control moves the window; false: fixed at the max window.");
     k.boolean("UetNic.PassThrough", UETSIM_FIELD(nic.nscc.pass_through),
               "Compute and record the window but do not enforce it.");
-    k.time("UetNic.InitialBaseRTT", UETSIM_FIELD(nic.nscc.initial_base_rtt_s),
-           reals(nscc_config::initial_base_rtt_range),
-           "Starting base RTT: sets the BDP, the max window (1.5 x BDP) and the default target.");
+    k.time_or_auto("UetNic.InitialBaseRTT", UETSIM_FIELD(nic.nscc.initial_base_rtt_s),
+                   UETSIM_FIELD(nic.initial_base_rtt_auto),
+                   reals(nscc_config::initial_base_rtt_range),
+                   "Starting base RTT: sets the BDP, the max window (1.5 x BDP) and the default "
+                   "target; auto: the fabric's unloaded round trip (inspect's fabric).");
     k.time("UetNic.ReferenceNetworkRTT", UETSIM_FIELD(nic.nscc.reference_network_rtt_s),
            reals(nscc_config::reference_network_rtt_range),
            "RTT of the reference BDP that normalizes the increase gains.");
@@ -222,6 +225,20 @@ void add_uet_nic_keys(scenario_schema& s)
            reals(nscc_config::delay_alpha_range),
            "Weight of the newest sample in the average queueing delay.");
 
+    s.rules.push_back(
+        {"UetNic.InitialBaseRTT: auto is the fabric's unloaded round trip over its longest path.",
+         {"UetNic.InitialBaseRTT", "Topology.Hosts"},
+         [](scenario& sc, const given_keys&) {
+             if (!sc.nic.initial_base_rtt_auto) return;
+             const fabric_round_trip r = derive_fabric_rtt(sc);
+             if (r.longest_path.empty())
+                 fail_rule(
+                     "UetNic.InitialBaseRTT: auto needs a path between two hosts; the "
+                     "topology has " +
+                     std::to_string(host_count(sc.topology)) + " host");
+             sc.nic.nscc.initial_base_rtt_s = r.unloaded_rtt_s();
+             sc.nic.initial_base_rtt_auto = false;
+         }});
     s.rules.push_back({"UetNic: the NSCC and spraying attributes are consistent.",
                        nscc_and_spraying_keys(), [](scenario& sc, const given_keys&) {
                            // As the NIC derives it: the rate of the links, the MSS, trimming.

@@ -242,6 +242,26 @@ public:
         return quantity(std::move(path), dimension::time, field, r, std::move(doc));
     }
 
+    // A time, or the word `auto` for a value a rule derives: `flag` is set and the time is left
+    // for the rule, which clears the flag, so the resolved scenario shows the time used.
+    template <class F, class G>
+    key_table& time_or_auto(std::string path, F field, G flag, real_range r, std::string doc)
+    {
+        quantity(std::move(path), dimension::time, field, r, std::move(doc));
+        auto& k = m_keys.back();
+        k.info.allowed += ", or auto";
+        k.assign = [field, flag, r](Owner& o, const YAML::Node& n, const value_context& c) {
+            flag(o) = n.IsScalar() && n.Scalar() == "auto";
+            if (flag(o)) return;
+            try {
+                field(o) = detail::read_quantity(n, c, dimension::time, r);
+            } catch (const config_error& e) {
+                throw config_error(std::string(e.what()) + "; or the word auto");
+            }
+        };
+        return *this;
+    }
+
     template <class F>
     key_table& rate(std::string path, F field, real_range r, std::string doc)
     {
