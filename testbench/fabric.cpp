@@ -24,11 +24,13 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,
                                                              std::move(routes[dev.index]), ports,
                                                              sc.simulation.random_seed, pool));
+        m_rtl_of_switch.push_back(nullptr);
         if (sw.rtl_flow_hash_lockstep) {
             // The Verilated flow-hash block beside each switch, checking every hash it computes.
             m_rtl_hashers.push_back(
                 std::make_unique<rtl_flow_hasher>((dev.name + "_rtl_flow_hash").c_str()));
             rtl_flow_hasher* rtl = m_rtl_hashers.back().get();
+            m_rtl_of_switch.back() = rtl;
             m_switches.back()->observe_hashes([rtl](ecmp_hash_method m, const flow_key& k,
                                                     uint32_t salt,
                                                     uint16_t h) { rtl->check(m, k, salt, h); });

@@ -56,6 +56,8 @@ public:
     void run_on_hosts(host_software* sw) { m_software = sw; }
     // Hashes checked against the RTL block in lockstep mode (Switch.RtlFlowHashLockstep).
     uint64_t rtl_hash_checks() const;
+    // The flow-hash RTL block beside switch `i` (Switch.RtlFlowHashLockstep), or null.
+    rtl_flow_hasher* rtl_flow_hash_of(size_t i) const { return m_rtl_of_switch[i]; }
 
 private:
     topology m_topo;
@@ -69,6 +71,7 @@ private:
     std::vector<std::unique_ptr<host_nic>> m_nics;
     host_software* m_software = nullptr;
     std::vector<std::unique_ptr<rtl_flow_hasher>> m_rtl_hashers;
+    std::vector<rtl_flow_hasher*> m_rtl_of_switch;  // per switch, null without the block
 };
 
 }  // namespace uetsim

@@ -94,9 +94,16 @@ void rtl_flow_hasher::start(const request& r)
     m_salt.write(r.salt);
 }
 
+rtl_flow_hash_pins rtl_flow_hasher::pins() const
+{
+    return {m_method.read(),   m_protocol.read(), m_src_ip.read(), m_dst_ip.read(),
+            m_src_port.read(), m_dst_port.read(), m_salt.read(),   m_hash.read()};
+}
+
 void rtl_flow_hasher::finish(const request& r, uint16_t rtl_hash)
 {
     ++m_evaluations;
+    if (m_probe) m_probe->changed();
     if (!r.is_check) {
         *r.result = rtl_hash;
         *r.done = true;

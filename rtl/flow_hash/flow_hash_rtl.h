@@ -25,12 +25,26 @@
 #include <memory>
 #include <string>
 
+#include "hw/common/state_probe.h"
 #include "hw/switch/flow_hash.h"
 
 class Vflow_hash;
 class VerilatedFstSc;
 
 namespace uetsim {
+
+// The block's pins as the transactor last drove them, and its output for them.
+struct rtl_flow_hash_pins
+{
+    uint32_t method = 0;    // 3 bits
+    uint32_t protocol = 0;  // 8
+    uint32_t src_ip = 0;    // 32
+    uint32_t dst_ip = 0;    // 32
+    uint32_t src_port = 0;  // 16
+    uint32_t dst_port = 0;  // 16
+    uint32_t salt = 0;      // 32
+    uint32_t hash = 0;      // 16, output
+};
 
 struct rtl_flow_hasher_cfg
 {
@@ -58,6 +72,12 @@ public:
     uint64_t checks() const { return m_checks; }            // of which lockstep checks
     uint64_t mismatches() const { return m_mismatches; }
     size_t pending() const { return m_queue.size() + (m_phase == phase::idle ? 0 : 1); }
+
+    // The pins now: after a key settled, its inputs and the block's hash.
+    rtl_flow_hash_pins pins() const;
+    // Waveforms (Trace.*): changed() after each key has settled, before a mismatch is reported;
+    // null (the default) costs one branch per key.
+    void set_probe(state_probe* p) { m_probe = p; }
 
     // The Verilated model, e.g. to add it to a shared trace file (after sc_start(SC_ZERO_TIME)).
     Vflow_hash& model() { return *m_dut; }
@@ -100,6 +120,7 @@ private:
     sc_core::sc_event m_kick;  // a key was queued while idle
     sc_core::sc_event m_done;  // a key finished (wakes evaluate())
 
+    state_probe* m_probe = nullptr;
     uint64_t m_evaluations = 0;
     uint64_t m_checks = 0;
     uint64_t m_mismatches = 0;

@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/switch/flow_hash.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim::test;
@@ -279,6 +281,73 @@ TEST(trace, nic_counters_equal_uet_transport_stats_at_each_row)
         EXPECT_GT(rises, 0) << dir;
         EXPECT_GT(falls, 0) << dir;
     }
+}
+
+// The flow-hash RTL block (Switch.RtlFlowHashLockstep) traces its pins into the run's own FST,
+// under its switch ({switch}.rtl.{pin}), in the same window as the model's signals: at the end
+// of every time step the hash pin equals the C++ model's hash of the input pins beside it.
+TEST(trace, rtl_flow_hash_pins_share_the_trace_and_match_the_model)
+{
+    if (!have("fst2vcd")) FAIL() << "gtkwave's fst2vcd is not installed (scripts/setup.sh)";
+    const std::string dir = scratch_dir("trace-rtl");
+    const std::string sc = write_file(dir + "/rtl.yaml",
+                                      "Simulation: {Name: tr, StopTime: 1ms}\n"
+                                      "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8}\n"
+                                      "Switch: {RtlFlowHashLockstep: true}\n"
+                                      "Flows:\n"
+                                      "  - {Src: 0, Dst: 8, Bytes: 256KiB}\n"
+                                      "  - {Src: 1, Dst: 9, Bytes: 256KiB}\n"
+                                      "  - {Src: 10, Dst: 2, Bytes: 256KiB}\n");
+    run_ok(sc, dir + "/out",
+           {"Trace.Enabled=true", "Trace.Components=[leaf0, host0]", "Trace.Start=2us",
+            "Trace.Stop=6us"});
+    const vcd v = parse_vcd(shell_output("fst2vcd " + dir + "/out/tr.fst 2>/dev/null"));
+    const char* const pins[] = {"method",   "protocol", "src_ip", "dst_ip",
+                                "src_port", "dst_port", "salt",   "hash"};
+    for (const char* p : pins)
+        EXPECT_NE(std::find(v.names.begin(), v.names.end(), std::string("leaf0.rtl.") + p),
+                  v.names.end())
+            << p;
+    // The pins at the end of each time step that changed one.
+    std::map<uint64_t, std::map<std::string, uint64_t>> steps;
+    std::map<std::string, uint64_t> now;
+    bool model_signals = false;
+    for (const auto& c : v.changes) {
+        EXPECT_GE(c.t, 2000000u) << c.name;
+        EXPECT_LE(c.t, 6000000u) << c.name;
+        if (c.name.rfind("leaf0.rtl.", 0) != 0) {
+            model_signals = true;
+            continue;
+        }
+        now[c.name.substr(10)] = c.value;
+        steps[c.t] = now;
+    }
+    EXPECT_TRUE(model_signals) << "host0's and leaf0's own signals share the file";
+    ASSERT_GT(steps.size(), 10u) << "leaf0 hashes many packets in 4 us";
+    const uint32_t host_ips = 0x0A000000;
+    for (const auto& [t, p] : steps) {
+        if (t == 2000000u) continue;  // the window opens with the pins of an earlier key
+        uetsim::flow_key k;
+        k.protocol = uint8_t(p.at("protocol"));
+        k.src_ip = uint32_t(p.at("src_ip"));
+        k.dst_ip = uint32_t(p.at("dst_ip"));
+        k.src_port = uint16_t(p.at("src_port"));
+        k.dst_port = uint16_t(p.at("dst_port"));
+        EXPECT_EQ(k.protocol, 17u) << t;
+        EXPECT_EQ(k.dst_port, 4793u) << t;  // UET over UDP
+        EXPECT_EQ(k.dst_ip & 0xFFFFFF00u, host_ips) << t;
+        const auto m = uetsim::ecmp_hash_method(p.at("method"));
+        EXPECT_EQ(p.at("hash"), uetsim::flow_hash16(m, k, uint32_t(p.at("salt")))) << "at " << t;
+    }
+    // The layout groups the pins under leaf0.
+    const std::string gtkw = read_text(dir + "/out/tr.gtkw");
+    const size_t group = gtkw.find("\n@200\n-leaf0\n");
+    ASSERT_NE(group, std::string::npos);
+    const size_t hash = gtkw.find("leaf0.rtl.hash[15:0]");
+    ASSERT_NE(hash, std::string::npos);
+    EXPECT_GT(hash, group);
+    const size_t next_group = gtkw.find("\n@200\n-", group + 1);  // the next comment row
+    EXPECT_TRUE(next_group == std::string::npos || hash < next_group);
 }
 
 }  // namespace
