@@ -81,6 +81,8 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     pj["wire_bound_pps"] = wire_pps;
     pj["nic_binds_before_wire"] = pb.stages[pb.binding].bound_pps < wire_pps;
     pj["max_outstanding_reads"] = sc.nic.uet.max_outstanding_reads;
+    pj["pdc_context_cache_entries"] = sc.nic.uet.pdc_context_cache_entries;
+    pj["pdc_context_bytes"] = sc.nic.uet.pdc_context_bytes;
 
     const nlohmann::ordered_json app = rdma_app_json(sc, t.hosts, host_rate);
     for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();

@@ -80,9 +80,10 @@ const column_table<nic_pipeline_cells>& nic_pipeline_columns()
         {"ivl_items", "the same, in the interval since the previous row",
          UETSIM_CELL(row, r.now->stats().items - r.last->items)},
         {"ivl_busy_fraction",
-         "time the stage could not take an item (an interval per item plus stalls) / interval "
-         "length; an item's share is counted when it enters, so items still queued in the "
-         "stage's FIFO can lift it above 1; 0 for a stage without an interval",
+         "time the stage could not take an item (an interval per item, plus waits for a PDC "
+         "context and stalls) / interval length; an item's share is counted when it enters, so "
+         "items still queued in the stage's FIFO can lift it above 1; 0 for a stage without an "
+         "interval, waits or stalls",
          UETSIM_CELL(row, ivl_busy(r))},
         {"stall_sec",
          "time the stage held a done item because the next stage's FIFO was full, since the "

@@ -43,6 +43,9 @@ TEST(nic_pipeline_stats, inspect_names_the_binding_stage_and_its_bound)
             EXPECT_EQ(s.at("interval_cycles"), 40);
         }
     EXPECT_TRUE(seen);
+    // The PDC context cache is off by default; the context size is the 256 B default.
+    EXPECT_EQ(p.at("pdc_context_cache_entries"), 0);
+    EXPECT_EQ(p.at("pdc_context_bytes"), 256);
 }
 
 TEST(nic_pipeline_stats, the_binding_stage_is_busy_and_the_others_are_not)
