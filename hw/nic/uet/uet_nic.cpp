@@ -143,6 +143,15 @@ void uet_nic::schedule()
 {
     activity::tick();
     m_schedule_pending = false;
+    if (m_contexts) {
+        // A pick still waiting for its PDC context holds the Scheduler stage: a wake-up from an
+        // ACK meanwhile comes back when the stage is free.
+        const uint64_t free = m_tx[int(tx_stage::scheduler)].next_free_ps();
+        if (free > now_ps()) {
+            kick_scheduler(picoseconds(free - now_ps()));
+            return;
+        }
+    }
     const pds_decision d = m_scheduler.decide(port.pool_room());
     if (d.what == pds_decision::kind::idle) return;
     if (d.what == pds_decision::kind::blocked_on_pool) {
