@@ -5,6 +5,7 @@
 #include "hw/switch/buffer_manager.h"
 #include "hw/nic/uet/pipeline_bounds.h"
 #include "hw/nic/uet/uet_nic_params.h"
+#include "hw/pcie/pcie_lanes.h"
 #include "tlm/header_sizes.h"
 #include "testbench/app/app_inspect.h"
 #include "testbench/simulation.h"
@@ -83,6 +84,16 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     pj["max_outstanding_reads"] = sc.nic.uet.max_outstanding_reads;
     pj["pdc_context_cache_entries"] = sc.nic.uet.pdc_context_cache_entries;
     pj["pdc_context_bytes"] = sc.nic.uet.pdc_context_bytes;
+    // What one context cache miss costs on an idle PCIe link: the read request one way, the
+    // context's completions back, the latency each way (docs/nic-pipeline.md).
+    {
+        const pcie_config& pc = sc.pcie;
+        const pcie_lanes up(pc.nic_to_host_bps(), pc.max_payload, pc.tlp_overhead);
+        const pcie_lanes down(pc.host_to_nic_bps(), pc.max_payload, pc.tlp_overhead);
+        const uint64_t ps = up.duration_ps(up.link_bytes(pc.read_request)) +
+                            down.duration_ps(down.link_bytes(sc.nic.uet.pdc_context_bytes));
+        pj["pdc_context_miss_s"] = double(ps) * 1e-12 + 2 * pc.latency_s;
+    }
 
     const nlohmann::ordered_json app = rdma_app_json(sc, t.hosts, host_rate);
     for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();

@@ -46,6 +46,9 @@ TEST(nic_pipeline_stats, inspect_names_the_binding_stage_and_its_bound)
     // The PDC context cache is off by default; the context size is the 256 B default.
     EXPECT_EQ(p.at("pdc_context_cache_entries"), 0);
     EXPECT_EQ(p.at("pdc_context_bytes"), 256);
+    // A miss on the idle default link: request (64 + 34) B and completion (256 + 34) B at
+    // 504.32 Gb/s, no latency: 1.555 + 4.600 ns.
+    EXPECT_NEAR(p.at("pdc_context_miss_s").get<double>(), (98 + 290) * 8 / 504.32e9, 2e-12);
 }
 
 TEST(nic_pipeline_stats, the_binding_stage_is_busy_and_the_others_are_not)
