@@ -35,6 +35,7 @@ struct outcome
     double last_fct_us = 0;
     double misses = 0, evictions = 0, hits = 0;  // host0, last row
     double peer_misses = 0;                      // host1, last row
+    double open_tx_max = 0, peer_open_rx_max = 0, rtx_queue_max = -1;
 };
 
 outcome run(int entries)
@@ -57,8 +58,13 @@ outcome run(int entries)
             o.misses = st.num(i, "context_misses");
             o.evictions = st.num(i, "context_evictions");
             o.hits = st.num(i, "context_hits");
+            o.open_tx_max = st.num(i, "open_tx_pdcs_max");
+            o.rtx_queue_max = st.num(i, "rtx_queue_max");
         }
-        if (st.str(i, "component_name") == "host1") o.peer_misses = st.num(i, "context_misses");
+        if (st.str(i, "component_name") == "host1") {
+            o.peer_misses = st.num(i, "context_misses");
+            o.peer_open_rx_max = st.num(i, "open_rx_pdcs_max");
+        }
     }
     return o;
 }
@@ -76,6 +82,10 @@ TEST(pdc_context_cache, eight_entries_for_64_peers_miss_and_take_longer_than_64)
     EXPECT_EQ(fits.evictions, 0);
     EXPECT_GT(fits.hits, 1024);  // 1,024 picks at least, and the ACKs
     EXPECT_EQ(fits.peer_misses, 1);
+    // All 64 messages are posted at once, each with a PDC of its own; a peer receives on one.
+    EXPECT_EQ(fits.open_tx_max, 64);
+    EXPECT_EQ(fits.peer_open_rx_max, 1);
+    EXPECT_EQ(fits.rtx_queue_max, 0);  // nothing lost
 
     // 8 entries: every one of the 1,024 first transmissions' picks misses, and each miss
     // past the first 8 evicts.
