@@ -5,6 +5,7 @@
 #include "hw/switch/buffer_manager.h"
 #include "hw/nic/uet/pipeline_bounds.h"
 #include "hw/nic/uet/uet_nic_params.h"
+#include "hw/pcie/pcie_lanes.h"
 #include "tlm/header_sizes.h"
 #include "testbench/app/app_inspect.h"
 #include "testbench/fabric_rtt.h"
@@ -82,6 +83,18 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     pj["wire_bound_pps"] = wire_pps;
     pj["nic_binds_before_wire"] = pb.stages[pb.binding].bound_pps < wire_pps;
     pj["max_outstanding_reads"] = sc.nic.uet.max_outstanding_reads;
+    pj["pdc_context_cache_entries"] = sc.nic.uet.pdc_context_cache_entries;
+    pj["pdc_context_bytes"] = sc.nic.uet.pdc_context_bytes;
+    // What one context cache miss costs on an idle PCIe link: the read request one way, the
+    // context's completions back, the latency each way (docs/nic-pipeline.md).
+    {
+        const pcie_config& pc = sc.pcie;
+        const pcie_lanes up(pc.nic_to_host_bps(), pc.max_payload, pc.tlp_overhead);
+        const pcie_lanes down(pc.host_to_nic_bps(), pc.max_payload, pc.tlp_overhead);
+        const uint64_t ps = up.duration_ps(up.link_bytes(pc.read_request)) +
+                            down.duration_ps(down.link_bytes(sc.nic.uet.pdc_context_bytes));
+        pj["pdc_context_miss_s"] = double(ps) * 1e-12 + 2 * pc.latency_s;
+    }
 
     // The RTT sample of an idle path over the fabric's longest path, and its parts.
     const fabric_round_trip rtt = derive_fabric_rtt(t, sc);

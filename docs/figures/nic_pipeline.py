@@ -5,6 +5,8 @@ HeaderBuild, then the egress queue and the wire. Receive (bottom): the MAC recei
 RxParse, then PdcLookup, SackUpdate, HostWrite, and AckBuild for the ACK/NACK that goes back out.
 Each stage shows its default latency / initiation interval in cycles (docs/nic-pipeline.md); each
 stage's FIFO (UetNic.<Stage>QueueDepth) sits in front of it. Back-pressure runs right to left.
+The PDC context cache (UetNic.PdcContextCacheEntries, off by default) sits between Scheduler and
+PdcLookup, which look contexts up in it; a miss reads over PCIe with the same read tags.
 
 Run with /usr/bin/python3 (Debian's matplotlib); it writes the PNG next to itself.
 """
@@ -106,6 +108,14 @@ arrow(sx + 0.8, y, ax_x - 0.3, 1.15)
 arrow(ax_x + 1.55, 0.8, ax_x + 2.3, 0.8)
 box(ax_x + 2.3, 0.35, 2.4, 0.9, "ACK hold (PCIe service\ntime), control ring, wire", fs=9)
 
+# The PDC context cache between Scheduler (above) and PdcLookup (below): the same column.
+cx = 1.55 + (0.5 + 1.55 + 0.35) + 0.5
+box(cx, 3.3, 1.55, 0.8, "PDC context cache\nPdcContextCacheEntries\n(off by default)", color="#ead1dc",
+    fs=8)
+arrow(cx + 0.78, 4.9, cx + 0.78, 4.1, color="#741b47", style="<|-|>", ls="--")
+arrow(cx + 0.78, 2.75, cx + 0.78, 3.3, color="#741b47", style="<|-|>", ls="--")
+arrow(cx + 1.55, 3.85, fx, 3.95, color="#741b47", ls="--")
+ax.text(cx + 1.62, 3.45, "miss: context read\n(same tags), write-back", fontsize=7.5, color="#741b47")
 ax.text(0.25, 0.1, "latency / interval in cycles at the defaults; every FIFO unbounded by default",
         ha="left", va="bottom", fontsize=8.5, style="italic")
 

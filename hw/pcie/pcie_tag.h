@@ -15,8 +15,10 @@ enum class pcie_purpose : uint8_t {
     data_write,        // NIC writes received payload to host memory
     completion_write,  // NIC writes a completion queue entry
     connection_write,  // NIC writes a received connection-management message
+    context_fetch,     // NIC reads a PDC context that missed its context cache
+    context_write,     // NIC writes back a PDC context its context cache evicted
 };
-inline constexpr int k_pcie_purposes = 6;
+inline constexpr int k_pcie_purposes = 8;
 
 struct pcie_tag : tlm::tlm_extension<pcie_tag>
 {

@@ -127,6 +127,15 @@ void add_uet_nic_keys(scenario_schema& s)
     k.integer("UetNic.MaxOutstandingReads", UETSIM_FIELD(nic.uet.max_outstanding_reads), {0, 65535},
               "Read tags of the payload-fetch DMA engine: a fetch waits for a free tag and holds "
               "it until its last completion returns (0: unlimited).");
+    k.integer("UetNic.PdcContextCacheEntries", UETSIM_FIELD(nic.uet.pdc_context_cache_entries),
+              ints(uet_nic_config::pdc_context_cache_entries_range),
+              "PDC contexts held on chip, the rest in host memory: a lookup that misses reads the "
+              "context over PCIe (a read tag) and writes back the least recently used one; the "
+              "stage that missed waits (0: every context on chip, no cache).");
+    k.bytes("UetNic.PdcContextBytes", UETSIM_FIELD(nic.uet.pdc_context_bytes),
+            ints(uet_nic_config::pdc_context_bytes_range),
+            "Size of one PDC context (PSN and SACK state, retransmission queue, timers, its "
+            "group's congestion state): the bytes a cache miss reads and an eviction writes.");
     k.integer("UetNic.DoorbellToScheduleCycles", UETSIM_FIELD(nic.uet.doorbell.cycles), {0, 100000},
               "Alias of UetNic.DoorbellCycles.");
     k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_parse.cycles), {0, 100000},

@@ -20,7 +20,8 @@ bool is_host(const row& r)
 class nd_open : public open_record
 {
 public:
-    nd_open(record_context& ctx, const std::string& path) : m_rec("nd_stats", ctx.sc, ctx.fab, path)
+    nd_open(record_context& ctx, const std::string& path)
+        : m_rec("nd_stats", ctx.sc, ctx.fab, path, &ctx.ticks)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -115,9 +116,14 @@ const record_def& nd_stats_record()
 
 nd_stats_record_module::nd_stats_record_module(const sc_core::sc_module_name& name,
                                                const scenario& sc, fabric& fab,
-                                               const std::string& path)
-    : sc_core::sc_module(name), m_sc(sc), m_fab(fab), m_csv(path, nd_stats_columns())
+                                               const std::string& path, interval_ticks* ticks)
+    : sc_core::sc_module(name)
+    , m_sc(sc)
+    , m_fab(fab)
+    , m_ticks(ticks)
+    , m_csv(path, nd_stats_columns())
 {
+    if (m_ticks) m_ticks->host();
     SC_HAS_PROCESS(nd_stats_record_module);
     const topology& t = fab.topo();
     for (uint32_t d = 0; d < t.devices.size(); ++d)
@@ -137,6 +143,7 @@ void nd_stats_record_module::tick()
     const double now = to_seconds(sc_core::sc_time_stamp());
     write(now, now - m_last_s);
     m_last_s = now;
+    if (m_ticks) m_ticks->ticked();
     next_trigger(seconds(interval));
 }
 

@@ -16,7 +16,7 @@ class pipeline_open : public open_record
 {
 public:
     pipeline_open(record_context& ctx, const std::string& path)
-        : m_rec("nic_pipeline_stats", ctx.sc, ctx.fab, path)
+        : m_rec("nic_pipeline_stats", ctx.sc, ctx.fab, path, ctx.ticks)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -29,6 +29,27 @@ double ivl_busy(const row& r)
 {
     if (r.interval_s <= 0) return 0;
     return double(r.now->stats().busy_ps - r.last->busy_ps) * 1e-12 / r.interval_s;
+}
+
+const context_cache* cache(const row& r)
+{
+    return r.nic->pdc_contexts();
+}
+uint64_t hits(const row& r)
+{
+    return cache(r) ? cache(r)->hits() : 0;
+}
+uint64_t misses(const row& r)
+{
+    return cache(r) ? cache(r)->misses() : 0;
+}
+uint64_t evictions(const row& r)
+{
+    return cache(r) ? cache(r)->evictions() : 0;
+}
+const uet_state_stats& state(const row& r)
+{
+    return *r.nic->state_stats();  // kept from the record's start
 }
 
 // The NIC's stages in pipeline order (uet_pipeline_stages' order).
@@ -59,9 +80,10 @@ const column_table<nic_pipeline_cells>& nic_pipeline_columns()
         {"ivl_items", "the same, in the interval since the previous row",
          UETSIM_CELL(row, r.now->stats().items - r.last->items)},
         {"ivl_busy_fraction",
-         "time the stage could not take an item (an interval per item plus stalls) / interval "
-         "length; an item's share is counted when it enters, so items still queued in the "
-         "stage's FIFO can lift it above 1; 0 for a stage without an interval",
+         "time the stage could not take an item (an interval per item, plus waits for a PDC "
+         "context and stalls) / interval length; an item's share is counted when it enters, so "
+         "items still queued in the stage's FIFO can lift it above 1; 0 for a stage without an "
+         "interval, waits or stalls",
          UETSIM_CELL(row, ivl_busy(r))},
         {"stall_sec",
          "time the stage held a done item because the next stage's FIFO was full, since the "
@@ -71,15 +93,55 @@ const column_table<nic_pipeline_cells>& nic_pipeline_columns()
          UETSIM_CELL(row, double(r.now->stats().stall_ps - r.last->stall_ps) * 1e-12)},
         {"fifo_max", "most items waiting in the stage's input FIFO at once, since the start",
          UETSIM_CELL(row, r.now->stats().max_queue)},
+        {"fifo_p99",
+         "99th percentile over time of the items waiting in the stage's input FIFO, since the "
+         "start: the FIFO holds at most this many for 99% of the time",
+         UETSIM_CELL(row, r.now->fifo_p99(r.now_ps))},
         {"read_tags",
-         "`UetNic.MaxOutstandingReads` (0: unlimited); the same on every row of the NIC",
-         UETSIM_CELL(row, r.read_tags)},
-        {"read_tags_in_use_max", "most read tags held at once since the start (0 without tags)",
-         UETSIM_CELL(row, r.read_tags_max)},
+         "`UetNic.MaxOutstandingReads` (0: unlimited); this and every column after it is the "
+         "NIC's, the same on each of its rows",
+         UETSIM_CELL(row, r.nic->read_tags().tags())},
+        {"read_tags_in_use_max",
+         "most read tags held at once (payload and context reads) since the start (0 without "
+         "tags)",
+         UETSIM_CELL(row, r.nic->read_tags().max_in_use())},
+        {"read_tags_in_use_p99", "99th percentile over time of read tags held, since the start",
+         UETSIM_CELL(row, r.nic->read_tags().in_use_p99(r.now_ps))},
         {"mac_rx_drops",
-         "frames the MAC receive FIFO (`RxParseQueueDepth`) dropped since the start; the same on "
-         "every row of the NIC",
-         UETSIM_CELL(row, r.mac_drops)},
+         "frames the MAC receive FIFO (`RxParseQueueDepth`) dropped since the start",
+         UETSIM_CELL(row, r.nic->port_stats().rx_drops)},
+        {"pdc_context_cache_entries", "`UetNic.PdcContextCacheEntries` (0: no cache)",
+         UETSIM_CELL(row, r.nic->pdc_contexts() ? r.nic->pdc_contexts()->entries() : 0u)},
+        {"context_hits", "PDC context lookups (a transmit pick, a received frame) that hit",
+         UETSIM_CELL(row, hits(r))},
+        {"ivl_context_hits", "the same, in the interval",
+         UETSIM_CELL(row, hits(r) - r.nic_last->context_hits)},
+        {"context_misses",
+         "lookups that missed: each a DMA read of `PdcContextBytes` from host memory",
+         UETSIM_CELL(row, misses(r))},
+        {"ivl_context_misses", "the same, in the interval",
+         UETSIM_CELL(row, misses(r) - r.nic_last->context_misses)},
+        {"context_evictions",
+         "misses that replaced the least recently used context: each a DMA write back",
+         UETSIM_CELL(row, evictions(r))},
+        {"ivl_context_evictions", "the same, in the interval",
+         UETSIM_CELL(row, evictions(r) - r.nic_last->context_evictions)},
+        {"open_tx_pdcs_max", "most sending PDCs open at once since the start",
+         UETSIM_CELL(row, state(r).open_tx_pdcs_max)},
+        {"open_rx_pdcs_max",
+         "most receiving PDCs open at once since the start (they stay open once opened)",
+         UETSIM_CELL(row, state(r).open_rx_pdcs_max)},
+        {"outstanding_pkts_max",
+         "most data packets sent and not yet acknowledged at once, all PDCs, since the start",
+         UETSIM_CELL(row, state(r).outstanding.max())},
+        {"outstanding_pkts_p99", "99th percentile over time of the same",
+         UETSIM_CELL(row, state(r).outstanding.p99(r.now_ps))},
+        {"rtx_queue_max",
+         "most data packets lost (trim NACK or timeout) and waiting for retransmission at once, "
+         "since the start",
+         UETSIM_CELL(row, state(r).rtx_queue.max())},
+        {"rtx_queue_p99", "99th percentile over time of the same",
+         UETSIM_CELL(row, state(r).rtx_queue.p99(r.now_ps))},
     };
     return c;
 }
@@ -96,10 +158,13 @@ const record_def& nic_pipeline_record_def()
             "Ten rows per UET NIC, one per pipeline stage, every "
             "`Simulation.NDStatsReportInterval`, and a\nlast set when the run ends. uetsim's "
             "own record, for sizing the NIC's micro-architecture\n"
-            "([nic-pipeline.md](nic-pipeline.md)). Not in `Records.Enabled`'s default: its "
-            "sampling adds timed\nevents, and SystemC orders simultaneous events by their "
-            "queue, so turning it on can reorder\nevents at equal times and change the other "
-            "records slightly (never their meaning).";
+            "([nic-pipeline.md](nic-pipeline.md)). Not in `Records.Enabled`'s default: the "
+            "reference's records list\nhas no such record. It samples on nd-stats' process "
+            "(right after nd-stats' rows), so turning\nit on adds no timed event and leaves "
+            "every other record byte for byte the same; without\nnd-stats it samples by "
+            "itself, and then same-time events may run in another order. A\npercentile (p99) "
+            "is over time since the start: the level the quantity stayed at or below for\n99% "
+            "of the simulated time.";
         r.columns = column_docs(nic_pipeline_columns());
         r.notes =
             "The stage that binds a run shows `ivl_busy_fraction` near 1 while the stages "
@@ -118,15 +183,22 @@ const record_def& nic_pipeline_record_def()
 }
 
 nic_pipeline_record::nic_pipeline_record(const sc_core::sc_module_name& name, const scenario& sc,
-                                         fabric& fab, const std::string& path)
+                                         fabric& fab, const std::string& path,
+                                         interval_ticks& ticks)
     : sc_core::sc_module(name)
     , m_sc(sc)
     , m_fab(fab)
     , m_csv(path, nic_pipeline_columns())
     , m_last(fab.nic_count() * k_uet_pipeline_stages)
+    , m_nic_last(fab.nic_count())
 {
     SC_HAS_PROCESS(nic_pipeline_record);
-    SC_METHOD(tick);  // the first call, at time 0, only arms the first interval
+    for (size_t h = 0; h < fab.nic_count(); ++h)
+        if (uet_nic* u = fab.uet_nic_at(h)) u->keep_state_stats();
+    if (ticks.hosted())
+        ticks.follow([this] { write(to_seconds(sc_core::sc_time_stamp())); });
+    else
+        SC_METHOD(tick);  // the first call, at time 0, only arms the first interval
 }
 
 void nic_pipeline_record::tick()
@@ -141,6 +213,7 @@ void nic_pipeline_record::write(double now)
 {
     const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
     const double interval = now - m_last_row_s;
+    const uint64_t now_ps = sc_core::sc_time_stamp().value();
     for (size_t h = 0; h < m_fab.nic_count(); ++h) {
         const uet_nic* u = m_fab.uet_nic_at(h);
         if (!u) continue;
@@ -149,10 +222,11 @@ void nic_pipeline_record::write(double now)
             const pipeline_stage& s = stage_of(*u, i);
             pipeline_stage_stats& last = m_last[h * k_uet_pipeline_stages + i];
             m_csv.write({utc, now, u->basename(), u->node_id(), names[i].name, &s, &last, interval,
-                         u->read_tags().tags(), u->read_tags().max_in_use(),
-                         u->port_stats().rx_drops});
+                         now_ps, u, &m_nic_last[h]});
             last = s.stats();
         }
+        if (const context_cache* c = u->pdc_contexts())
+            m_nic_last[h] = {c->hits(), c->misses(), c->evictions()};
     }
     m_last_row_s = now;
 }

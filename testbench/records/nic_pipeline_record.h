@@ -1,6 +1,8 @@
 // nic-pipeline-stats: the UET NIC pipeline's sizing statistics, one row per NIC and stage every
 // NDStatsReportInterval and a last set at the end (docs/nic-pipeline.md). It reads each stage's
-// pipeline_stage_stats and the NIC's read tags and MAC drops; the NIC does no work for it.
+// pipeline_stage_stats, the NIC's read tags, PDC context cache and MAC drops, and the transport
+// state it asks the NIC to keep (uet_state_stats). It samples on nd-stats' process when that is
+// open (interval_ticks), so turning it on adds no timed event and changes no other record.
 #pragma once
 
 #include <cstdint>
@@ -11,12 +13,19 @@
 #include <systemc>
 
 #include "hw/nic/common/pipeline_stage.h"
+#include "hw/nic/uet/uet_nic.h"
 #include "testbench/fabric.h"
 #include "testbench/records/column_table.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
+
+// A NIC's counters at the previous row, for the ivl_ columns.
+struct nic_pipeline_last
+{
+    uint64_t context_hits = 0, context_misses = 0, context_evictions = 0;
+};
 
 // One nic-pipeline-stats row: a stage of a NIC now and at the previous row.
 struct nic_pipeline_cells
@@ -29,9 +38,9 @@ struct nic_pipeline_cells
     const pipeline_stage* now = nullptr;
     const pipeline_stage_stats* last = nullptr;
     double interval_s = 0;
-    uint32_t read_tags = 0;
-    uint32_t read_tags_max = 0;
-    uint64_t mac_drops = 0;
+    uint64_t now_ps = 0;
+    const uet_nic* nic = nullptr;
+    const nic_pipeline_last* nic_last = nullptr;
 };
 
 const column_table<nic_pipeline_cells>& nic_pipeline_columns();
@@ -40,8 +49,9 @@ const record_def& nic_pipeline_record_def();
 class nic_pipeline_record : public sc_core::sc_module
 {
 public:
+    // `ticks`: nd-stats' process to follow, if it is open.
     nic_pipeline_record(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                        const std::string& path);
+                        const std::string& path, interval_ticks& ticks);
     void finish();
 
 private:
@@ -51,7 +61,8 @@ private:
     const scenario& m_sc;
     fabric& m_fab;
     record_csv<nic_pipeline_cells> m_csv;
-    std::vector<pipeline_stage_stats> m_last;  // per NIC and stage, at the previous row
+    std::vector<pipeline_stage_stats> m_last;   // per NIC and stage, at the previous row
+    std::vector<nic_pipeline_last> m_nic_last;  // per NIC
     bool m_started = false;
     double m_last_row_s = 0;
 };

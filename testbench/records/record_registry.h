@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "testbench/records/column_table.h"
+#include "testbench/records/interval_ticks.h"
 #include "testbench/records/record_names.h"
 #include "testbench/scenario.h"
 
@@ -27,6 +28,7 @@ struct record_context
     fabric& fab;
     flows& traffic;
     rdma_application* app = nullptr;  // null without the RDMA application
+    interval_ticks ticks;             // records that follow nd-stats' sampling process
 };
 
 // An open record: samples its sources or receives rows during the run.

@@ -33,6 +33,16 @@ public:
         fetched_bytes += bytes;
         return at_ps + fetch_latency_ps;
     }
+    uint64_t fetch_context(uint64_t at_ps, uint32_t bytes) override
+    {
+        context_bytes_read += bytes;
+        return at_ps + fetch_latency_ps;
+    }
+    uint64_t write_context(uint64_t at_ps, uint32_t bytes) override
+    {
+        context_bytes_written += bytes;
+        return at_ps;
+    }
     uint64_t write_payload(uint32_t src_host, uint64_t message, uint64_t offset,
                            uint32_t bytes) override
     {
@@ -67,6 +77,7 @@ public:
     }
 
     uint64_t fetched_bytes = 0;
+    uint64_t context_bytes_read = 0, context_bytes_written = 0;
     std::map<std::pair<uint32_t, uint64_t>, std::vector<write>> writes;
     std::map<uint64_t, std::vector<uint64_t>> completed;  // message -> completion times (ps)
     std::vector<std::pair<uint32_t, cm_fields>> connection_messages;

@@ -105,3 +105,54 @@ TEST(pipeline_stage, delay_only_stages_pass_as_the_sum_of_their_latencies)
     EXPECT_EQ(fast[1].stats().items, full[1].stats().items);
     EXPECT_EQ(fast[0].stats().items, 4u);
 }
+
+TEST(pipeline_stage, an_item_waiting_in_service_holds_the_stage_and_keeps_the_order)
+{
+    // Latency 2 cycles, no interval: a waits for a context until 10 cycles (8 beyond its
+    // latency); b, arriving at 1 cycle, cannot start before 8 cycles and is done at 10, not
+    // before a.
+    pipeline_stage s({2, 0, 0}, k_cycle);
+    stage_pass a = s.enter(0);
+    s.wait_in_service(a, 10000);
+    EXPECT_EQ(a.done, 10000u);
+    EXPECT_EQ(a.wait, 8000u);
+    s.leave(a, a.done);
+    EXPECT_EQ(s.next_free_ps(), 8000u);
+    stage_pass b = s.enter(1000);
+    s.wait_in_service(b, 0);  // already there: no wait
+    s.leave(b, b.done);
+    EXPECT_EQ(b.start, 8000u);
+    EXPECT_EQ(b.done, 10000u);
+    EXPECT_EQ(s.stats().busy_ps, 8000u);  // a's wait; b none
+    EXPECT_EQ(s.stats().max_queue, 1u);
+}
+
+TEST(pipeline_stage, pass_through_waiting_waits_at_the_named_stage_only)
+{
+    // Two 1-cycle stages; at stage 1 every item needs something 5 cycles after its start.
+    pipeline_stage st[2] = {pipeline_stage({1, 0, 0}, k_cycle), pipeline_stage({1, 0, 0}, k_cycle)};
+    const auto ready = [](uint64_t start) { return start + 5000; };
+    // a: stage 0 0..1, stage 1 starts at 1, done at 6. b: stage 1 is held until 5 (a's start
+    // plus its 4-cycle wait), so b starts there and is done at 10.
+    EXPECT_EQ(pass_through_waiting(st, 2, 0, 1, ready), 6000u);
+    EXPECT_EQ(pass_through_waiting(st, 2, 0, 1, ready), 10000u);
+    EXPECT_EQ(st[0].stats().busy_ps, 0u);
+    EXPECT_EQ(st[1].stats().busy_ps, 8000u);
+}
+
+TEST(pipeline_stage, the_fifo_p99_weighs_the_time_items_waited)
+{
+    // As in the first test: b waits 0..2 cycles, c 0..4: 2 items for 2,000 ps, 1 for 2,000 ps.
+    pipeline_stage s({3, 2, 0}, k_cycle);
+    for (int i = 0; i < 3; ++i) {
+        stage_pass p = s.enter(0);
+        s.leave(p, p.done);
+    }
+    EXPECT_EQ(s.fifo_p99(4000), 2u);
+    // By 100,000 ps: 96% of the time empty, 98% at most 1: p99 = 2.
+    EXPECT_EQ(s.fifo_p99(100000), 2u);
+    // By 200,000 ps: 98% empty, 99% at most 1: p99 = 1.
+    EXPECT_EQ(s.fifo_p99(200000), 1u);
+    // By 1,000,000 ps: 99.6% empty.
+    EXPECT_EQ(s.fifo_p99(1000000), 0u);
+}

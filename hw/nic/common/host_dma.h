@@ -18,6 +18,12 @@ public:
 
     // `bytes` of payload read from host memory from `at_ps` on; returns when they arrived.
     virtual uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes) = 0;
+    // A PDC context of `bytes` read from host memory from `at_ps` on (a context cache miss);
+    // returns when it arrived.
+    virtual uint64_t fetch_context(uint64_t at_ps, uint32_t bytes) = 0;
+    // An evicted PDC context of `bytes` written back to host memory from `at_ps` on (posted:
+    // nothing waits for it); returns when it is across the lanes.
+    virtual uint64_t write_context(uint64_t at_ps, uint32_t bytes) = 0;
     // Received payload `offset`..+`bytes` of `message` from `src_host` written to host memory
     // now; returns when the write is across the lanes.
     virtual uint64_t write_payload(uint32_t src_host, uint64_t message, uint64_t offset,

@@ -174,6 +174,16 @@ uint64_t nic_host_interface::fetch_payload(uint64_t at_ps, uint32_t bytes)
     return dma_transfer(tlm::TLM_READ_COMMAND, pcie_purpose::payload_fetch, at_ps, bytes);
 }
 
+uint64_t nic_host_interface::fetch_context(uint64_t at_ps, uint32_t bytes)
+{
+    return dma_transfer(tlm::TLM_READ_COMMAND, pcie_purpose::context_fetch, at_ps, bytes);
+}
+
+uint64_t nic_host_interface::write_context(uint64_t at_ps, uint32_t bytes)
+{
+    return dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::context_write, at_ps, bytes);
+}
+
 uint64_t nic_host_interface::write_payload(uint32_t src_host, uint64_t message, uint64_t offset,
                                            uint32_t bytes)
 {

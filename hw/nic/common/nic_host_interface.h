@@ -54,6 +54,8 @@ public:
 
     // host_dma: the services to the transport.
     uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes) override;
+    uint64_t fetch_context(uint64_t at_ps, uint32_t bytes) override;
+    uint64_t write_context(uint64_t at_ps, uint32_t bytes) override;
     uint64_t write_payload(uint32_t src_host, uint64_t message, uint64_t offset,
                            uint32_t bytes) override;
     uint64_t write_backlog_bytes(uint64_t now_ps) const override;

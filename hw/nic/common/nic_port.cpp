@@ -38,9 +38,12 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
             return sc_core::SC_ZERO_TIME;
         }
         // Frames arrive in time order, so delay-only stages need no per-stage arithmetic.
-        const uint64_t out = m_rx_delays_only
-                                 ? pass_through_delays(m_rx, k_rx_stages, now, m_rx_latency_ps)
-                                 : pass_through(m_rx, k_rx_stages, now);
+        const uint64_t out =
+            m_cfg.pdc_context_lookup
+                ? pass_through_waiting(m_rx, k_rx_stages, now, int(rx_stage::pdc_lookup),
+                                       [&](uint64_t at) { return m_client.context_ready(p, at); })
+            : m_rx_delays_only ? pass_through_delays(m_rx, k_rx_stages, now, m_rx_latency_ps)
+                               : pass_through(m_rx, k_rx_stages, now);
         m_rx_pipeline.push(&p, picoseconds(out));
         return sc_core::SC_ZERO_TIME;
     });

@@ -36,6 +36,9 @@ struct nic_port_config
     // The receive stages in order (rx_stage); RxParse's FIFO is the MAC's receive FIFO.
     pipeline_stage_timing rx_stages[4] = {};
     uint64_t cycle_ps = 1000;  // the NIC clock
+    // PdcLookup asks the client when the frame's context is on chip (a context cache); off, the
+    // lookup is the stage's latency alone and the client is not asked.
+    bool pdc_context_lookup = false;
 };
 
 // The receive pipeline's stages, in the order a frame passes them.
@@ -67,6 +70,13 @@ public:
     virtual void on_pool_free() = 0;
     // A frame starts serializing; called only while the port is told to observe_transmit().
     virtual void on_transmit(const packet& p) { (void)p; }
+    // The frame's PDC context is needed from `at_ps` (PdcLookup's start): when it is on chip.
+    // Called only with nic_port_config::pdc_context_lookup.
+    virtual uint64_t context_ready(const packet& p, uint64_t at_ps)
+    {
+        (void)p;
+        return at_ps;
+    }
 };
 
 class nic_port : public sc_core::sc_module

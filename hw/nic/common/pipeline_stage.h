@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "hw/common/occupancy_histogram.h"
 #include "hw/common/ring.h"
 
 namespace uetsim {
@@ -26,6 +27,7 @@ struct stage_pass
 {
     uint64_t start = 0;  // left the input FIFO, service begins
     uint64_t done = 0;   // service over; may leave when downstream has room
+    uint64_t wait = 0;   // of which waiting in service for a resource (a context fetch)
 };
 
 // Sizing statistics of one stage (nic-pipeline-stats).
@@ -69,13 +71,26 @@ public:
     // earlier than `not_before` (a resource the stage waits for, e.g. a read tag).
     stage_pass enter(uint64_t at, uint64_t not_before = 0)
     {
-        while (!m_waiting.empty() && m_waiting.front() <= at) m_waiting.pop_front();
+        while (!m_waiting.empty() && m_waiting.front() <= at) {
+            m_fifo.set(m_waiting.front(), uint32_t(m_waiting.size() - 1));
+            m_waiting.pop_front();
+        }
         const uint64_t start = std::max({at, m_free_ps, not_before});
         if (start > at) {
             m_waiting.push_back(start);
+            m_fifo.set(at, uint32_t(m_waiting.size()));
             m_stats.max_queue = std::max<uint64_t>(m_stats.max_queue, m_waiting.size());
         }
         return {start, start + m_latency_ps};
+    }
+    // The item in service waits until `until` for something it needs (a PDC context from host
+    // memory): it is done no earlier, and the stage takes no other item meanwhile, so items stay
+    // in order.
+    void wait_in_service(stage_pass& p, uint64_t until)
+    {
+        if (until <= p.done) return;
+        p.wait += until - p.done;
+        p.done = until;
     }
     // An item started by the scheduler's own wake-up at `at` (its interval is kept by the
     // kernel event that wakes it, so the stage does not wait for itself).
@@ -85,9 +100,9 @@ public:
     void leave(const stage_pass& p, uint64_t handoff)
     {
         const uint64_t stall = handoff - p.done;
-        m_free_ps = p.start + m_interval_ps + stall;
+        m_free_ps = p.start + m_interval_ps + p.wait + stall;
         ++m_stats.items;
-        m_stats.busy_ps += m_interval_ps + stall;
+        m_stats.busy_ps += m_interval_ps + p.wait + stall;
         m_stats.stall_ps += stall;
     }
 
@@ -98,6 +113,15 @@ public:
     void count_item() { ++m_stats.items; }
 
     const pipeline_stage_stats& stats() const { return m_stats; }
+    // The input FIFO's occupancy over time up to `now`: the 99th percentile of items waiting.
+    uint32_t fifo_p99(uint64_t now) const
+    {
+        occupancy_histogram h = m_fifo;  // the items that started by `now` leave it
+        size_t left = m_waiting.size();
+        for (size_t i = 0; i < m_waiting.size() && m_waiting.at(i) <= now; ++i)
+            h.set(m_waiting.at(i), uint32_t(--left));
+        return h.p99(now);
+    }
 
 private:
     size_t waiting_after(uint64_t at) const
@@ -111,7 +135,8 @@ private:
     uint64_t m_interval_ps = 0;
     uint32_t m_depth = 0;
     uint64_t m_free_ps = 0;
-    ring<uint64_t> m_waiting;  // start times of items still in the input FIFO, in order
+    ring<uint64_t> m_waiting;    // start times of items still in the input FIFO, in order
+    occupancy_histogram m_fifo;  // items waiting, over time
     pipeline_stage_stats m_stats;
 };
 
@@ -122,6 +147,23 @@ inline uint64_t pass_through(pipeline_stage* stages, int n, uint64_t at)
 {
     stage_pass p = stages[0].enter(at);
     for (int i = 0; i + 1 < n; ++i) {
+        const uint64_t handoff = stages[i + 1].room_at(p.done);
+        stages[i].leave(p, handoff);
+        p = stages[i + 1].enter(handoff);
+    }
+    stages[n - 1].leave(p, p.done);
+    return p.done;
+}
+
+// pass_through where the item, in service at stage `k`, waits until `ready(start)`: the time
+// what it needs there (a PDC context) is on chip, given when its service starts.
+template <class Ready>
+uint64_t pass_through_waiting(pipeline_stage* stages, int n, uint64_t at, int k, Ready&& ready)
+{
+    stage_pass p = stages[0].enter(at);
+    for (int i = 0;; ++i) {
+        if (i == k) stages[i].wait_in_service(p, ready(p.start));
+        if (i + 1 == n) break;
         const uint64_t handoff = stages[i + 1].room_at(p.done);
         stages[i].leave(p, handoff);
         p = stages[i + 1].enter(handoff);

@@ -27,6 +27,7 @@ nic_port_config port_config(const nic_context& ctx, const uet_nic_config& cfg)
     c.rx_stages[int(rx_stage::sack_update)] = cfg.sack_update;
     c.rx_stages[int(rx_stage::host_write)] = cfg.host_write;
     c.cycle_ps = seconds(cfg.cycle_s()).value();
+    c.pdc_context_lookup = cfg.pdc_context_cache_entries > 0;
     return c;
 }
 
@@ -52,6 +53,8 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     m_tx[int(tx_stage::entropy_lookup)] = pipeline_stage(m_cfg.entropy_lookup, cycle);
     m_tx[int(tx_stage::header_build)] = pipeline_stage(m_cfg.header_build, cycle);
     m_ack_build = pipeline_stage(m_cfg.ack_build, cycle);
+    if (m_cfg.pdc_context_cache_entries)
+        m_contexts = std::make_unique<context_cache>(m_cfg.pdc_context_cache_entries);
     SC_HAS_PROCESS(uet_nic);
     SC_METHOD(schedule);
     sensitive << m_schedule_ev;
@@ -93,6 +96,10 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     p.group = group_for(dst_host, id);
     if (queue_pair != k_no_queue_pair) m_pdcs.bind_queue_pair(queue_pair, p);
     m_pdcs.join_group(p);
+    if (m_state) {
+        ++m_state->open_tx_pdcs;
+        m_state->open_tx_pdcs_max = std::max(m_state->open_tx_pdcs_max, m_state->open_tx_pdcs);
+    }
     m_scheduler.enqueue(p.group, false);
     ring_doorbell();
 }
@@ -136,6 +143,15 @@ void uet_nic::schedule()
 {
     activity::tick();
     m_schedule_pending = false;
+    if (m_contexts) {
+        // A pick still waiting for its PDC context holds the Scheduler stage: a wake-up from an
+        // ACK meanwhile comes back when the stage is free.
+        const uint64_t free = m_tx[int(tx_stage::scheduler)].next_free_ps();
+        if (free > now_ps()) {
+            kick_scheduler(picoseconds(free - now_ps()));
+            return;
+        }
+    }
     const pds_decision d = m_scheduler.decide(port.pool_room());
     if (d.what == pds_decision::kind::idle) return;
     if (d.what == pds_decision::kind::blocked_on_pool) {
@@ -158,12 +174,14 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     if (is_rtx) {
         sp = p.st.take_retransmission();
         ++m_counters.num_rtx;
+        if (m_state) m_state->rtx_queue.add(now_ps(), -1);
     } else {
         const bool last = m.packets_issued + 1 == m.packets;
         sp = &p.st.assign(p.message, m.next_offset, payload, m_cfg.nominal_bytes(payload), last);
         m.next_offset += payload;
         ++m.packets_issued;
         m_counters.cwnd_bytes.add(g.cc->cwnd_bytes());
+        if (m_state) m_state->outstanding.add(now_ps(), +1);
     }
     ++sp->tx_count;
     m_counters.max_tx_count = std::max<uint64_t>(m_counters.max_tx_count, sp->tx_count);
@@ -217,7 +235,9 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     const uint64_t now = now_ps();
     pipeline_stage& sched = m_tx[int(tx_stage::scheduler)];
     pipeline_stage& fetch = m_tx[int(tx_stage::payload_fetch)];
-    const stage_pass s = sched.enter_now(now);
+    stage_pass s = sched.enter_now(now);
+    // The pick reads the PDC's state and its group's (window, bytes in flight): one context.
+    if (m_contexts) sched.wait_in_service(s, context_access(tx_context(p.id), s.start));
     const uint64_t to_fetch = fetch.room_at(s.done);
     sched.leave(s, to_fetch);
     // A fetch also waits for a free read tag, held until its completion returns.
@@ -234,6 +254,39 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     fetch.leave(f, to_entropy);
     const uint64_t ready_ps = pass_through(&m_tx[int(tx_stage::entropy_lookup)], 2, to_entropy);
     port.push_data(pk, std::max(picoseconds(ready_ps), sc_core::sc_time_stamp()));
+}
+
+uint64_t uet_nic::context_access(uint64_t key, uint64_t at_ps)
+{
+    const context_cache::result r = m_contexts->access(key);
+    if (r.hit) return at_ps;
+    // The read waits for a read tag like a payload fetch and holds it until the context is in;
+    // the evicted context is written back behind the read request (posted: nothing waits).
+    uint64_t tag_free = 0;
+    const uint32_t tag = m_read_tags.earliest(tag_free);
+    const uint64_t start = std::max(at_ps, tag_free);
+    const uint64_t arrived = m_dma.fetch_context(start, m_cfg.pdc_context_bytes);
+    m_read_tags.hold(tag, start, arrived);
+    if (r.evicted) m_dma.write_context(start, m_cfg.pdc_context_bytes);
+    return arrived;
+}
+
+uint64_t uet_nic::context_ready(const packet& p, uint64_t at_ps)
+{
+    switch (p.kind) {
+        case packet_kind::uet_data:
+            return context_access(rx_context(p.src_node, p.pds.spdcid), at_ps);
+        case packet_kind::uet_probe:
+            // A probe asks the receiving end; its answer comes back to the sending PDC.
+            return context_access(
+                p.pds.ack_request ? rx_context(p.src_node, p.pds.spdcid) : tx_context(p.pds.dpdcid),
+                at_ps);
+        case packet_kind::uet_ack:
+        case packet_kind::uet_nack:
+            return context_access(tx_context(p.pds.dpdcid), at_ps);
+        default:
+            return at_ps;
+    }
 }
 
 void uet_nic::on_transmit(const packet& p)
@@ -332,6 +385,8 @@ void uet_nic::on_data(packet* p)
         return;
     }
     receiver_pdc& rp = *found;
+    if (m_state)
+        m_state->open_rx_pdcs_max = std::max(m_state->open_rx_pdcs_max, uint32_t(m_rx_pdcs.size()));
 
     if (p->trimmed) {
         // NACK at once, not held; nothing delivered, nothing recorded for SACK, no ACK.
@@ -447,6 +502,12 @@ void uet_nic::on_ack(packet* p)
     pdc.st.on_ack(p->pds.cack_psn, p->pds.sack_base, p->pds.sack_bitmap, m_retired);
     uint64_t acked = 0;
     uet_message& m = m_messages[pdc.message];
+    if (m_state) {
+        int rtx_done = 0;
+        for (const sent_packet* s : m_retired) rtx_done += s->rtx_queued;
+        m_state->outstanding.add(now_ps(), -int(m_retired.size()));
+        if (rtx_done) m_state->rtx_queue.add(now_ps(), -rtx_done);
+    }
     for (sent_packet* s : m_retired) {
         acked += s->nominal;
         if (s->in_flight) g.inflight -= s->nominal, s->in_flight = false;
@@ -491,7 +552,10 @@ void uet_nic::on_ack(packet* p)
         m.done = true;
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
-        if (!pdc.kept_open) m_pdcs.close(pdc);
+        if (!pdc.kept_open) {
+            m_pdcs.close(pdc);
+            if (m_state) --m_state->open_tx_pdcs;
+        }
         m_dma.message_complete(m.id);
         if (m_pdcs.group(gi).alive && m_scheduler.has_work(m_pdcs.group(gi)))
             m_scheduler.enqueue(gi, true);
@@ -511,6 +575,7 @@ void uet_nic::on_nack(packet* p)
     if (live) {
         sender_pdc& pdc = *live;
         if (sent_packet* s = pdc.st.on_loss(p->pds.psn)) {
+            if (m_state) m_state->rtx_queue.add(now_ps(), +1);
             pdc_group& g = m_pdcs.group(pdc.group);
             g.inflight -= s->nominal;
             const uint64_t qa_before = g.cc->quick_adapt_count();
@@ -564,7 +629,7 @@ void uet_nic::on_timer()
                 return;
             }
             ++m_counters.num_rto;
-            pdc.st.on_loss(t.psn);
+            if (pdc.st.on_loss(t.psn) && m_state) m_state->rtx_queue.add(now_ps(), +1);
             g.inflight -= s->nominal;
             g.cc->on_timeout(s->nominal);
             g.lb->feedback(s->entropy, path_feedback::timeout, now_s());

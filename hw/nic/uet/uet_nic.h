@@ -12,13 +12,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <systemc>
 
 #include "hw/common/deadline_heap.h"
+#include "hw/common/occupancy_histogram.h"
 #include "hw/common/random.h"
 #include "hw/common/state_probe.h"
+#include "hw/nic/common/context_cache.h"
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/common/read_tag_pool.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
@@ -38,6 +41,16 @@ namespace uetsim {
 // The transmit pipeline's stages, in the order a packet passes them.
 enum class tx_stage : int { doorbell, scheduler, payload_fetch, entropy_lookup, header_build };
 inline constexpr int k_tx_stages = 5;
+
+// The transport state an architect sizes on-chip storage by (nic-pipeline-stats), kept only
+// while the record asks for it (uet_nic::keep_state_stats).
+struct uet_state_stats
+{
+    uint32_t open_tx_pdcs = 0, open_tx_pdcs_max = 0;
+    uint32_t open_rx_pdcs_max = 0;
+    occupancy_histogram outstanding;  // data packets sent and not yet acknowledged
+    occupancy_histogram rtx_queue;    // data packets lost and waiting to be retransmitted
+};
 
 class uet_nic : public host_nic
 {
@@ -65,6 +78,11 @@ public:
     const pipeline_stage& stage(tx_stage s) const { return m_tx[int(s)]; }
     const pipeline_stage& ack_build_stage() const { return m_ack_build; }
     const read_tag_pool& read_tags() const { return m_read_tags; }
+    // The PDC context cache, or nullptr when every context is on chip (PdcContextCacheEntries 0).
+    const context_cache* pdc_contexts() const { return m_contexts.get(); }
+    // From now on, keep uet_state_stats (nic-pipeline-stats asks before the run starts).
+    void keep_state_stats() { m_state = std::make_unique<uet_state_stats>(); }
+    const uet_state_stats* state_stats() const { return m_state.get(); }
 
     // Read-only state for waveforms.
     const pdc_table& pdcs() const { return m_pdcs; }
@@ -92,6 +110,18 @@ private:
     void on_sent(const sent_frame& f) override;
     void on_pool_free() override { kick_scheduler(); }
     void on_transmit(const packet& p) override;
+    uint64_t context_ready(const packet& p, uint64_t at_ps) override;
+
+    // PDC contexts in the cache: a sender PDC (by its id) or a receiver PDC (by the sending
+    // host and its PDC id), one key space.
+    static uint64_t tx_context(uint16_t pdc) { return (uint64_t(1) << 40) | pdc; }
+    static uint64_t rx_context(uint32_t src_host, uint16_t spdcid)
+    {
+        return (uint64_t(2) << 40) | (uint64_t(src_host) << 16) | spdcid;
+    }
+    // The context `key` is needed from `at_ps`: when it is on chip. A miss reads it from host
+    // memory with a read tag and writes back the context it evicts.
+    uint64_t context_access(uint64_t key, uint64_t at_ps);
 
     // Transmit side.
     void schedule();
@@ -125,6 +155,8 @@ private:
     random_stream m_rng;
     sc_core::sc_time m_cycle;
     read_tag_pool m_read_tags;
+    std::unique_ptr<context_cache> m_contexts;  // null: every context on chip
+    std::unique_ptr<uet_state_stats> m_state;   // null: not kept
 
     std::vector<uet_message> m_messages;
     pdc_table m_pdcs;

@@ -48,6 +48,13 @@ struct uet_nic_config
     pipeline_stage_timing ack_build{0, 0, 0};       // ACK/NACK generation
     // Payload-fetch DMA read tags (0: unlimited, as before tags were modelled).
     uint32_t max_outstanding_reads = 0;
+    // PDC context cache (docs/nic-pipeline.md): 0 keeps every PDC's context on chip; otherwise
+    // this many contexts are on chip and a miss reads one of pdc_context_bytes from host memory
+    // (through the read tags) and writes back the least recently used one.
+    uint32_t pdc_context_cache_entries = 0;
+    static constexpr value_range pdc_context_cache_entries_range{0, 65536};
+    uint32_t pdc_context_bytes = 256;
+    static constexpr value_range pdc_context_bytes_range{16, 4096};
 
     double cycle_s() const { return 1.0 / clock_hz; }
     uint32_t nominal_bytes(uint32_t payload) const { return payload + 88; }
