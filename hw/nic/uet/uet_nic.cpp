@@ -440,7 +440,7 @@ void uet_nic::on_ack(packet* p)
     // RTT sample from the packet that drew the ACK, if this is its first or first re-send.
     double rtt = -1;
     if (sent_packet* s = pdc.st.find(p->pds.ack_psn))
-        if (!s->retired && s->tx_count <= 2 && s->sent_end_ps && s->tx_count > 0)
+        if (s->gives_rtt_sample())
             rtt = double(now_ps() - s->sent_end_ps) * 1e-12 - p->pds.service_time * 128e-9;
 
     m_retired.clear();
@@ -513,8 +513,12 @@ void uet_nic::on_nack(packet* p)
         if (sent_packet* s = pdc.st.on_loss(p->pds.psn)) {
             pdc_group& g = m_pdcs.group(pdc.group);
             g.inflight -= s->nominal;
+            // The NACK's RTT sample, under the ACK's rule; a NACK is not held, so it reports
+            // no service time. It feeds NSCC only: the records' RTT columns are ACK samples.
+            std::optional<double> rtt;
+            if (s->gives_rtt_sample()) rtt = double(now_ps() - s->sent_end_ps) * 1e-12;
             const uint64_t qa_before = g.cc->quick_adapt_count();
-            g.cc->on_trim_nack(now_s(), std::nullopt, s->nominal, g.inflight);
+            g.cc->on_trim_nack(now_s(), rtt, s->nominal, g.inflight);
             m_counters.num_quick_adapt += g.cc->quick_adapt_count() - qa_before;
             g.lb->feedback(s->entropy,
                            p->pds.nack_code == 2 ? path_feedback::nack_trimmed_last_hop
