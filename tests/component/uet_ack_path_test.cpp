@@ -73,3 +73,27 @@ TEST(uet_ack_path, a_trim_nacks_rtt_sample_lowers_the_base_rtt)
     ASSERT_NE(next, nullptr);
     EXPECT_DOUBLE_EQ(next->congestion_window, 86'509.0);
 }
+
+// Records page, uet-monitor: a NACK the NIC sends is logged when the NIC processes it, once.
+// The trimmed frame 0 is processed at B at 204.04 + 4 = 208.04 ns.
+TEST(uet_ack_path, a_nack_sent_is_logged_once_when_made)
+{
+    nic_pair n;
+    recording_monitor mon;
+    n.b.set_monitor(&mon);
+    trim_nth_data_frame(n, 0);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_ip_b, 65536, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+
+    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    std::vector<uint64_t> nacks;
+    for (const row& r : mon.rows)
+        if (r.packet_type == row::type::nack) {
+            EXPECT_EQ(r.direction, row::dir::tx);
+            nacks.push_back(r.sim_time_ps);
+        }
+    EXPECT_EQ(n.b.counters().nack_pkts_sent, 1u);
+    ASSERT_EQ(nacks.size(), 1u);
+    EXPECT_EQ(nacks[0], 208'040u);
+}

@@ -238,6 +238,8 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
 
 void uet_nic::on_transmit(const packet& p)
 {
+    // A NACK was logged when the NIC made it (the records page): one row per NACK.
+    if (p.kind == packet_kind::uet_nack) return;
     const bool probe = p.kind == packet_kind::uet_probe && p.pds.ack_request;
     sender_pdc* sp = p.kind == packet_kind::uet_data || probe ? m_pdcs.find(p.pds.spdcid) : nullptr;
     monitor(p, p.pds.retransmit ? uet_monitor_row::dir::retx : uet_monitor_row::dir::tx, sp,
