@@ -97,3 +97,42 @@ TEST(uet_ack_path, a_nack_sent_is_logged_once_when_made)
     ASSERT_EQ(nacks.size(), 1u);
     EXPECT_EQ(nacks[0], 208'040u);
 }
+
+// Records page, uet-monitor: a data packet, ACK or probe the NIC sends is logged when it has
+// finished going out on the wire, so one still serializing is not logged. A 16 KiB message is
+// four full data frames, ending at 104.04, 188.08, 272.12 and 356.16 ns. Frame 0 reaches B at
+// 204.04 ns and is processed at 208.04 ns; its ACK is held 4,184 B x 8 / 400 Gb/s = 83.68 ns
+// and ends serializing at 208.04 + 83.68 + 1.56 = 293.28 ns. It arrives at A at 393.28 ns and is
+// processed at 397.28 ns, which sends the base-RTT probe: A's link is idle by then, so the probe
+// ends at 397.28 + 1.24 = 398.52 ns.
+TEST(uet_ack_path, sent_packets_are_logged_when_they_have_finished_on_the_wire)
+{
+    nic_pair n;
+    recording_monitor mon;
+    n.a.set_monitor(&mon);
+    n.b.set_monitor(&mon);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_ip_b, 16384, 0, k_no_queue_pair);
+
+    // At 150 ns frame 1 is half way out: only frame 0 has a row.
+    sc_core::sc_start(sc_core::sc_time(150, sc_core::SC_NS));
+    ASSERT_EQ(mon.rows.size(), 1u);
+    EXPECT_EQ(mon.rows[0].packet_type, row::type::rud_request);
+    EXPECT_EQ(mon.rows[0].sim_time_ps, 104'040u);
+
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    std::vector<uint64_t> data, probe, ack0;
+    for (const row& r : mon.rows) {
+        if (r.direction == row::dir::rx) continue;
+        if (r.fep_id == k_node_a && r.packet_type == row::type::rud_request)
+            data.push_back(r.sim_time_ps);
+        if (r.fep_id == k_node_a && r.packet_type == row::type::ctrl)
+            probe.push_back(r.sim_time_ps);
+        if (r.fep_id == k_node_b && r.packet_type == row::type::ack_cc && ack0.empty())
+            ack0.push_back(r.sim_time_ps);
+    }
+    EXPECT_EQ(data, (std::vector<uint64_t>{104'040, 188'080, 272'120, 356'160}));
+    EXPECT_EQ(ack0, (std::vector<uint64_t>{293'280}));
+    EXPECT_EQ(probe, (std::vector<uint64_t>{398'520}));
+}

@@ -66,13 +66,17 @@ packet* nic_port::next_frame()
     m_wire.wire_bytes = p->wire_bytes;
     ++m_stats.tx_packets;
     m_stats.tx_bytes += p->wire_bytes;
-    if (m_observe_tx) m_client.on_transmit(*p);
+    // A monitor logs the frame once it has finished on the wire; the link may release or
+    // deliver it before then, so the port keeps a copy (no allocation: a member).
+    m_wire_copied = m_observe_tx;
+    if (m_observe_tx) m_wire_copy = *p;
     return p;
 }
 
 void nic_port::frame_done()
 {
     if (m_wire.data) m_data_reserved -= m_wire.wire_bytes;
+    if (m_wire_copied) m_client.on_transmit(m_wire_copy);
     m_client.on_sent(m_wire);
     if (m_wire.data && m_pool_blocked && m_data_reserved <= m_cfg.egress_data_pool_bytes / 2) {
         m_pool_blocked = false;

@@ -7,7 +7,7 @@
 // arithmetic, one timed FIFO towards the transport), the ACK hold line (ACKs leave in order after
 // the receiver's service time), host_port_stats, and connection-management frames (built here;
 // received ones go straight to host_dma). The transport behind it is a nic_port_client: one virtual
-// call per frame event.
+// call per frame event (and, while a monitor observes, one more when a frame finishes).
 #pragma once
 
 #include <algorithm>
@@ -65,7 +65,9 @@ public:
     virtual void on_sent(const sent_frame& f) = 0;
     // The egress data pool is half drained after the client was blocked on it.
     virtual void on_pool_free() = 0;
-    // A frame starts serializing; called only while the port is told to observe_transmit().
+    // A frame has finished serializing (a copy of it as it started: the link owns the frame
+    // by then), just before on_sent(); called only while the port is told to
+    // observe_transmit(). A frame still on the wire when the run ends is never reported.
     virtual void on_transmit(const packet& p) { (void)p; }
 };
 
@@ -105,7 +107,7 @@ public:
     }
     // A connection-management frame (the three-message setup), queued now.
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m);
-    // Calls the client's on_transmit() for every frame from now on (monitors).
+    // Calls the client's on_transmit() for every frame that finishes from now on (monitors).
     void observe_transmit(bool on) { m_observe_tx = on; }
 
     const host_port_stats& stats() const { return m_stats; }
@@ -136,6 +138,8 @@ private:
     ring<packet*> m_control_q;
     ring<packet*> m_data_q;
     sent_frame m_wire;
+    packet m_wire_copy;  // the frame on the wire, while observed (on_transmit)
+    bool m_wire_copied = false;
     uint32_t m_data_reserved = 0;
     bool m_pool_blocked = false;
     bool m_observe_tx = false;
