@@ -10,6 +10,7 @@
 // 1.24 ns on the wire, an ACK (78 B) 1.56 ns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -135,4 +136,43 @@ TEST(uet_ack_path, sent_packets_are_logged_when_they_have_finished_on_the_wire)
     EXPECT_EQ(data, (std::vector<uint64_t>{104'040, 188'080, 272'120, 356'160}));
     EXPECT_EQ(ack0, (std::vector<uint64_t>{293'280}));
     EXPECT_EQ(probe, (std::vector<uint64_t>{398'520}));
+}
+
+// Transport page: ACKs leave in the order they were made after the receiver's service time,
+// while NACKs and the answers to base-RTT probes are not held, nor queued behind held ACKs.
+// B's host link reports a backlog of 500,000 B (13.9 % of its 3.6 MB pool: penalty 0), so every
+// ACK is held (500,000 + 4,184) B x 8 / 400 Gb/s = 10,083.68 ns. Eight data frames go, frame 3
+// trimmed: it ends at 356.16 ns, is processed at B at 460.16 ns, and its NACK (B's link idle:
+// no ACK has left) reaches A at 561.40 ns, processed at 565.40 ns.
+// ACK 0 (frame 0 processed at 208.04 ns) leaves B at 10,291.72 ns and is processed at A at
+// 10,291.72 + 1.56 + 100 + 4 = 10,397.28 ns, which sends the probe (A's link idle: every frame,
+// the retransmission of frame 3 too, ended by 776.40 ns). The probe ends at 10,398.52 ns and is
+// processed at B at 10,502.52 ns, with ACKs 4..7 and the retransmission's still held (ACK 2 left
+// at 10,459.80 ns and ended at 10,461.36 ns); its answer (an ACK's 78 B) goes at once and is
+// processed at A at 10,502.52 + 1.56 + 100 + 4 = 10,608.08 ns.
+TEST(uet_ack_path, nacks_and_probe_answers_are_not_held_behind_held_acks)
+{
+    nic_pair n;
+    n.dma_b.backlog_bytes = 500'000;
+    recording_monitor mon;
+    n.a.set_monitor(&mon);
+    trim_nth_data_frame(n, 3);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_ip_b, 8 * 4096, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+
+    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    EXPECT_TRUE(n.dma_b.written_once(0, 1, 8 * 4096));
+    std::vector<uint64_t> nack, probe_answer, data_acks;
+    for (const row& r : mon.rows) {
+        if (r.direction != row::dir::rx) continue;
+        if (r.packet_type == row::type::nack) nack.push_back(r.sim_time_ps);
+        if (r.packet_type == row::type::ack_cc)
+            (r.has_ack ? data_acks : probe_answer).push_back(r.sim_time_ps);
+    }
+    EXPECT_EQ(nack, (std::vector<uint64_t>{565'400}));
+    EXPECT_EQ(probe_answer, (std::vector<uint64_t>{10'608'080}));
+    ASSERT_EQ(data_acks.size(), 8u);  // seven first transmissions and the retransmission
+    EXPECT_EQ(data_acks[0], 10'397'280u);
+    EXPECT_TRUE(std::is_sorted(data_acks.begin(), data_acks.end()));
 }

@@ -20,6 +20,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
               })
     , m_rx_pipeline("rx_pipeline", [this](packet* p) { received(p); })
     , m_ack_hold("ack_hold", [this](packet* p) { push_control(p); })
+    , m_control_built("control_built", [this](packet* p) { push_control(p); })
 {
     for (int i = 0; i < k_rx_stages; ++i) {
         m_rx[i] = pipeline_stage(cfg.rx_stages[i], cfg.cycle_ps);

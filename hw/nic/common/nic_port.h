@@ -5,9 +5,10 @@
 // blocked transport is woken when the pool is half drained), the receive pipeline stages
 // (RxParse behind the MAC's receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage
 // arithmetic, one timed FIFO towards the transport), the ACK hold line (ACKs leave in order after
-// the receiver's service time), host_port_stats, and connection-management frames (built here;
-// received ones go straight to host_dma). The transport behind it is a nic_port_client: one virtual
-// call per frame event (and, while a monitor observes, one more when a frame finishes).
+// the receiver's service time; NACKs and probe answers pass it by), host_port_stats, and
+// connection-management frames (built here; received ones go straight to host_dma). The transport
+// behind it is a nic_port_client: one virtual call per frame event (and, while a monitor observes,
+// one more when a frame finishes).
 #pragma once
 
 #include <algorithm>
@@ -100,10 +101,17 @@ public:
         m_control_q.push_back(p);
         tx.kick();
     }
-    // A control frame queued at `due` or behind the frames held before it, whichever is later.
+    // An ACK held for the receiver's service time: queued at `due` or behind the ACKs held
+    // before it, whichever is later (ACKs leave in the order they were made).
     void hold_control(packet* p, const sc_core::sc_time& due)
     {
         m_ack_hold.push(p, std::max(due, m_ack_hold.last_due()));
+    }
+    // A control frame that is not held (a NACK, a probe's answer): queued once it is built at
+    // `due`, whatever ACKs are held (in order only with the other frames built this way).
+    void send_control_at(packet* p, const sc_core::sc_time& due)
+    {
+        m_control_built.push(p, std::max(due, m_control_built.last_due()));
     }
     // A connection-management frame (the three-message setup), queued now.
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m);
@@ -133,8 +141,9 @@ private:
     pipeline_stage m_rx[k_rx_stages];
     bool m_rx_delays_only = true;  // every receive stage is a pure delay (the defaults)
     uint64_t m_rx_latency_ps = 0;
-    delay_line m_rx_pipeline;  // frame received -> out of the receive stages
-    delay_line m_ack_hold;     // ACKs held for the receiver's service time, in order
+    delay_line m_rx_pipeline;    // frame received -> out of the receive stages
+    delay_line m_ack_hold;       // ACKs held for the receiver's service time, in order
+    delay_line m_control_built;  // NACKs and probe answers until built: never behind ACKs
     ring<packet*> m_control_q;
     ring<packet*> m_data_q;
     sent_frame m_wire;

@@ -349,7 +349,7 @@ void uet_nic::on_data(packet* p)
         ++m_counters.total_pkts_sent;
         if (m_monitor) monitor(*n, uet_monitor_row::dir::tx);
         m_pool.release(p);
-        port.hold_control(n, picoseconds(build_ack()));
+        port.send_control_at(n, picoseconds(build_ack()));  // not behind held ACKs
         return;
     }
 
@@ -412,7 +412,7 @@ void uet_nic::on_probe(packet* p)
     ++m_counters.ack_pkts_sent;
     ++m_counters.total_pkts_sent;
     m_pool.release(p);
-    port.hold_control(a, picoseconds(build_ack()));  // not held
+    port.send_control_at(a, picoseconds(build_ack()));  // not held, nor behind held ACKs
 }
 
 void uet_nic::on_ack(packet* p)
