@@ -65,6 +65,7 @@ struct pds_fields
     bool ecn_echo = false;
     uint16_t service_time = 0;  // ACK: receiver service time, 128 ns units
     uint8_t rcv_penalty = 0;    // ACK: receiver window penalty 0..127
+    bool restore_cwnd = false;  // ACK: the receiver's RestoreCWindEnable
     uint32_t rcvd_bytes = 0;
     // The PDC's first PSN: the SYN information data packets carry so the receiver can create its
     // end, echoed in ACKs and NACKs so that an ACK for an earlier PDC with a reused id is told

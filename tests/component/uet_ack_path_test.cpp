@@ -176,3 +176,83 @@ TEST(uet_ack_path, nacks_and_probe_answers_are_not_held_behind_held_acks)
     EXPECT_EQ(data_acks[0], 10'397'280u);
     EXPECT_TRUE(std::is_sorted(data_acks.begin(), data_acks.end()));
 }
+
+namespace {
+
+struct penalty_episode
+{
+    double before = 0;  // A's window after the last ACK before the penalty began
+    double lowest = 0;  // its lowest window during the penalty
+    double after = 0;   // its window after the first ACK with penalty 0 again
+    int penalized = 0;  // ACKs with a penalty above 0
+    bool flags_seen = false, flag = false;  // the restore flag on B's ACKs (all equal)
+};
+
+// A 1 MiB message from A to B. From 3 us to 6 us B's host link reports a backlog of 2,000,000 B
+// (55.6 % of its 3.6 MB pool: penalty floor(127 x (55.6 - 25) / 50) = 77), then none again.
+penalty_episode run_penalty_episode(bool receiver_restores)
+{
+    nscc_config cc_b;
+    cc_b.restore_cwnd_enable = receiver_restores;
+    nic_pair n(pair_params(), pair_params(uet_nic_config{}, cc_b));
+    recording_monitor mon;
+    n.a.set_monitor(&mon);
+    penalty_episode e;
+    n.wire.add_tap([&e](const packet& p, uetsim::link::direction d, const sc_core::sc_time&) {
+        if (d != uetsim::link::b_to_a || p.kind != packet_kind::uet_ack) return;
+        if (e.flags_seen && e.flag != p.pds.restore_cwnd) ADD_FAILURE() << "mixed restore flags";
+        e.flags_seen = true;
+        e.flag = p.pds.restore_cwnd;
+    });
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_ip_b, 1 << 20, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(3, sc_core::SC_US));
+    n.dma_b.backlog_bytes = 2'000'000;
+    sc_core::sc_start(sc_core::sc_time(3, sc_core::SC_US));
+    n.dma_b.backlog_bytes = 0;
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+    EXPECT_EQ(n.dma_a.completed[1].size(), 1u);
+    EXPECT_TRUE(n.dma_b.written_once(0, 1, 1 << 20));
+
+    bool in_episode = false, done = false;
+    for (const row& r : mon.rows) {
+        if (r.direction != row::dir::rx || !r.has_ack || done) continue;
+        if (r.penalty > 0) {
+            EXPECT_EQ(r.penalty, 77);
+            if (!in_episode) e.lowest = r.congestion_window;
+            in_episode = true;
+            ++e.penalized;
+            e.lowest = std::min(e.lowest, r.congestion_window);
+        } else if (in_episode) {
+            e.after = r.congestion_window;
+            done = true;
+        } else {
+            e.before = r.congestion_window;
+        }
+    }
+    return e;
+}
+
+}  // namespace
+
+// Congestion-control page, receiver penalty: each ACK carries the receiving NIC's
+// RestoreCWindEnable; with it set, the first ACK with penalty 0 after a penalty restores the
+// window the sender saved when the penalty began (its window after the last ACK before).
+TEST(uet_ack_path, acks_carry_the_receivers_restore_flag_and_the_sender_restores_its_window)
+{
+    const penalty_episode e = run_penalty_episode(true);
+    EXPECT_TRUE(e.flags_seen && e.flag);
+    EXPECT_GT(e.penalized, 0);
+    EXPECT_LT(e.lowest, e.before / 2);  // the penalty shrank the window
+    EXPECT_DOUBLE_EQ(e.after, e.before);
+}
+
+// With RestoreCWindEnable false on the receiver (the default) the window grows back through the
+// ordinary routines instead: the first ACK with penalty 0 finds it still below where it was.
+TEST(uet_ack_path, without_the_receivers_restore_flag_the_window_is_not_restored)
+{
+    const penalty_episode e = run_penalty_episode(false);
+    EXPECT_TRUE(e.flags_seen && !e.flag);
+    EXPECT_GT(e.penalized, 0);
+    EXPECT_LT(e.after, e.before / 2);
+}

@@ -388,6 +388,8 @@ void uet_nic::on_data(packet* p)
             receiver_penalty(100.0 * double(backlog) / double(m_cfg.ingress_data_pool_bytes),
                              m_cc_cfg.receiver_congestion_low_threshold,
                              m_cc_cfg.receiver_congestion_high_threshold);
+        // The receiver's own flag: whether its senders restore their saved window at penalty 0.
+        a->pds.restore_cwnd = m_cc_cfg.restore_cwnd_enable;
         a->udp.src_port = p->udp.src_port;  // the entropy value goes back as path feedback
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
@@ -459,6 +461,7 @@ void uet_nic::on_ack(packet* p)
     if (rtt >= 0) info.rtt_s = rtt;
     info.ecn_echo = p->pds.ecn_echo;
     info.receiver_penalty = p->pds.rcv_penalty;
+    info.restore_cwnd = p->pds.restore_cwnd;
     info.inflight_bytes = g.inflight;
     const uint64_t qa_before = g.cc->quick_adapt_count();
     g.cc->on_ack(info, now_s());
