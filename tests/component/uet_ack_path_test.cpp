@@ -256,3 +256,24 @@ TEST(uet_ack_path, without_the_receivers_restore_flag_the_window_is_not_restored
     EXPECT_GT(e.penalized, 0);
     EXPECT_LT(e.after, e.before / 2);
 }
+
+// Transport page, what an ACK carries: the bytes the receiver has received on the PDC. A
+// 10,000 B message is three packets (4,096, 4,096 and 1,808 B); the second is trimmed, so the
+// ACKs carry 4,096, then 4,096 + 1,808 = 5,904, then 10,000 once the retransmission arrives.
+TEST(uet_ack_path, acks_carry_the_bytes_received_on_the_pdc)
+{
+    nic_pair n;
+    trim_nth_data_frame(n, 1);
+    std::vector<uint64_t> rcvd;
+    n.wire.add_tap([&rcvd](const packet& p, uetsim::link::direction d, const sc_core::sc_time&) {
+        if (d == uetsim::link::b_to_a && p.kind == packet_kind::uet_ack)
+            rcvd.push_back(p.pds.rcvd_bytes);
+    });
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_ip_b, 10'000, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+
+    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    EXPECT_EQ(n.b.counters().nack_pkts_sent, 1u);
+    EXPECT_EQ(rcvd, (std::vector<uint64_t>{4096, 5904, 10'000}));
+}

@@ -18,6 +18,7 @@ struct receiver_pdc
     uint16_t id = 0;
     uint32_t first_psn = 0;  // tells a reused sender PDC id from the earlier PDC
     pdc_receiver st;
+    uint64_t rcvd_bytes = 0;  // payload of the new data packets received (ACKs carry it)
     receiver_pdc(uint16_t rid, uint32_t first) : id(rid), first_psn(first), st(first) {}
 };
 

@@ -368,6 +368,7 @@ void uet_nic::on_data(packet* p)
         uint64_t(double(backlog + p->ip_bytes()) * 8e12 / m_dma.nic_to_host_bps() + 0.5);
     if (arrival != pdc_receiver::arrival::duplicate) {
         m_counters.rx_bytes_delivered += p->payload_bytes;
+        rp.rcvd_bytes += p->payload_bytes;
         m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
     }
     if (p->pds.ack_request) {
@@ -383,6 +384,7 @@ void uet_nic::on_data(packet* p)
         a->pds.sack_bitmap = s.bitmap;
         a->pds.ecn_echo = p->ip.ecn == ecn::ce;
         a->pds.retransmit = p->pds.retransmit;
+        a->pds.rcvd_bytes = rp.rcvd_bytes;
         a->pds.service_time = uint16_t(std::min<uint64_t>(65535, hold_ps / 128'000));
         a->pds.rcv_penalty =
             receiver_penalty(100.0 * double(backlog) / double(m_cfg.ingress_data_pool_bytes),
