@@ -37,9 +37,10 @@ struct pdc_group
     std::unique_ptr<nscc> cc;
     std::unique_ptr<entropy_policy> lb;
     uint64_t inflight = 0;
-    uint64_t fetched = 0;
-    uint16_t last_entropy = 0;   // of the group's last data packet or retransmission sent
-    std::vector<uint16_t> pdcs;  // open sender PDCs, served in turn
+    uint64_t fetched = 0;          // payload bytes fetched from the host, ever (uet-monitor)
+    uint64_t fetched_unacked = 0;  // nominal bytes fetched and not yet acknowledged (fetch test)
+    uint16_t last_entropy = 0;     // of the group's last data packet or retransmission sent
+    std::vector<uint16_t> pdcs;    // open sender PDCs, served in turn
     size_t turn = 0;
     bool queued = false;  // in the scheduler's ready ring
     uint32_t dst = 0;

@@ -226,6 +226,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     stage_pass f = fetch.enter(to_fetch, tag_free);
     if (!is_rtx) {
         g.fetched += payload;
+        g.fetched_unacked += sp->nominal;
         const uint64_t arrived = m_dma.fetch_payload(f.start, payload);
         m_read_tags.hold(tag, f.start, arrived);
         f.done = std::max(f.done, arrived);
@@ -455,6 +456,7 @@ void uet_nic::on_ack(packet* p)
     uet_message& m = m_messages[pdc.message];
     for (sent_packet* s : m_retired) {
         acked += s->nominal;
+        g.fetched_unacked -= s->nominal;
         if (s->in_flight) g.inflight -= s->nominal, s->in_flight = false;
         m.bytes_acked += s->payload;
     }
