@@ -277,3 +277,34 @@ TEST(uet_ack_path, acks_carry_the_bytes_received_on_the_pdc)
     EXPECT_EQ(n.b.counters().nack_pkts_sent, 1u);
     EXPECT_EQ(rcvd, (std::vector<uint64_t>{4096, 5904, 10'000}));
 }
+
+// Buffers page, transmit scheduling: StrictPriority sends the highest-numbered class with a
+// frame waiting. With B's data in class 2, above the control class 1, B's data frames go before
+// its ACKs: each NIC sends a 1 MiB message to the other at once, and B's 256 data frames leave
+// back to back from 20 ns (frame k starts at 20 + 84.04 k ns; B's window never closes, its ACKs
+// from A return within a microsecond), with no ACK of B's between them: B's first ACK starts
+// once its last data frame has ended, at 20 + 256 x 84.04 = 21,534.24 ns or later.
+TEST(uet_ack_path, data_of_a_class_above_the_control_class_goes_before_acks)
+{
+    nic_pair n;
+    std::vector<uint64_t> b_data;
+    uint64_t b_first_ack = 0;
+    n.wire.add_tap([&](const packet& p, uetsim::link::direction d, const sc_core::sc_time& t) {
+        if (d != uetsim::link::b_to_a) return;
+        if (p.kind == packet_kind::uet_data) b_data.push_back(t.value());
+        if (p.kind == packet_kind::uet_ack && b_first_ack == 0) b_first_ack = t.value();
+    });
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_ip_b, 1 << 20, 0, k_no_queue_pair);
+    n.b.post_message(2, 0, k_ip_a, 1 << 20, 2, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+
+    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    ASSERT_EQ(n.dma_b.completed[2].size(), 1u);
+    EXPECT_TRUE(n.dma_b.written_once(0, 1, 1 << 20));
+    EXPECT_TRUE(n.dma_a.written_once(1, 2, 1 << 20));
+    ASSERT_EQ(b_data.size(), 256u);
+    for (size_t k = 0; k < b_data.size(); ++k)
+        ASSERT_EQ(b_data[k], 20'000 + 84'040 * k) << "data frame " << k;
+    EXPECT_GE(b_first_ack, 21'534'240u);
+}

@@ -1,6 +1,7 @@
 #include "hw/nic/common/nic_port.h"
 
 #include "hw/common/time.h"
+#include "tlm/dscp.h"
 
 namespace uetsim {
 
@@ -50,8 +51,14 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
 
 packet* nic_port::next_frame()
 {
-    const int slot = m_arbiter.pick(!m_control_q.empty(),
-                                    m_data_q.empty() ? uint8_t(0) : uint8_t(1u << data_class));
+    const uint8_t data_waiting = m_data_q.empty() ? uint8_t(0) : uint8_t(1u << data_class);
+    int slot = m_arbiter.pick(!m_control_q.empty(), data_waiting);
+    // Strict priority between the classes: the control class goes first unless the waiting data
+    // frame's class is numbered higher (the data ring is one FIFO, so its head's class decides).
+    if (slot == port_scheduler::control_slot && data_waiting &&
+        dscp::traffic_class(m_data_q.front()->ip.dscp) > m_cfg.control_traffic_class &&
+        m_arbiter.pick(false, data_waiting) == data_class)
+        slot = data_class;
     ring<packet*>* q = slot == port_scheduler::control_slot ? &m_control_q
                        : slot == data_class                 ? &m_data_q
                                                             : nullptr;

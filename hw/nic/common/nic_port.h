@@ -1,6 +1,7 @@
 // The network port every NIC type has, whatever its transport: the `in` socket and the
-// transmitter, egress arbitration (a control ring before the data ring, through the shared
-// port_scheduler, where the data ring is one traffic class that PFC could pause), the egress
+// transmitter, egress arbitration (a control ring and a data ring through the shared
+// port_scheduler, where the data ring is one traffic class that PFC could pause; by strict
+// priority, control first unless the data at the ring's head has a higher class), the egress
 // data pool (a data frame is charged when queued and released when its serialization ends; a
 // blocked transport is woken when the pool is half drained), the receive pipeline stages
 // (RxParse behind the MAC's receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage
