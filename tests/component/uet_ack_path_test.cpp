@@ -308,3 +308,47 @@ TEST(uet_ack_path, data_of_a_class_above_the_control_class_goes_before_acks)
         ASSERT_EQ(b_data[k], 20'000 + 84'040 * k) << "data frame " << k;
     EXPECT_GE(b_first_ack, 21'534'240u);
 }
+
+namespace {
+
+// A sends message 1 (64 KiB) to B while B sends 1 MiB to A (its last byte reaches A at about
+// 21.6 us); A sends message 2 to B at `second_at_us`. Returns A's window on message 2's first
+// data frame.
+double window_of_a_second_message(double second_at_us)
+{
+    nic_pair n;
+    recording_monitor mon;
+    n.a.set_monitor(&mon);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_ip_b, 65536, 0, k_no_queue_pair);
+    n.b.post_message(7, 0, k_ip_a, 1 << 20, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(second_at_us, sc_core::SC_US));
+    EXPECT_EQ(n.dma_a.completed[1].size(), 1u);  // message 1 is done: its PDC closed
+    n.a.post_message(2, 1, k_ip_b, 65536, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+    EXPECT_EQ(n.dma_a.completed[2].size(), 1u);
+    EXPECT_TRUE(n.dma_a.written_once(1, 7, 1 << 20));
+    for (const row& r : mon.rows)
+        if (r.direction == row::dir::tx && r.packet_type == row::type::rud_request && r.job_id == 2)
+            return r.congestion_window;
+    ADD_FAILURE() << "no data row of message 2";
+    return 0;
+}
+
+}  // namespace
+
+// Congestion-control page: a group's window lasts while any PDC to or from the destination is
+// open; once none is, the next message starts a new window at the max window (450,000 B). Message
+// 1's base-RTT probe (a round trip of a few hundred ns) lowers A's base RTT below 2 us, so its
+// max window below 1.5 x 400 Gb/s x 2 us / 8 = 150,000 B. At 10 us B's message to A is still
+// arriving: message 2 joins the group and its window.
+TEST(uet_ack_path, a_pdc_from_the_peer_keeps_the_group_and_its_window)
+{
+    EXPECT_LT(window_of_a_second_message(10), 150'000.0);
+}
+
+// At 100 us nothing to or from B is open at A any more: message 2 starts a new group.
+TEST(uet_ack_path, with_no_pdc_open_either_way_the_next_message_starts_a_new_window)
+{
+    EXPECT_DOUBLE_EQ(window_of_a_second_message(100), 450'000.0);
+}

@@ -369,7 +369,9 @@ void uet_nic::on_data(packet* p)
         uint64_t(double(backlog + p->ip_bytes()) * 8e12 / m_dma.nic_to_host_bps() + 0.5);
     if (arrival != pdc_receiver::arrival::duplicate) {
         m_counters.rx_bytes_delivered += p->payload_bytes;
-        rp.rcvd_bytes += p->payload_bytes;
+        // The last message from the peer is in: a group kept only by it dies.
+        if (m_rx_pdcs.deliver(rp, p->ses.offset, p->payload_bytes, p->ses.message_bytes))
+            m_pdcs.peer_idle(p->src_node);
         m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
     }
     if (p->pds.ack_request) {
@@ -500,7 +502,7 @@ void uet_nic::on_ack(packet* p)
         m.done = true;
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
-        if (!pdc.kept_open) m_pdcs.close(pdc);
+        if (!pdc.kept_open) m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0);
         m_dma.message_complete(m.id);
         if (m_pdcs.group(gi).alive && m_scheduler.has_work(m_pdcs.group(gi)))
             m_scheduler.enqueue(gi, true);
