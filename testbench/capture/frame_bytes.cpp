@@ -109,10 +109,12 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             break;
         }
         case packet_kind::uet_ack: {
-            // PDS ACK_CC (32 B): type, flags, SPDCID, DPDCID, CACK PSN, ACK PSN offset, SACK
-            // base and bitmap, NSCC state (service time, penalty).
+            // PDS ACK_CC (32 B): type, flags (ECN echo, RETX, restore window), SPDCID, DPDCID,
+            // CACK PSN, ACK PSN offset, SACK base and bitmap, NSCC state (service time, penalty,
+            // received bytes).
             o.push_back(pds_ack_cc);
-            o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0)));
+            o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0) |
+                                (p.pds.restore_cwnd ? 0x20 : 0)));
             put16(o, p.pds.spdcid);
             put16(o, p.pds.dpdcid);
             put16(o, uint16_t(p.pds.ack_psn - p.pds.cack_psn));
@@ -121,6 +123,7 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             put64(o, p.pds.sack_bitmap);
             put16(o, p.pds.service_time);
             o.push_back(p.pds.rcv_penalty);
+            put32(o, uint32_t(p.pds.rcvd_bytes));  // received bytes, modulo 2^32
             pad(o, start + wire::pds_ack_cc);
             break;
         }

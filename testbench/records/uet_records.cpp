@@ -292,9 +292,10 @@ const record_def& uet_monitor_record_def()
             "with UET NICs when `Records.UetMonitor: true` (default off: one row per packet; "
             "`Records.Enabled` does not list it)";
         r.intro =
-            "One row per UET packet a NIC\nsends (data and probes when their serialization "
-            "starts, NACKs when made) or receives (when\nprocessed). A column that does not "
-            "apply is empty.";
+            "One row per UET packet a NIC\nsends (data, ACKs and probes once they have "
+            "finished on the wire, so a frame still\nserializing when the run ends has none; "
+            "NACKs when made) or receives (when processed). A column\nthat does not apply is "
+            "empty.";
         r.columns = column_docs(uet_monitor_columns());
         r.notes = "The records page's filters and triggers are not modelled.";
         r.applies = [](const record_context& ctx) {

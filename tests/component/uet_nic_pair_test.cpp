@@ -24,50 +24,10 @@
 #include <systemc>
 
 #include "hw/common/random.h"
-#include "hw/link/link.h"
-#include "hw/nic/uet/uet_nic.h"
-#include "hw/nic/uet/uet_nic_params.h"
-#include "tests/support/stub_host_dma.h"
-#include "tlm/packet_pool.h"
+#include "tests/support/uet_nic_pair.h"
 
 using namespace uetsim;
-using uetsim::test::stub_host_dma;
-
-namespace {
-
-constexpr double k_rate_bps = 400e9;
-constexpr uint32_t k_ip_a = 0x0a000001, k_ip_b = 0x0a000002;
-
-struct time_resolution
-{
-    time_resolution() { sc_core::sc_set_time_resolution(1, sc_core::SC_PS); }
-};
-
-uet_nic_params params()
-{
-    return derive_uet_nic_params(uet_nic_config{}, nscc_config{}, entropy_config{}, k_rate_bps);
-}
-
-// NIC A (host 0) on end A of the link, NIC B (host 1) on end B.
-struct nic_pair
-{
-    time_resolution resolution;
-    packet_pool pool;
-    stub_host_dma dma_a, dma_b;
-    uetsim::link wire{"wire", k_rate_bps, sc_core::sc_time(100, sc_core::SC_NS), pool};
-    uet_nic a{"nic_a", nic_context{0, 10, k_ip_a, 18760, pool, dma_a}, params()};
-    uet_nic b{"nic_b", nic_context{1, 11, k_ip_b, 18760, pool, dma_b}, params()};
-
-    nic_pair()
-    {
-        a.port.tx.out.bind(wire.from_a);
-        wire.to_a.bind(a.port.in);
-        b.port.tx.out.bind(wire.from_b);
-        wire.to_b.bind(b.port.in);
-    }
-};
-
-}  // namespace
+using namespace uetsim::test;
 
 TEST(uet_nic_pair, a_solo_1_mib_message_completes_at_the_analytic_time)
 {

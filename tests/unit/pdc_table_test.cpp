@@ -118,3 +118,35 @@ TEST(pdc_table, a_queue_pair_keeps_its_pdc)
     EXPECT_EQ(t.of_queue_pair(3), &p);
     EXPECT_EQ(t.of_queue_pair(4), nullptr);
 }
+
+// Transport page: a group lives while any PDC to or from its peer is open. A PDC from the peer
+// keeps the group when the last sender PDC closes; the group dies when that PDC closes too.
+TEST(pdc_table, a_pdc_from_the_peer_keeps_the_group_after_the_last_sender_pdc)
+{
+    pdc_table t(true);
+    sender_pdc& a = open_to(t, 5);
+    const uint32_t g = a.group;
+    EXPECT_FALSE(t.close(a, true));  // the peer is sending to this NIC
+    EXPECT_TRUE(t.group(g).alive);
+    bool created = true;
+    EXPECT_EQ(t.group_for(5, created), g);  // the next PDC to the peer keeps its state
+    EXPECT_FALSE(created);
+    t.peer_idle(6);  // another peer: no effect
+    EXPECT_TRUE(t.group(g).alive);
+    t.peer_idle(5);
+    EXPECT_FALSE(t.group(g).alive);
+    EXPECT_EQ(t.group_for(5, created), g);
+    EXPECT_TRUE(created);  // a fresh group in the freed slot
+}
+
+TEST(pdc_table, the_peer_going_idle_leaves_a_group_with_sender_pdcs)
+{
+    pdc_table t(true);
+    sender_pdc& a = open_to(t, 5);
+    t.peer_idle(5);
+    EXPECT_TRUE(t.group(a.group).alive);
+    // Without groups the receiving ends keep nothing.
+    pdc_table u(false);
+    sender_pdc& b = open_to(u, 5);
+    EXPECT_TRUE(u.close(b, true));
+}

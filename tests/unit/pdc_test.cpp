@@ -204,3 +204,22 @@ TEST(retransmit_timeout, fixed_timeout_never_doubles)
     c.fixed_rexmit_timeout_s = 75e-6;
     for (uint32_t n : {1u, 2u, 9u}) EXPECT_DOUBLE_EQ(retransmit_timeout_s(c, n), 75e-6);
 }
+
+// The congestion-control page: an ACK (or a trim NACK) gives an RTT sample when it answers a
+// packet sent once or re-sent once, timed from the end of that transmission's serialization.
+TEST(sent_packet, gives_an_rtt_sample_when_sent_once_or_resent_once)
+{
+    sent_packet p;
+    EXPECT_FALSE(p.gives_rtt_sample());  // never sent
+    p.tx_count = 1;
+    EXPECT_FALSE(p.gives_rtt_sample());  // still serializing: no end time yet
+    p.sent_end_ps = 104'040;
+    EXPECT_TRUE(p.gives_rtt_sample());
+    p.tx_count = 2;
+    EXPECT_TRUE(p.gives_rtt_sample());  // the first retransmission
+    p.tx_count = 3;
+    EXPECT_FALSE(p.gives_rtt_sample());
+    p.tx_count = 1;
+    p.retired = true;
+    EXPECT_FALSE(p.gives_rtt_sample());  // already acknowledged
+}

@@ -153,3 +153,35 @@ TEST(pds_scheduler, groups_enqueued_at_the_head_go_first)
     }
     EXPECT_EQ(order, (std::vector<sender_pdc*>{&g3, &g1, &g2}));
 }
+
+// Congestion-control page: a new segment is fetched only while the bytes fetched and not yet
+// acknowledged are at most the window (450,000 B at the defaults), besides the wire test; a
+// retransmission needs no fetch, so only the wire test applies to it.
+TEST(pds_scheduler, new_data_waits_while_fetched_and_unacknowledged_bytes_exceed_the_window)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 3 * 4096);
+    pdc_group& g = b.table.group(a.group);
+    ASSERT_DOUBLE_EQ(g.cc->cwnd_bytes(), 450'000.0);
+    b.issue(b.sched.decide(room));  // PSN 100
+    // Nothing in flight (the wire test passes), but 450,001 B fetched and not acknowledged.
+    g.inflight = 0;
+    g.fetched_unacked = 450'001;
+    EXPECT_EQ(b.sched.decide(room).what, pds_decision::kind::idle);
+    EXPECT_FALSE(g.queued);
+    // A lost packet's retransmission still goes.
+    a.st.find(100)->in_flight = true;
+    a.st.on_loss(100);
+    b.sched.enqueue(a.group, true);
+    pds_decision d = b.sched.decide(room);
+    ASSERT_EQ(d.what, pds_decision::kind::send);
+    ASSERT_NE(d.retransmission, nullptr);
+    b.issue(d);
+    // At exactly the window the fetch is allowed again.
+    g.fetched_unacked = 450'000;
+    b.sched.enqueue(a.group, true);
+    d = b.sched.decide(room);
+    ASSERT_EQ(d.what, pds_decision::kind::send);
+    EXPECT_EQ(d.retransmission, nullptr);
+    EXPECT_EQ(d.payload, 4096u);
+}

@@ -49,3 +49,34 @@ TEST(rx_pdc_table, receiver_ids_wrap_from_65535_to_32769)
     for (uint32_t i = 0; i < 32767; ++i) ASSERT_EQ(t.on_data(i, 1, 0, true)->id, 32769 + i);
     EXPECT_EQ(t.on_data(40000, 1, 0, true)->id, 32769);
 }
+
+// A receiving end is open while a message begun on it has bytes to arrive; the table counts
+// the open ends per peer and says when the last one from a peer closes. Two 10,000 B messages
+// from host 2 (4,096 + 4,096 + 1,808 B each) on two PDCs, one of 4,096 B from host 3.
+TEST(rx_pdc_table, receiving_ends_are_open_until_their_messages_are_in)
+{
+    rx_pdc_table t;
+    receiver_pdc& a = *t.on_data(2, 1, 500, true);
+    receiver_pdc& b = *t.on_data(2, 2, 900, true);
+    receiver_pdc& c = *t.on_data(3, 1, 100, true);
+    EXPECT_FALSE(t.deliver(a, 4096, 4096, 10'000));  // before its offset 0: open
+    EXPECT_TRUE(a.open());
+    EXPECT_EQ(t.open_from(2), 1u);
+    EXPECT_FALSE(t.deliver(b, 0, 4096, 10'000));
+    EXPECT_EQ(t.open_from(2), 2u);
+    // Host 3's only message, in one packet: complete at once, so it never counted as open.
+    EXPECT_FALSE(t.deliver(c, 0, 4096, 4096));
+    EXPECT_EQ(t.open_from(3), 0u);
+    EXPECT_FALSE(t.deliver(a, 0, 4096, 10'000));
+    EXPECT_FALSE(t.deliver(a, 8192, 1808, 10'000));  // a is in; b still open
+    EXPECT_FALSE(a.open());
+    EXPECT_EQ(a.rcvd_bytes, 10'000u);
+    EXPECT_EQ(t.open_from(2), 1u);
+    EXPECT_FALSE(t.deliver(b, 8192, 1808, 10'000));
+    EXPECT_TRUE(t.deliver(b, 4096, 4096, 10'000));  // the last open end from host 2
+    EXPECT_EQ(t.open_from(2), 0u);
+    // A zero-byte message opens nothing.
+    receiver_pdc& d = *t.on_data(4, 1, 7, true);
+    EXPECT_FALSE(t.deliver(d, 0, 0, 0));
+    EXPECT_EQ(t.open_from(4), 0u);
+}

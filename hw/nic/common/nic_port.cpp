@@ -1,6 +1,7 @@
 #include "hw/nic/common/nic_port.h"
 
 #include "hw/common/time.h"
+#include "tlm/dscp.h"
 
 namespace uetsim {
 
@@ -20,6 +21,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
               })
     , m_rx_pipeline("rx_pipeline", [this](packet* p) { received(p); })
     , m_ack_hold("ack_hold", [this](packet* p) { push_control(p); })
+    , m_control_built("control_built", [this](packet* p) { push_control(p); })
 {
     for (int i = 0; i < k_rx_stages; ++i) {
         m_rx[i] = pipeline_stage(cfg.rx_stages[i], cfg.cycle_ps);
@@ -52,8 +54,14 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
 
 packet* nic_port::next_frame()
 {
-    const int slot = m_arbiter.pick(!m_control_q.empty(),
-                                    m_data_q.empty() ? uint8_t(0) : uint8_t(1u << data_class));
+    const uint8_t data_waiting = m_data_q.empty() ? uint8_t(0) : uint8_t(1u << data_class);
+    int slot = m_arbiter.pick(!m_control_q.empty(), data_waiting);
+    // Strict priority between the classes: the control class goes first unless the waiting data
+    // frame's class is numbered higher (the data ring is one FIFO, so its head's class decides).
+    if (slot == port_scheduler::control_slot && data_waiting &&
+        dscp::traffic_class(m_data_q.front()->ip.dscp) > m_cfg.control_traffic_class &&
+        m_arbiter.pick(false, data_waiting) == data_class)
+        slot = data_class;
     ring<packet*>* q = slot == port_scheduler::control_slot ? &m_control_q
                        : slot == data_class                 ? &m_data_q
                                                             : nullptr;
@@ -69,13 +77,17 @@ packet* nic_port::next_frame()
     m_wire.wire_bytes = p->wire_bytes;
     ++m_stats.tx_packets;
     m_stats.tx_bytes += p->wire_bytes;
-    if (m_observe_tx) m_client.on_transmit(*p);
+    // A monitor logs the frame once it has finished on the wire; the link may release or
+    // deliver it before then, so the port keeps a copy (no allocation: a member).
+    m_wire_copied = m_observe_tx;
+    if (m_observe_tx) m_wire_copy = *p;
     return p;
 }
 
 void nic_port::frame_done()
 {
     if (m_wire.data) m_data_reserved -= m_wire.wire_bytes;
+    if (m_wire_copied) m_client.on_transmit(m_wire_copy);
     m_client.on_sent(m_wire);
     if (m_wire.data && m_pool_blocked && m_data_reserved <= m_cfg.egress_data_pool_bytes / 2) {
         m_pool_blocked = false;

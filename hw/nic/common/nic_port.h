@@ -1,13 +1,15 @@
 // The network port every NIC type has, whatever its transport: the `in` socket and the
-// transmitter, egress arbitration (a control ring before the data ring, through the shared
-// port_scheduler, where the data ring is one traffic class that PFC could pause), the egress
+// transmitter, egress arbitration (a control ring and a data ring through the shared
+// port_scheduler, where the data ring is one traffic class that PFC could pause; by strict
+// priority, control first unless the data at the ring's head has a higher class), the egress
 // data pool (a data frame is charged when queued and released when its serialization ends; a
 // blocked transport is woken when the pool is half drained), the receive pipeline stages
 // (RxParse behind the MAC's receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage
 // arithmetic, one timed FIFO towards the transport), the ACK hold line (ACKs leave in order after
-// the receiver's service time), host_port_stats, and connection-management frames (built here;
-// received ones go straight to host_dma). The transport behind it is a nic_port_client: one virtual
-// call per frame event.
+// the receiver's service time; NACKs and probe answers pass it by), host_port_stats, and
+// connection-management frames (built here; received ones go straight to host_dma). The transport
+// behind it is a nic_port_client: one virtual call per frame event (and, while a monitor observes,
+// one more when a frame finishes).
 #pragma once
 
 #include <algorithm>
@@ -68,7 +70,9 @@ public:
     virtual void on_sent(const sent_frame& f) = 0;
     // The egress data pool is half drained after the client was blocked on it.
     virtual void on_pool_free() = 0;
-    // A frame starts serializing; called only while the port is told to observe_transmit().
+    // A frame has finished serializing (a copy of it as it started: the link owns the frame
+    // by then), just before on_sent(); called only while the port is told to
+    // observe_transmit(). A frame still on the wire when the run ends is never reported.
     virtual void on_transmit(const packet& p) { (void)p; }
     // The frame's PDC context is needed from `at_ps` (PdcLookup's start): when it is on chip.
     // Called only with nic_port_config::pdc_context_lookup.
@@ -108,14 +112,21 @@ public:
         m_control_q.push_back(p);
         tx.kick();
     }
-    // A control frame queued at `due` or behind the frames held before it, whichever is later.
+    // An ACK held for the receiver's service time: queued at `due` or behind the ACKs held
+    // before it, whichever is later (ACKs leave in the order they were made).
     void hold_control(packet* p, const sc_core::sc_time& due)
     {
         m_ack_hold.push(p, std::max(due, m_ack_hold.last_due()));
     }
+    // A control frame that is not held (a NACK, a probe's answer): queued once it is built at
+    // `due`, whatever ACKs are held (in order only with the other frames built this way).
+    void send_control_at(packet* p, const sc_core::sc_time& due)
+    {
+        m_control_built.push(p, std::max(due, m_control_built.last_due()));
+    }
     // A connection-management frame (the three-message setup), queued now.
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m);
-    // Calls the client's on_transmit() for every frame from now on (monitors).
+    // Calls the client's on_transmit() for every frame that finishes from now on (monitors).
     void observe_transmit(bool on) { m_observe_tx = on; }
 
     const host_port_stats& stats() const { return m_stats; }
@@ -141,11 +152,14 @@ private:
     pipeline_stage m_rx[k_rx_stages];
     bool m_rx_delays_only = true;  // every receive stage is a pure delay (the defaults)
     uint64_t m_rx_latency_ps = 0;
-    delay_line m_rx_pipeline;  // frame received -> out of the receive stages
-    delay_line m_ack_hold;     // ACKs held for the receiver's service time, in order
+    delay_line m_rx_pipeline;    // frame received -> out of the receive stages
+    delay_line m_ack_hold;       // ACKs held for the receiver's service time, in order
+    delay_line m_control_built;  // NACKs and probe answers until built: never behind ACKs
     ring<packet*> m_control_q;
     ring<packet*> m_data_q;
     sent_frame m_wire;
+    packet m_wire_copy;  // the frame on the wire, while observed (on_transmit)
+    bool m_wire_copied = false;
     uint32_t m_data_reserved = 0;
     bool m_pool_blocked = false;
     bool m_observe_tx = false;

@@ -25,6 +25,13 @@ struct sent_packet
     bool retired = false;    // acknowledged
     bool rtx_queued = false;
     uint64_t sent_end_ps = 0;  // end of the latest serialization
+
+    // An ACK or NACK of this packet gives an RTT sample: it is still outstanding, it has
+    // finished serializing, and it was sent once or re-sent once (NSCC's sample rule).
+    bool gives_rtt_sample() const
+    {
+        return !retired && tx_count > 0 && tx_count <= 2 && sent_end_ps != 0;
+    }
 };
 
 class pdc_sender

@@ -60,19 +60,32 @@ uint32_t pdc_table::group_for(uint32_t dst, bool& created)
     return g;
 }
 
-bool pdc_table::close(sender_pdc& p)
+bool pdc_table::close(sender_pdc& p, bool peer_sending)
 {
     p.open = false;
     pdc_group& g = m_groups[p.group];
     g.pdcs.erase(std::find(g.pdcs.begin(), g.pdcs.end(), p.id));
     m_free_ids.push_back(p.id);
-    if (!g.pdcs.empty()) return false;
+    if (!g.pdcs.empty() || (m_groups_enabled && peer_sending)) return false;
+    retire_group(p.group);
+    return true;
+}
+
+void pdc_table::peer_idle(uint32_t dst)
+{
+    if (!m_groups_enabled) return;  // receiving ends join no group then
+    auto it = m_group_of_dst.find(dst);
+    if (it != m_group_of_dst.end() && m_groups[it->second].pdcs.empty()) retire_group(it->second);
+}
+
+void pdc_table::retire_group(uint32_t gi)
+{
+    pdc_group& g = m_groups[gi];
     g.alive = false;
     g.cc.reset();
     g.lb.reset();
     if (m_groups_enabled) m_group_of_dst.erase(g.dst);
-    m_free_groups.push_back(p.group);
-    return true;
+    m_free_groups.push_back(gi);
 }
 
 }  // namespace uetsim

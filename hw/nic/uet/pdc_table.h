@@ -37,9 +37,10 @@ struct pdc_group
     std::unique_ptr<nscc> cc;
     std::unique_ptr<entropy_policy> lb;
     uint64_t inflight = 0;
-    uint64_t fetched = 0;
-    uint16_t last_entropy = 0;   // of the group's last data packet or retransmission sent
-    std::vector<uint16_t> pdcs;  // open sender PDCs, served in turn
+    uint64_t fetched = 0;          // payload bytes fetched from the host, ever (uet-monitor)
+    uint64_t fetched_unacked = 0;  // nominal bytes fetched and not yet acknowledged (fetch test)
+    uint16_t last_entropy = 0;     // of the group's last data packet or retransmission sent
+    std::vector<uint16_t> pdcs;    // open sender PDCs, served in turn
     size_t turn = 0;
     bool queued = false;  // in the scheduler's ready ring
     uint32_t dst = 0;
@@ -81,9 +82,12 @@ public:
     size_t group_slots() const { return m_groups.size(); }
     // Adds open PDC `p` to its group's turn.
     void join_group(const sender_pdc& p) { m_groups[p.group].pdcs.push_back(p.id); }
-    // Closes `p`: out of its group, its id free. The group dies with its last PDC (the next
-    // message starts a fresh window and state); returns true when it did.
-    bool close(sender_pdc& p);
+    // Closes `p`: out of its group, its id free. The group dies with its last PDC unless
+    // `peer_sending` (a PDC from the peer is open at this NIC: with groups enabled it keeps the
+    // group); the next message then starts a fresh window and state. True when it died.
+    bool close(sender_pdc& p, bool peer_sending = false);
+    // The last PDC from `dst` closed at this NIC: its group dies if it has no sender PDC left.
+    void peer_idle(uint32_t dst);
 
     // The queue pair's PDC, kept open between its messages, or nullptr.
     sender_pdc* of_queue_pair(uint32_t queue_pair) const
@@ -98,6 +102,8 @@ public:
     }
 
 private:
+    void retire_group(uint32_t g);
+
     bool m_groups_enabled;
     std::vector<std::unique_ptr<sender_pdc>> m_pdcs;  // index = PDC id, allocated on first use
     std::vector<uint16_t> m_free_ids;

@@ -53,8 +53,13 @@ pds_decision pds_scheduler::decide(uint32_t pool_room)
             } else {
                 const uet_message& m = m_messages[p.message];
                 if (!m.has_new_data()) continue;
+                // The fetch test: a new segment is fetched only while the bytes fetched and
+                // not yet acknowledged are at most the window (lost packets waiting for their
+                // retransmission still count; they need no fetch).
+                if (!g.cc->fetch_allows(g.fetched_unacked)) continue;
                 payload = uint32_t(std::min<uint64_t>(m_mss, m.bytes - m.next_offset));
             }
+            // The wire test, for new data and retransmissions alike.
             if (!g.cc->window_allows(g.inflight, payload + m_nominal_overhead)) continue;
             chosen = &p;
             d.retransmission = r;

@@ -1,6 +1,7 @@
 // The PDS transmit scheduler of the UET NIC: a ring of ready PDC groups; the group at the head
 // sends from one of its PDCs, in turn, a retransmission first, then new data, if the group's
-// NSCC window allows the packet and the egress data pool has room for it. Pure logic: decide()
+// NSCC window allows the packet (the wire test; for new data also the fetch test) and the
+// egress data pool has room for it. Pure logic: decide()
 // says what to send (or that the pool blocks, or that nothing may go); the NIC sends it.
 #pragma once
 

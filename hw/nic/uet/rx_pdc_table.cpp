@@ -9,11 +9,15 @@ receiver_pdc* rx_pdc_table::on_data(uint32_t src_host, uint16_t spdcid, uint32_t
     auto it = m_pdcs.find(k);
     if (it != m_pdcs.end() && it->second->first_psn != first_psn) {
         if (!syn) return nullptr;
+        // A sender reuses an id only once every byte was acknowledged, so the earlier end is
+        // closed; should it not be, it stops counting as open.
+        if (it->second->open()) close_one(src_host);
         m_pdcs.erase(it);
         it = m_pdcs.end();
     }
     if (it == m_pdcs.end()) {
-        it = m_pdcs.emplace(k, std::make_unique<receiver_pdc>(m_next_id, first_psn)).first;
+        it =
+            m_pdcs.emplace(k, std::make_unique<receiver_pdc>(m_next_id, first_psn, src_host)).first;
         m_next_id = m_next_id == last_id ? first_id : uint16_t(m_next_id + 1);
     }
     return it->second.get();

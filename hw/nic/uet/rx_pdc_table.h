@@ -2,7 +2,9 @@
 // packet of a PDC to arrive opens its receiving end (SYN information: the first PSN) with a
 // receiver PDC id from 32769..65535, wrapping. Senders reuse PDC ids once a message is done: a
 // SYN packet with another first PSN reopens the PDC; a non-SYN packet with another first PSN
-// is a late copy from the earlier PDC and is rejected. Pure logic.
+// is a late copy from the earlier PDC and is rejected. A receiving end is open while a message
+// begun on it has bytes still to arrive; the table counts the open ends from each peer, since a
+// PDC group lives while any PDC to or from its peer is open. Pure logic.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +19,16 @@ struct receiver_pdc
 {
     uint16_t id = 0;
     uint32_t first_psn = 0;  // tells a reused sender PDC id from the earlier PDC
+    uint32_t src_host = 0;
     pdc_receiver st;
-    receiver_pdc(uint16_t rid, uint32_t first) : id(rid), first_psn(first), st(first) {}
+    uint64_t rcvd_bytes = 0;      // payload of the new data packets received (ACKs carry it)
+    uint64_t expected_bytes = 0;  // the sizes of the messages begun (their offset-0 packet seen)
+    receiver_pdc(uint16_t rid, uint32_t first, uint32_t src)
+        : id(rid), first_psn(first), src_host(src), st(first)
+    {
+    }
+    // A message begun on it still has bytes to arrive (or a packet came before its offset 0).
+    bool open() const { return rcvd_bytes != expected_bytes; }
 };
 
 class rx_pdc_table
@@ -32,13 +42,44 @@ public:
     receiver_pdc* on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn, bool syn);
     size_t size() const { return m_pdcs.size(); }
 
+    // A new (not duplicate) data packet on `rp`: `payload` bytes at `offset` of a message of
+    // `message_bytes`. True when it completed the last open receiving end from its peer.
+    bool deliver(receiver_pdc& rp, uint64_t offset, uint32_t payload, uint64_t message_bytes)
+    {
+        const bool was_open = rp.open();
+        rp.rcvd_bytes += payload;
+        if (offset == 0) rp.expected_bytes += message_bytes;
+        if (was_open == rp.open()) return false;
+        if (rp.open()) {
+            ++m_open_from[rp.src_host];
+            return false;
+        }
+        return close_one(rp.src_host);
+    }
+    // Receiving ends open from `src_host` (a lookup: once per message, not per packet).
+    uint32_t open_from(uint32_t src_host) const
+    {
+        auto it = m_open_from.find(src_host);
+        return it == m_open_from.end() ? 0 : it->second;
+    }
+
 private:
     static constexpr uint64_t key(uint32_t src_host, uint16_t spdcid)
     {
         return (uint64_t(src_host) << 16) | spdcid;
     }
 
+    // One fewer open end from `src_host`; true when none is left.
+    bool close_one(uint32_t src_host)
+    {
+        auto it = m_open_from.find(src_host);
+        if (--it->second > 0) return false;
+        m_open_from.erase(it);
+        return true;
+    }
+
     std::unordered_map<uint64_t, std::unique_ptr<receiver_pdc>> m_pdcs;
+    std::unordered_map<uint32_t, uint32_t> m_open_from;  // src host -> open receiving ends
     uint16_t m_next_id = first_id;
 };
 

@@ -246,6 +246,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     stage_pass f = fetch.enter(to_fetch, tag_free);
     if (!is_rtx) {
         g.fetched += payload;
+        g.fetched_unacked += sp->nominal;
         const uint64_t arrived = m_dma.fetch_payload(f.start, payload);
         m_read_tags.hold(tag, f.start, arrived);
         f.done = std::max(f.done, arrived);
@@ -291,6 +292,8 @@ uint64_t uet_nic::context_ready(const packet& p, uint64_t at_ps)
 
 void uet_nic::on_transmit(const packet& p)
 {
+    // A NACK was logged when the NIC made it (the records page): one row per NACK.
+    if (p.kind == packet_kind::uet_nack) return;
     const bool probe = p.kind == packet_kind::uet_probe && p.pds.ack_request;
     sender_pdc* sp = p.kind == packet_kind::uet_data || probe ? m_pdcs.find(p.pds.spdcid) : nullptr;
     monitor(p, p.pds.retransmit ? uet_monitor_row::dir::retx : uet_monitor_row::dir::tx, sp,
@@ -402,7 +405,7 @@ void uet_nic::on_data(packet* p)
         ++m_counters.total_pkts_sent;
         if (m_monitor) monitor(*n, uet_monitor_row::dir::tx);
         m_pool.release(p);
-        port.hold_control(n, picoseconds(build_ack()));
+        port.send_control_at(n, picoseconds(build_ack()));  // not behind held ACKs
         return;
     }
 
@@ -421,6 +424,9 @@ void uet_nic::on_data(packet* p)
         uint64_t(double(backlog + p->ip_bytes()) * 8e12 / m_dma.nic_to_host_bps() + 0.5);
     if (arrival != pdc_receiver::arrival::duplicate) {
         m_counters.rx_bytes_delivered += p->payload_bytes;
+        // The last message from the peer is in: a group kept only by it dies.
+        if (m_rx_pdcs.deliver(rp, p->ses.offset, p->payload_bytes, p->ses.message_bytes))
+            m_pdcs.peer_idle(p->src_node);
         m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
     }
     if (p->pds.ack_request) {
@@ -436,11 +442,14 @@ void uet_nic::on_data(packet* p)
         a->pds.sack_bitmap = s.bitmap;
         a->pds.ecn_echo = p->ip.ecn == ecn::ce;
         a->pds.retransmit = p->pds.retransmit;
+        a->pds.rcvd_bytes = rp.rcvd_bytes;
         a->pds.service_time = uint16_t(std::min<uint64_t>(65535, hold_ps / 128'000));
         a->pds.rcv_penalty =
             receiver_penalty(100.0 * double(backlog) / double(m_cfg.ingress_data_pool_bytes),
                              m_cc_cfg.receiver_congestion_low_threshold,
                              m_cc_cfg.receiver_congestion_high_threshold);
+        // The receiver's own flag: whether its senders restore their saved window at penalty 0.
+        a->pds.restore_cwnd = m_cc_cfg.restore_cwnd_enable;
         a->udp.src_port = p->udp.src_port;  // the entropy value goes back as path feedback
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
@@ -465,7 +474,7 @@ void uet_nic::on_probe(packet* p)
     ++m_counters.ack_pkts_sent;
     ++m_counters.total_pkts_sent;
     m_pool.release(p);
-    port.hold_control(a, picoseconds(build_ack()));  // not held
+    port.send_control_at(a, picoseconds(build_ack()));  // not held, nor behind held ACKs
 }
 
 void uet_nic::on_ack(packet* p)
@@ -495,7 +504,7 @@ void uet_nic::on_ack(packet* p)
     // RTT sample from the packet that drew the ACK, if this is its first or first re-send.
     double rtt = -1;
     if (sent_packet* s = pdc.st.find(p->pds.ack_psn))
-        if (!s->retired && s->tx_count <= 2 && s->sent_end_ps && s->tx_count > 0)
+        if (s->gives_rtt_sample())
             rtt = double(now_ps() - s->sent_end_ps) * 1e-12 - p->pds.service_time * 128e-9;
 
     m_retired.clear();
@@ -510,6 +519,7 @@ void uet_nic::on_ack(packet* p)
     }
     for (sent_packet* s : m_retired) {
         acked += s->nominal;
+        g.fetched_unacked -= s->nominal;
         if (s->in_flight) g.inflight -= s->nominal, s->in_flight = false;
         m.bytes_acked += s->payload;
     }
@@ -518,6 +528,7 @@ void uet_nic::on_ack(packet* p)
     if (rtt >= 0) info.rtt_s = rtt;
     info.ecn_echo = p->pds.ecn_echo;
     info.receiver_penalty = p->pds.rcv_penalty;
+    info.restore_cwnd = p->pds.restore_cwnd;
     info.inflight_bytes = g.inflight;
     const uint64_t qa_before = g.cc->quick_adapt_count();
     g.cc->on_ack(info, now_s());
@@ -553,7 +564,7 @@ void uet_nic::on_ack(packet* p)
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
         if (!pdc.kept_open) {
-            m_pdcs.close(pdc);
+            m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0);
             if (m_state) --m_state->open_tx_pdcs;
         }
         m_dma.message_complete(m.id);
@@ -578,8 +589,12 @@ void uet_nic::on_nack(packet* p)
             if (m_state) m_state->rtx_queue.add(now_ps(), +1);
             pdc_group& g = m_pdcs.group(pdc.group);
             g.inflight -= s->nominal;
+            // The NACK's RTT sample, under the ACK's rule; a NACK is not held, so it reports
+            // no service time. It feeds NSCC only: the records' RTT columns are ACK samples.
+            std::optional<double> rtt;
+            if (s->gives_rtt_sample()) rtt = double(now_ps() - s->sent_end_ps) * 1e-12;
             const uint64_t qa_before = g.cc->quick_adapt_count();
-            g.cc->on_trim_nack(now_s(), std::nullopt, s->nominal, g.inflight);
+            g.cc->on_trim_nack(now_s(), rtt, s->nominal, g.inflight);
             m_counters.num_quick_adapt += g.cc->quick_adapt_count() - qa_before;
             g.lb->feedback(s->entropy,
                            p->pds.nack_code == 2 ? path_feedback::nack_trimmed_last_hop
