@@ -23,7 +23,7 @@ TEST(capture, one_mib_message_decodes_in_tshark_and_matches_uet_monitor)
     sc.flows.messages.push_back(f);
     sc.capture.links = {"host0-leaf0"};
     sc.records.uet_monitor = true;
-    const std::string dir = test::temp_dir("cap");
+    const std::string dir = test::scratch_dir("cap");
     run_options o;
     o.out_dir = dir;
     run_summary s = run_simulation(sc, o);

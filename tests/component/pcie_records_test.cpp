@@ -43,7 +43,7 @@ scenario two_hosts(nic_kind nic)
 test::csv run(const scenario& sc, size_t* nics = nullptr, double* end_s = nullptr)
 {
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-    const std::string path = test::temp_dir("pcie") + "/pcie-pcie-stats-0.csv";
+    const std::string path = test::scratch_dir("pcie") + "/pcie-pcie-stats-0.csv";
     // Leaked on purpose: SystemC objects live to the end of the process.
     auto* pool = new packet_pool;
     auto* traffic = new flows("flows", sc, *pool);

@@ -44,7 +44,7 @@ uint64_t port0_tx_packets(const std::string& dir)
 
 TEST(switch_admission, drop_tail_without_trimming)
 {
-    const std::string dir = test::temp_dir("droptail");
+    const std::string dir = test::scratch_dir("droptail");
     run_options o;
     o.out_dir = dir;
     run_summary s = run_simulation(incast(false), o);
@@ -58,7 +58,7 @@ TEST(switch_admission, drop_tail_without_trimming)
 
 TEST(switch_admission, trimming_forwards_headers_instead_of_dropping)
 {
-    const std::string dir = test::temp_dir("trim");
+    const std::string dir = test::scratch_dir("trim");
     run_options o;
     o.out_dir = dir;
     run_summary s = run_simulation(incast(true), o);

@@ -58,7 +58,7 @@ double last_total(const test::csv& t, const std::string& column)
 
 outcome run(const scenario& sc)
 {
-    const std::string dir = test::temp_dir("uet");
+    const std::string dir = test::scratch_dir("uet");
     run_options o;
     o.out_dir = dir;
     outcome r;

@@ -22,7 +22,7 @@ TEST(switch_lockstep, rtl_flow_hash_checks_every_hash_of_a_loaded_fabric)
         f.bytes = 256 * 1024;
         sc.flows.messages.push_back(f);
     }
-    const std::string dir = test::temp_dir("lock");
+    const std::string dir = test::scratch_dir("lock");
     run_options o;
     o.out_dir = dir;
     run_summary s = run_simulation(sc, o);

@@ -24,6 +24,17 @@ std::string slurp_fd(int fd)
     return s;
 }
 
+// A fresh, empty folder of this process under the system temp dir.
+std::string make_fresh_dir(const std::string& tag)
+{
+    static int counter = 0;
+    auto p = std::filesystem::temp_directory_path() /
+             ("uetsim-" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(p);
+    return p.string();
+}
+
 }  // namespace
 
 std::string uetsim_path()
@@ -64,7 +75,7 @@ int wait_uetsim(int pid)
 
 command_result run_uetsim(const std::vector<std::string>& args)
 {
-    std::string dir = temp_dir("cmd");
+    std::string dir = make_fresh_dir("cmd");
     std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
     command_result r;
     r.exit_code = wait_uetsim(start_uetsim(args, out_path, err_path, false));
@@ -72,16 +83,6 @@ command_result run_uetsim(const std::vector<std::string>& args)
     r.err = read_text(err_path);
     std::filesystem::remove_all(dir);
     return r;
-}
-
-std::string temp_dir(const std::string& tag)
-{
-    static int counter = 0;
-    auto p = std::filesystem::temp_directory_path() /
-             ("uetsim-" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(p);
-    std::filesystem::create_directories(p);
-    return p.string();
 }
 
 std::string write_file(const std::string& path, const std::string& text)
@@ -157,7 +158,7 @@ std::string scratch_dir(const std::string& tag)
             for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
         }
     } created;
-    created.dirs.push_back(temp_dir(tag));
+    created.dirs.push_back(make_fresh_dir(tag));
     return created.dirs.back();
 }
 

@@ -31,10 +31,8 @@ int wait_uetsim(int pid);
 // Runs a shell command (e.g. tshark on a capture) and returns its standard output.
 std::string shell_output(const std::string& command);
 
-// A fresh, empty folder under the system temp dir, unique to this process.
-std::string temp_dir(const std::string& tag);
-
-// Like temp_dir, and removed (with everything in it) when the test process ends.
+// A fresh, empty folder under the system temp dir, unique to this process, removed (with
+// everything in it) when the test process ends, so a run leaves nothing behind.
 std::string scratch_dir(const std::string& tag);
 
 // Writes text to a file and returns its path.

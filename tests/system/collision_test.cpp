@@ -68,7 +68,7 @@ outcome run_seed(const std::string& file, const std::string& out, int seed, int 
 
 TEST(collision, ecmp_busiest_uplink_carries_about_2_59_flows)
 {
-    const std::string dir = temp_dir("coll");
+    const std::string dir = scratch_dir("coll");
     const std::string solo_file = write_file(dir + "/solo.yaml", scenario(1, 1));
     const std::string file = write_file(dir + "/coll.yaml", scenario(8, 1));
     const double solo_fct = run_seed(solo_file, dir + "/solo", 1, 1).slowest_fct_us;
@@ -93,7 +93,7 @@ TEST(collision, ecmp_busiest_uplink_carries_about_2_59_flows)
 
 TEST(collision, spraying_over_128_entropy_values_balances_the_uplinks)
 {
-    const std::string dir = temp_dir("spray");
+    const std::string dir = scratch_dir("spray");
     const std::string file = write_file(dir + "/spray.yaml", scenario(8, 128));
     constexpr int seeds = 40;
     double busiest = 0;
@@ -109,7 +109,7 @@ TEST(collision, solo_flow_time_is_serialization_plus_path_latency)
     // 256 x 4,202 B at 400 Gbps = 21.51424 us on the first link; then three switches, each
     // 500 ns forwarding plus one more 84.04 ns store-and-forward serialization; propagation
     // 100 + 500 + 500 + 100 ns.
-    const std::string dir = temp_dir("solo");
+    const std::string dir = scratch_dir("solo");
     const std::string file = write_file(dir + "/solo.yaml", scenario(1, 1));
     auto r = run_uetsim({"run", file, "--quiet", "--out", dir});
     ASSERT_EQ(r.exit_code, 0) << r.err;

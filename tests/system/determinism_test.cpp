@@ -25,7 +25,7 @@ nlohmann::json manifest_without_wall_time(const std::string& path)
 
 TEST(determinism, default_scenario_twice_gives_identical_records)
 {
-    const std::string a = temp_dir("det-a"), b = temp_dir("det-b");
+    const std::string a = scratch_dir("det-a"), b = scratch_dir("det-b");
     auto ra = run_uetsim({"run", "--quiet", "--out", a});
     auto rb = run_uetsim({"run", "--quiet", "--out", b});
     ASSERT_EQ(ra.exit_code, 0) << ra.err;
@@ -48,7 +48,7 @@ TEST(determinism, default_scenario_twice_gives_identical_records)
 
 TEST(determinism, another_seed_changes_the_placement)
 {
-    const std::string a = temp_dir("seed-a"), b = temp_dir("seed-b");
+    const std::string a = scratch_dir("seed-a"), b = scratch_dir("seed-b");
     ASSERT_EQ(run_uetsim({"run", "--quiet", "--out", a, "--set", "Simulation.RandomSeed=1", "--set",
                           "Simulation.RunTime=2ms"})
                   .exit_code,

@@ -57,7 +57,7 @@ constexpr double achievable_goodput_bps = 400e9 * 4096.0 / (4096 + 106);
 
 TEST(rdma_app, every_wqe_takes_at_least_its_ideal_time)
 {
-    const std::string out = temp_dir("rdma-ideal");
+    const std::string out = scratch_dir("rdma-ideal");
     const command_result r = run_app(out, two_hosts);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
@@ -85,7 +85,7 @@ TEST(rdma_app, every_wqe_takes_at_least_its_ideal_time)
 TEST(rdma_app, first_wqe_is_posted_at_the_end_of_the_client_start_window)
 {
     for (const char* type : {"simultaneous", "uniform", "sequential"}) {
-        const std::string out = temp_dir(std::string("rdma-start-") + type);
+        const std::string out = scratch_dir(std::string("rdma-start-") + type);
         const command_result r = run_app(out, {std::string("RdmaApplication.StartType=") + type,
                                                "RdmaApplication.NumConnections=4"});
         ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -111,7 +111,7 @@ TEST(rdma_app, one_connection_completes_one_wqe_per_wqe_latency)
 {
     // Little's law on one connection: completions per second x mean latency = WQEs outstanding.
     for (int pending : {1, 10}) {
-        const std::string out = temp_dir("rdma-little-" + std::to_string(pending));
+        const std::string out = scratch_dir("rdma-little-" + std::to_string(pending));
         const command_result r = run_app(
             out, with(two_hosts, {"RdmaApplication.MaxPendingWQEs=" + std::to_string(pending)}));
         ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -133,7 +133,7 @@ TEST(rdma_app, more_connections_fill_the_link)
 {
     std::map<int, double> goodput;
     for (int n : {1, 4}) {
-        const std::string out = temp_dir("rdma-conn-" + std::to_string(n));
+        const std::string out = scratch_dir("rdma-conn-" + std::to_string(n));
         const command_result r =
             run_app(out, with(two_hosts, {"RdmaApplication.NumConnections=" + std::to_string(n)}));
         ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -154,7 +154,7 @@ TEST(rdma_app, more_connections_fill_the_link)
 
 TEST(rdma_app, keeps_max_pending_wqes_outstanding_and_records_only_completed_ones)
 {
-    const std::string out = temp_dir("rdma-outstanding");
+    const std::string out = scratch_dir("rdma-outstanding");
     const command_result r = run_app(out, {});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
@@ -184,7 +184,7 @@ TEST(rdma_app, keeps_max_pending_wqes_outstanding_and_records_only_completed_one
 
 TEST(rdma_app, connection_setup_and_doorbells_cross_pcie)
 {
-    const std::string out = temp_dir("rdma-pcie");
+    const std::string out = scratch_dir("rdma-pcie");
     const command_result r = run_app(out, {});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json j = inspect({});
@@ -225,7 +225,7 @@ TEST(rdma_app, same_seed_same_rdma_perf_and_another_seed_another_pairing)
 {
     const std::vector<std::string> sets = {"RdmaApplication.StartType=uniform",
                                            "RdmaApplication.NumConnections=2"};
-    const std::string a = temp_dir("rdma-seed-a"), b = temp_dir("rdma-seed-b");
+    const std::string a = scratch_dir("rdma-seed-a"), b = scratch_dir("rdma-seed-b");
     ASSERT_EQ(run_app(a, sets).exit_code, 0);
     ASSERT_EQ(run_app(b, sets).exit_code, 0);
     const std::string perf_a = read_text(a + "/uetsim-rdma-perf-0.csv");
@@ -239,7 +239,7 @@ TEST(rdma_app, same_seed_same_rdma_perf_and_another_seed_another_pairing)
 TEST(rdma_app, fifteen_initiators_share_one_responder)
 {
     // Ratios 0.9 / 0.1 on 16 hosts: 15 Initiators, 1 Responder, 15 pairs into one NIC.
-    const std::string out = temp_dir("rdma-incast");
+    const std::string out = scratch_dir("rdma-incast");
     const command_result r =
         run_app(out, {"RdmaApplication.InitiatorRatio=0.9", "RdmaApplication.ResponderRatio=0.1"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -262,7 +262,7 @@ TEST(rdma_app, setup_messages_and_data_class_on_the_wire)
     // The Initiator's link, decoded by tshark: the three setup messages (request and
     // acknowledgment out, response in) as 78-byte UDP frames to port 18515, then data packets
     // in class RdmaDataPacketTC = 3 (DSCP 8 x 3 plus the UET role bits).
-    const std::string out = temp_dir("rdma-wire");
+    const std::string out = scratch_dir("rdma-wire");
     const nlohmann::json j = inspect(two_hosts);
     ASSERT_EQ(j["placement"]["initiators"][0], 0);
     const command_result r =
@@ -295,7 +295,7 @@ TEST(rdma_app, a_connection_keeps_one_pdc_across_its_wqes)
 {
     // One queue pair, one PDC: from uet-monitor, the Initiator's data packets of 2 connections
     // use 2 PDCs, each carrying many WQEs with PSNs running on from one WQE to the next.
-    const std::string out = temp_dir("rdma-pdc");
+    const std::string out = scratch_dir("rdma-pdc");
     const command_result r =
         run_app(out, with(two_hosts, {"RdmaApplication.NumConnections=2", "Simulation.RunTime=0",
                                       "Records.UetMonitor=true"}));

@@ -74,7 +74,7 @@ std::map<std::string, double> leaf0_uplink_bytes(const std::string& out)
 
 TEST(spraying, one_mib_alone_uses_each_port_256_to_383_twice)
 {
-    const std::string dir = temp_dir("sp1");
+    const std::string dir = scratch_dir("sp1");
     const std::string file =
         write_file(dir + "/s.yaml", eight_flows(1u << 20, 1, "Records: {UetMonitor: true}\n"));
     run(file, dir, dps, 1);
@@ -91,7 +91,7 @@ TEST(spraying, one_mib_alone_uses_each_port_256_to_383_twice)
 
 TEST(spraying, eight_flows_none_collides_and_both_spraying_types_balance)
 {
-    const std::string dir = temp_dir("sp8");
+    const std::string dir = scratch_dir("sp8");
     const std::string solo_file = write_file(dir + "/solo.yaml", eight_flows(2u << 20, 1));
     const std::string file = write_file(dir + "/s.yaml", eight_flows(2u << 20));
     std::map<std::string, double> solo;
@@ -120,7 +120,7 @@ TEST(spraying, eight_flows_none_collides_and_both_spraying_types_balance)
 TEST(spraying, reps_steers_around_a_degraded_spine)
 {
     // 20 us into the run, both links of spine0 drop to a quarter of their rate.
-    const std::string dir = temp_dir("spdeg");
+    const std::string dir = scratch_dir("spdeg");
     const std::string faults =
         "Faults:\n"
         "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
@@ -150,7 +150,7 @@ TEST(spraying, uet_monitor_shows_reps_entropy_values_leaving_the_degraded_spine)
     // Which spine a data packet takes at leaf0 follows from its header and leaf0's salt (the
     // switch pages' crc32WithSalt): read each packet's entropy value from uet-monitor and count
     // those that leaf0 sends to spine0 after its links have slowed down.
-    const std::string dir = temp_dir("spmon");
+    const std::string dir = scratch_dir("spmon");
     const std::string faults =
         "Faults:\n"
         "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
@@ -185,7 +185,7 @@ TEST(spraying, uet_monitor_shows_reps_entropy_values_leaving_the_degraded_spine)
 
 TEST(spraying, dpr_collapses_every_type_onto_one_path_per_destination)
 {
-    const std::string dir = temp_dir("spdpr");
+    const std::string dir = scratch_dir("spdpr");
     const std::string file = write_file(dir + "/s.yaml", eight_flows(1u << 20, 1));
     for (const char* t : {none, dps, reps}) {
         run(file, dir + "/run", t, 1, {"--set", "Switch.EcmpHashMethod=dpr"});

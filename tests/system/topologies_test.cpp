@@ -13,7 +13,7 @@ namespace {
 
 void run_and_check(const std::string& yaml, size_t messages)
 {
-    const std::string dir = temp_dir("topo");
+    const std::string dir = scratch_dir("topo");
     const std::string file = write_file(dir + "/s.yaml", yaml);
     command_result r = run_uetsim({"run", file, "--quiet", "--out", dir});
     ASSERT_EQ(r.exit_code, 0) << r.err;
