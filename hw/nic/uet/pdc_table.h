@@ -39,6 +39,7 @@ struct pdc_group
     uint64_t inflight = 0;
     uint64_t fetched = 0;
     uint16_t last_entropy = 0;   // of the group's last data packet or retransmission sent
+    uint8_t last_penalty = 0;    // receiver penalty of the group's latest data ACK (uet-monitor)
     std::vector<uint16_t> pdcs;  // open sender PDCs, served in turn
     size_t turn = 0;
     bool queued = false;  // in the scheduler's ready ring

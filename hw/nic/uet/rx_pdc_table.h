@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "hw/nic/uet/pdc_receiver.h"
 
@@ -18,6 +19,7 @@ struct receiver_pdc
     uint16_t id = 0;
     uint32_t first_psn = 0;  // tells a reused sender PDC id from the earlier PDC
     pdc_receiver st;
+    std::vector<uint32_t> last_psns;  // uet-events: last PSNs of messages not yet all received
     receiver_pdc(uint16_t rid, uint32_t first) : id(rid), first_psn(first), st(first) {}
 };
 
@@ -28,8 +30,10 @@ public:
     static constexpr uint16_t last_id = 65535;
 
     // The receiving end for a data packet, opened or reopened as its SYN information says, or
-    // nullptr for a late copy from an earlier PDC with the same sender id.
-    receiver_pdc* on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn, bool syn);
+    // nullptr for a late copy from an earlier PDC with the same sender id. `opened` (if given)
+    // says whether this packet opened or reopened it.
+    receiver_pdc* on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn, bool syn,
+                          bool* opened = nullptr);
     size_t size() const { return m_pdcs.size(); }
 
 private:
