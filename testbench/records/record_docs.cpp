@@ -71,7 +71,9 @@ std::string records_markdown()
         code_list(enabled_record_names()) + ". The default is\n  " +
         code_list(default_enabled_records()) +
         ". A record is written only when it applies (the table below).\n"
-        "  `uet-monitor` is not in that list: `Records.UetMonitor: true` writes it.\n"
+        "  `uet-monitor` and `uet-events` are not in that list: `Records.UetMonitor` or one of "
+        "its triggers\n  writes the first, `UetNic.EnableEventLogging` the second "
+        "([records-monitor.md](records-monitor.md)).\n"
         "- The manifest is always written, and written last. The run deletes an earlier manifest "
         "of the\n  same name before it starts, so a folder with CSV files but no manifest is a "
         "run that did not\n  finish. Its `records` member lists the files written, in the order "
