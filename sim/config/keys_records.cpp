@@ -19,8 +19,11 @@ void add_records_keys(scenario_schema& s)
     k.boolean("Records.UetMonitor", UETSIM_FIELD(records.monitor.enabled),
               "Write uet-monitor (the page's EnableUETMonitor): one row per UET packet of the "
               "connections the four FilterOn* keys select (large).");
+    std::vector<detail::choice_alias> renamed;
+    for (const auto& [old_name, current] : renamed_records())
+        renamed.push_back({old_name, current});
     k.choice_list("Records.Enabled", UETSIM_FIELD(records.enabled), record_names(),
-                  "Records the run writes.");
+                  "Records the run writes.", renamed);
     k.text("Records.FilterOnFepId", UETSIM_FIELD(records.monitor.filter_fep_id),
            filter_rule("All, or a FEP id (a NIC's node id)", fep_id_filter_error),
            "uet-monitor: only the packets the NIC with this FEP id sends and receives.");

@@ -1,4 +1,4 @@
-// switch-load-balancing-stats: its column table, its registry declaration and the module that
+// scala-switch-load-balancing-stats: its column table, its registry declaration and the module that
 // samples the equal-cost set members.
 #include "testbench/records/lb_stats_record.h"
 
@@ -95,7 +95,8 @@ const record_def& lb_stats_record()
 {
     static const record_def d = [] {
         record_def r;
-        r.name = "switch-load-balancing-stats";
+        r.name = "scala-switch-load-balancing-stats";
+        r.old_name = "switch-load-balancing-stats";  // read for one release after the rename
         r.enabled_position = 1;
         r.when = "unless `Switch.EnableLoadBalancingStats: false`";
         r.intro =

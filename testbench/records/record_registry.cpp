@@ -73,6 +73,14 @@ const std::vector<std::string>& enabled_record_names()
     return names;
 }
 
+std::vector<std::pair<std::string, std::string>> renamed_records()
+{
+    std::vector<std::pair<std::string, std::string>> r;
+    for (const record_def* d : record_registry())
+        if (!d->old_name.empty()) r.emplace_back(d->old_name, d->name);
+    return r;
+}
+
 std::vector<std::string> default_enabled_records()
 {
     std::vector<std::string> n;

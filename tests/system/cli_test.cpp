@@ -99,7 +99,7 @@ TEST(cli, bad_scenarios_exit_2_naming_key_value_and_allowed)
                      "Switch.LoadBalancingMethod: 'flowlet' is not modelled yet; allowed: none");
     expect_bad_input({"validate", scenario_file("Records:\n  Enabled: [pcap]\n")},
                      "Records.Enabled[0]: 'pcap' is not one of nd-stats, "
-                     "switch-load-balancing-stats, flow-perf, uet-transport-stats");
+                     "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats");
     expect_bad_input({"validate", scenario_file("Switch:\n  TrimmingEnabled: true\n")},
                      "Switch.TrimmingEnabled is true but Switch.UETPolicyEnabled is false");
     expect_bad_input({"validate", scenario_file("Topology:\n  Hosts: 12\n")},
