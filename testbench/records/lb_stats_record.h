@@ -1,5 +1,5 @@
-// The scala-switch-load-balancing-stats record: every member of every equal-cost set (of two
-// members or more) of every switch, every LoadBalancingStatsReportInterval, and a last row per
+// The scala-switch-load-balancing-stats record: every member of every equal-cost set (single
+// members included) of every switch, every LoadBalancingStatsReportInterval, and a last row per
 // member when the run ends. The switches keep the counters; this module only samples them.
 #pragma once
 
