@@ -1,3 +1,4 @@
+#include "testbench/records/periodic_start.h"
 #include "testbench/records/pcie_records.h"
 
 #include <algorithm>
@@ -156,9 +157,11 @@ void pcie_records::tick()
         const double now = to_seconds(sc_core::sc_time_stamp());
         write(now, now - m_last_row_s);
         m_last_row_s = now;
+        next_trigger(seconds(interval));
+    } else {
+        next_trigger(seconds(first_periodic_row_s(m_sc, interval)));
     }
     m_started = true;
-    next_trigger(seconds(interval));
 }
 
 void pcie_records::write(double now, double interval)

@@ -1,4 +1,5 @@
 // uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
+#include "testbench/records/periodic_start.h"
 #include "testbench/records/uet_records.h"
 
 #include "hw/nic/uet/uet_nic.h"
@@ -336,9 +337,10 @@ uet_transport_record::uet_transport_record(const sc_core::sc_module_name& name, 
 void uet_transport_record::tick()
 {
     activity::tick();
+    const double interval = m_sc.simulation.nd_stats_interval_s;
     if (m_started) write(to_seconds(sc_core::sc_time_stamp()));
+    next_trigger(seconds(m_started ? interval : first_periodic_row_s(m_sc, interval)));
     m_started = true;
-    next_trigger(seconds(m_sc.simulation.nd_stats_interval_s));
 }
 
 void uet_transport_record::write(double now)

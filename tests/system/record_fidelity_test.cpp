@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 #include <utility>
 
 #include "tests/support/run_uetsim.h"
@@ -59,4 +60,80 @@ TEST(record_fidelity, a_leaf_spine_fabric_counts_single_and_eight_member_sets)
         {{"leaf0", 1}, 8}, {{"leaf0", 8}, 8}, {{"leaf1", 1}, 8}, {{"leaf1", 8}, 8}};
     for (int s = 0; s < 8; ++s) want[{"spine" + std::to_string(s), 1}] = 2;
     EXPECT_EQ(n, want);
+}
+
+namespace {
+
+// The distinct sim_time_sec values of a record's first rows.
+std::vector<double> row_times(const std::string& path, size_t count)
+{
+    const csv c = read_csv(path);
+    std::vector<double> t;
+    for (size_t i = 0; i < c.rows.size() && t.size() < count; ++i)
+        if (t.empty() || c.num(i, "sim_time_sec") != t.back())
+            t.push_back(c.num(i, "sim_time_sec"));
+    return t;
+}
+
+}  // namespace
+
+TEST(record_fidelity, the_first_periodic_row_follows_the_client_start)
+{
+    // The records page: StartTime + ClientStartOffset + interval, 0.001 + 0.001 + 0.001 s at
+    // the defaults, then every interval.
+    const std::string dir = scratch_dir("fid-first");
+    const command_result r =
+        run_uetsim({"run", "--quiet", "--out", dir, "--set", "Simulation.RunTime=2ms", "--set",
+                    "Records.Enabled=nd-stats, uet-transport-stats, pcie-stats, rdma-perf"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* rec : {"nd-stats", "uet-transport-stats", "pcie-stats"}) {
+        const auto t = row_times(dir + "/uetsim-" + std::string(rec) + "-0.csv", 2);
+        ASSERT_EQ(t.size(), 2u) << rec;
+        EXPECT_DOUBLE_EQ(t[0], 0.003) << rec;
+        EXPECT_DOUBLE_EQ(t[1], 0.004) << rec;
+    }
+}
+
+TEST(record_fidelity, other_start_times_move_the_first_row)
+{
+    // 0.2 ms + 0.3 ms + 0.4 ms = 0.9 ms, then 1.3 ms.
+    const std::string dir = scratch_dir("fid-first2");
+    const command_result r = run_uetsim(
+        {"run", "--quiet", "--out", dir, "--set", "Simulation.StartTime=0.2ms", "--set",
+         "Simulation.ClientStartOffset=0.3ms", "--set", "Simulation.NDStatsReportInterval=0.4ms",
+         "--set", "Simulation.RunTime=0.5ms", "--set",
+         "Records.Enabled=nd-stats, uet-transport-stats, pcie-stats, rdma-perf"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* rec : {"nd-stats", "uet-transport-stats", "pcie-stats"}) {
+        const auto t = row_times(dir + "/uetsim-" + std::string(rec) + "-0.csv", 2);
+        ASSERT_EQ(t.size(), 2u) << rec;
+        EXPECT_NEAR(t[0], 0.9e-3, 1e-12) << rec;
+        EXPECT_NEAR(t[1], 1.3e-3, 1e-12) << rec;
+    }
+}
+
+TEST(record_fidelity,
+     a_flows_only_run_has_no_client_start_and_writes_its_first_row_after_one_interval)
+{
+    const std::string dir = scratch_dir("fid-flows");
+    const std::string file =
+        write_file(dir + "/f.yaml",
+                   "Simulation: {Name: f, NDStatsReportInterval: 100us}\n"
+                   "Records: {Enabled: [nd-stats, uet-transport-stats, pcie-stats, flow-perf]}\n"
+                   "Topology: {Kind: single-switch, Hosts: 2}\n"
+                   "Flows:\n  - {Src: 0, Dst: 1, Bytes: 20MB}\n");
+    const command_result r = run_uetsim({"run", file, "--quiet", "--out", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* rec : {"nd-stats", "uet-transport-stats", "pcie-stats"}) {
+        const auto t = row_times(dir + "/f-" + std::string(rec) + "-0.csv", 2);
+        ASSERT_EQ(t.size(), 2u) << rec;
+        EXPECT_NEAR(t[0], 100e-6, 1e-15) << rec;
+        EXPECT_NEAR(t[1], 200e-6, 1e-15) << rec;
+    }
+    // The first row's interval columns cover everything before it.
+    const csv u = read_csv(dir + "/f-uet-transport-stats-0.csv");
+    ASSERT_EQ(u.str(0, "component_name"), "host0");
+    EXPECT_GT(u.num(0, "write_pkts_sent"), 1000);  // 20 MB at 400 Gbps: 400 us in all
+    EXPECT_EQ(u.num(0, "ivl_write_pkts_sent"), u.num(0, "write_pkts_sent"));
+    EXPECT_EQ(u.num(1, "ivl_write_pkts_rcvd"), u.num(1, "write_pkts_rcvd"));
 }
