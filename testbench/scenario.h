@@ -14,6 +14,7 @@
 #include "hw/switch/switch_config.h"
 #include "testbench/app/timeline.h"
 #include "testbench/records/record_names.h"
+#include "testbench/records/uet_monitor_selection.h"
 
 namespace uetsim {
 
@@ -109,7 +110,9 @@ struct records_config
     // Records written; the default is every record Records.Enabled lists (the registry,
     // testbench/records/record_registry.h).
     std::vector<std::string> enabled = default_enabled_records();
-    bool uet_monitor = false;  // the per-packet uet-monitor record
+    // The per-packet uet-monitor record: Records.UetMonitor and the ScalaUETMonitor filters and
+    // triggers.
+    uet_monitor_settings monitor;
 };
 
 struct capture_config

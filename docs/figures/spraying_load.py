@@ -3,7 +3,7 @@
 
 Runs build/bin/uetsim (8 x 16 MiB, host i -> host 8+i, 8 spines, 400 Gbps, UET NICs) for a few
 seeds per type and plots the share of leaf0's uplink bytes each spine carried, read from
-switch-load-balancing-stats. Usage: /usr/bin/python3 docs/figures/spraying_load.py [build-dir]
+scala-switch-load-balancing-stats. Usage: /usr/bin/python3 docs/figures/spraying_load.py [build-dir]
 """
 import csv
 import os
@@ -28,7 +28,7 @@ scenario += "".join(f"  - {{Src: {i}, Dst: {8 + i}, Bytes: 16MiB}}\n" for i in r
 
 def spine_shares(out):
     last = {}
-    with open(os.path.join(out, "fig-switch-load-balancing-stats-0.csv")) as f:
+    with open(os.path.join(out, "fig-scala-switch-load-balancing-stats-0.csv")) as f:
         for r in csv.DictReader(f):
             if r["component_name"] == "leaf0" and r["group_size"] == "8":
                 last[int(r["ifid"])] = float(r["bytes"])

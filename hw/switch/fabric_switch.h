@@ -55,7 +55,7 @@ private:
     port_counters m_counters;
 };
 
-// Per-member load-balancing counters (switch-load-balancing-stats).
+// Per-member load-balancing counters (scala-switch-load-balancing-stats).
 struct member_counters
 {
     uint64_t bytes = 0;

@@ -51,7 +51,9 @@ void add_simulation_keys(scenario_schema& s)
     k.time("Simulation.NDStatsReportInterval", UETSIM_FIELD(simulation.nd_stats_interval_s),
            {1e-6, 10}, "Spacing of nd-stats rows.");
     k.time("Simulation.StartTime", UETSIM_FIELD(simulation.timeline.start_time), {0, 100},
-           "RDMA application: when the Responders start listening.");
+           "RDMA application: when the Responders start listening; with the application, the "
+           "first periodic row (nd-stats, uet-transport-stats, pcie-stats) comes at StartTime + "
+           "ClientStartOffset + NDStatsReportInterval.");
     k.time("Simulation.ClientStartOffset", UETSIM_FIELD(simulation.timeline.client_start_offset),
            {0, 100}, "RDMA application: the client start window opens this long after StartTime.");
     k.time("Simulation.ClientStartInterval",

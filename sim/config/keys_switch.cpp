@@ -26,12 +26,12 @@ void add_switch_keys(scenario_schema& s)
                    "Member selection in an equal-cost set: the flow hash modulo the set size.",
                    {"flowlet"});
     k.boolean("Switch.EnableLoadBalancingStats", UETSIM_FIELD(sw.enable_load_balancing_stats),
-              "Write the switch-load-balancing-stats record.")
+              "Write the scala-switch-load-balancing-stats record.")
         .fabric_wide();
     k.time("Switch.LoadBalancingStatsReportInterval",
            UETSIM_FIELD(sw.load_balancing_stats_interval_s),
            reals(switch_config::load_balancing_stats_interval_range),
-           "Spacing of switch-load-balancing-stats rows.")
+           "Spacing of scala-switch-load-balancing-stats rows.")
         .fabric_wide();
     k.time("Switch.ForwardingLatency", UETSIM_FIELD(sw.forwarding_latency_s), {0, 100e-6},
            "Fixed pipeline latency from ingress to the egress queue.");

@@ -95,6 +95,9 @@ void add_uet_nic_keys(scenario_schema& s)
     k.boolean(
         "UetNic.PDCGroupsEnabled", UETSIM_FIELD(nic.uet.pdc_groups_enabled),
         "PDCs to one destination share one window, one spraying state and one scheduler turn.");
+    k.boolean("UetNic.EnableEventLogging", UETSIM_FIELD(nic.uet.enable_event_logging),
+              "Write this NIC's PDC and work-request events (created, complete, closed) to "
+              "uet-events.");
     k.bytes(
         "UetNic.EgressDataPoolSize", UETSIM_FIELD(nic.uet.egress_data_pool_bytes), {4202, u32_max},
         "Egress pool of the data class: the most data fetched and not yet sent (0.9 x 256 KB).");

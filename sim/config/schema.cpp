@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <iostream>
 #include <limits>
 
 namespace uetsim::config {
@@ -269,9 +270,19 @@ std::vector<std::string> read_string_list(
 }  // namespace
 
 std::vector<std::string> read_choice_list(const YAML::Node& node, const value_context& ctx,
-                                          const std::vector<std::string>& allowed)
+                                          const std::vector<std::string>& allowed,
+                                          const std::vector<choice_alias>& aliases)
 {
     return read_string_list(node, ctx, [&](const YAML::Node& n, const value_context& c) {
+        if (n.IsScalar())
+            for (const auto& a : aliases)
+                if (trim(n.Scalar()) == a.old_name) {
+                    std::cerr << "uetsim: note: " << c.name << ": '" << a.old_name
+                              << "' is now named '" << a.current
+                              << "'; the old name is read as the new one until the next "
+                                 "release\n";
+                    return a.current;
+                }
         return allowed[read_choice(n, c, allowed, {})];
     });
 }

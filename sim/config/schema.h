@@ -133,8 +133,17 @@ std::string read_text(const YAML::Node& node, const value_context& ctx, const te
 size_t read_choice(const YAML::Node& node, const value_context& ctx,
                    const std::vector<std::string>& allowed,
                    const std::vector<std::string>& not_modelled);
+// An old spelling still accepted for a renamed choice: read as `current`, with a note on
+// stderr (for one release).
+struct choice_alias
+{
+    std::string old_name;
+    std::string current;
+};
+
 std::vector<std::string> read_choice_list(const YAML::Node& node, const value_context& ctx,
-                                          const std::vector<std::string>& allowed);
+                                          const std::vector<std::string>& allowed,
+                                          const std::vector<choice_alias>& aliases = {});
 // A list of names checked by `rule` (a sequence, or comma-separated in one scalar).
 std::vector<std::string> read_name_list(const YAML::Node& node, const value_context& ctx,
                                         const text_rule& rule);
@@ -334,15 +343,19 @@ public:
         return done(k);
     }
 
-    // A list of names from a fixed set, e.g. Records.Enabled.
+    // A list of names from a fixed set, e.g. Records.Enabled; `aliases` are old names of
+    // renamed choices, still read.
     template <class F>
     key_table& choice_list(std::string path, F field, std::vector<std::string> allowed,
-                           std::string doc)
+                           std::string doc, std::vector<detail::choice_alias> aliases = {})
     {
-        auto& k = add(std::move(path), value_type::choice_list, "",
-                      "any of " + detail::join(allowed, ", "), std::move(doc));
-        k.assign = [field, allowed](Owner& o, const YAML::Node& n, const value_context& c) {
-            field(o) = detail::read_choice_list(n, c, allowed);
+        std::string allowed_text = "any of " + detail::join(allowed, ", ");
+        for (const auto& a : aliases)
+            allowed_text += " (old name " + a.old_name + " read as " + a.current + ")";
+        auto& k = add(std::move(path), value_type::choice_list, "", allowed_text, std::move(doc));
+        k.assign = [field, allowed, aliases](Owner& o, const YAML::Node& n,
+                                             const value_context& c) {
+            field(o) = detail::read_choice_list(n, c, allowed, aliases);
         };
         return string_list(k, field);
     }

@@ -4,7 +4,7 @@
 Run by `uetsim plot DIR [--out PLOTDIR] [--format png|svg] [--figure NAME]...` with Debian's
 python3-matplotlib and python3-pandas. From a run's folder (records and {Name}-manifest.json):
 fct-cdf (flow-perf), wqe-latency-cdf (rdma-perf), uplink-load
-(switch-load-balancing-stats), nic-window (uet-transport-stats), port-rate (nd-stats). From a
+(scala-switch-load-balancing-stats), nic-window (uet-transport-stats), port-rate (nd-stats). From a
 sweep's folder (summary.csv, sweep.json): metric (a summary column against an axis, one line per
 value of a second axis, error bars over the Simulation.RandomSeed replicas) and heatmap (the
 column over two axes). Without --figure, every figure the folder has data for. docs/sweeps.md
@@ -159,10 +159,10 @@ def fig_wqe_cdf(run, args, explicit):
 
 
 def fig_uplink_load(run, args, explicit):
-    t = run.record("switch-load-balancing-stats")
+    t = run.record("scala-switch-load-balancing-stats")
     if t is None or t.empty:
         if explicit:
-            raise BadInput("uplink-load: %s has no switch-load-balancing-stats" % run.name)
+            raise BadInput("uplink-load: %s has no scala-switch-load-balancing-stats" % run.name)
         return None
     last = t[t["group_size"] > 1].groupby(["component_name", "ifid"], sort=False).tail(1)
     if args.component:

@@ -1,4 +1,4 @@
-// switch-load-balancing-stats: its column table, its registry declaration and the module that
+// scala-switch-load-balancing-stats: its column table, its registry declaration and the module that
 // samples the equal-cost set members.
 #include "testbench/records/lb_stats_record.h"
 
@@ -95,15 +95,16 @@ const record_def& lb_stats_record()
 {
     static const record_def d = [] {
         record_def r;
-        r.name = "switch-load-balancing-stats";
+        r.name = "scala-switch-load-balancing-stats";
+        r.old_name = "switch-load-balancing-stats";  // read for one release after the rename
         r.enabled_position = 1;
         r.when = "unless `Switch.EnableLoadBalancingStats: false`";
         r.intro =
-            "One row per member of every equal-cost set that has at least two members, for each "
-            "switch, every\n`Switch.LoadBalancingStatsReportInterval` (default 1 ms, 10 µs to 10 "
-            "s), and a last row per member\nwhen the run ends. Sets with a single member are left "
-            "out (they involve no choice), so a\nsingle-switch fabric writes a header only. Rows "
-            "are ordered by switch, then set, then member port.";
+            "One row per member of every equal-cost set of each switch, sets with a single "
+            "member included\n(a single-switch fabric has one such set per host), every\n"
+            "`Switch.LoadBalancingStatsReportInterval` (default 1 ms, 10 µs to 10 s), and a last "
+            "row per member\nwhen the run ends. Rows are ordered by switch, then set, then member "
+            "port.";
         r.columns = column_docs(lb_stats_columns());
         r.notes =
             "### Columns that are always 0 with `LoadBalancingMethod: none`\n\n`none`, the only "
@@ -132,8 +133,8 @@ lb_stats_record_module::lb_stats_record_module(const sc_core::sc_module_name& na
     for (uint32_t s = 0; s < fab.switch_count(); ++s) {
         const routing_table& rt = fab.switch_at(s).routes();
         for (int32_t set = 0; set < int32_t(rt.set_count()); ++set)
-            if (rt.set_size(set) > 1)  // a single path is not an equal-cost choice
-                for (uint32_t m = 0; m < rt.set_size(set); ++m) m_members.push_back({s, set, m});
+            // Every set, a single path included: the reference writes a row for each member.
+            for (uint32_t m = 0; m < rt.set_size(set); ++m) m_members.push_back({s, set, m});
     }
     SC_METHOD(tick);
 }

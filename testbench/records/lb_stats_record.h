@@ -1,6 +1,6 @@
-// The switch-load-balancing-stats record: every member of every equal-cost set (of two members
-// or more) of every switch, every LoadBalancingStatsReportInterval, and a last row per member
-// when the run ends. The switches keep the counters; this module only samples them.
+// The scala-switch-load-balancing-stats record: every member of every equal-cost set (single
+// members included) of every switch, every LoadBalancingStatsReportInterval, and a last row per
+// member when the run ends. The switches keep the counters; this module only samples them.
 #pragma once
 
 #include <string>
@@ -16,7 +16,7 @@
 
 namespace uetsim {
 
-// One switch-load-balancing-stats row: one member of one equal-cost set.
+// One scala-switch-load-balancing-stats row: one member of one equal-cost set.
 struct lb_stats_row
 {
     std::string_view time_utc;

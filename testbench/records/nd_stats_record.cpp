@@ -1,4 +1,5 @@
 // nd-stats: its column table, its registry declaration and the module that samples the ports.
+#include "testbench/records/periodic_start.h"
 #include "testbench/records/nd_stats_record.h"
 
 #include "hw/common/activity.h"
@@ -137,7 +138,7 @@ void nd_stats_record_module::tick()
     const double interval = m_sc.simulation.nd_stats_interval_s;
     if (!m_started) {
         m_started = true;
-        next_trigger(seconds(interval));
+        next_trigger(seconds(first_periodic_row_s(m_sc, interval)));
         return;
     }
     const double now = to_seconds(sc_core::sc_time_stamp());

@@ -1,3 +1,4 @@
+#include "testbench/records/periodic_start.h"
 #include "testbench/records/pcie_records.h"
 
 #include <algorithm>
@@ -97,7 +98,10 @@ const record_def& pcie_stats_record()
         record_def r;
         r.name = "pcie-stats";
         r.enabled_position = 6;
-        r.when = "with NIC hosts (`Nic.Type: uet`)";
+        // Off by default, as the reference's EnablePCIeStatsLogging: Records.Enabled lists it
+        // to write it.
+        r.on_by_default = false;
+        r.when = "with NIC hosts (`Nic.Type: uet`) when `Records.Enabled` lists it (default off)";
         r.intro =
             "Two rows per NIC host every `Simulation.NDStatsReportInterval`, one for each end "
             "of the host's PCIe link,\nand a last set of rows when the run ends (or, if the run "
@@ -153,9 +157,11 @@ void pcie_records::tick()
         const double now = to_seconds(sc_core::sc_time_stamp());
         write(now, now - m_last_row_s);
         m_last_row_s = now;
+        next_trigger(seconds(interval));
+    } else {
+        next_trigger(seconds(first_periodic_row_s(m_sc, interval)));
     }
     m_started = true;
-    next_trigger(seconds(interval));
 }
 
 void pcie_records::write(double now, double interval)

@@ -71,7 +71,15 @@ std::string records_markdown()
         code_list(enabled_record_names()) + ". The default is\n  " +
         code_list(default_enabled_records()) +
         ". A record is written only when it applies (the table below).\n"
-        "  `uet-monitor` is not in that list: `Records.UetMonitor: true` writes it.\n"
+        "  `uet-monitor` and `uet-events` are not in that list: `Records.UetMonitor` or one of "
+        "its triggers\n  writes the first, `UetNic.EnableEventLogging` the second "
+        "([records-monitor.md](records-monitor.md)).\n"
+        "- The periodic records `nd-stats`, `uet-transport-stats` and `pcie-stats` write their "
+        "first row at\n  `Simulation.StartTime` + `Simulation.ClientStartOffset` + "
+        "`Simulation.NDStatsReportInterval` when the RDMA\n  application runs (0.003 s at the "
+        "defaults, as the reference's records page gives), and one\n  interval after t = 0 in a "
+        "`Flows`-only run, which has no client start (the same rule with both\n  times 0). The "
+        "first row's interval columns cover everything before it.\n"
         "- The manifest is always written, and written last. The run deletes an earlier manifest "
         "of the\n  same name before it starts, so a folder with CSV files but no manifest is a "
         "run that did not\n  finish. Its `records` member lists the files written, in the order "

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace uetsim {
@@ -13,5 +14,8 @@ const std::vector<std::string>& enabled_record_names();
 
 // The default of Records.Enabled: every record it lists.
 std::vector<std::string> default_enabled_records();
+
+// Renamed records whose old name Records.Enabled still reads, for one release: (old, current).
+std::vector<std::pair<std::string, std::string>> renamed_records();
 
 }  // namespace uetsim

@@ -11,6 +11,7 @@
 #include "testbench/records/nic_pipeline_record.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/rdma_records.h"
+#include "testbench/records/uet_events_record.h"
 #include "testbench/records/uet_records.h"
 
 namespace uetsim {
@@ -18,10 +19,10 @@ namespace uetsim {
 const std::vector<const record_def*>& record_registry()
 {
     static const std::vector<const record_def*> r = {
-        &nd_stats_record(),         &lb_stats_record(),          &flow_perf_record(),
-        &pcie_stats_record(),       &uet_transport_record_def(), &uet_monitor_record_def(),
-        &nic_pipeline_record_def(), &rdma_perf_record(),         &beacon_record(),
-        &manifest_record(),
+        &nd_stats_record(),       &lb_stats_record(),          &flow_perf_record(),
+        &pcie_stats_record(),     &uet_transport_record_def(), &uet_monitor_record_def(),
+        &uet_events_record_def(), &nic_pipeline_record_def(),  &rdma_perf_record(),
+        &beacon_record(),         &manifest_record(),
     };
     return r;
 }
@@ -70,6 +71,14 @@ const std::vector<std::string>& enabled_record_names()
         return n;
     }();
     return names;
+}
+
+std::vector<std::pair<std::string, std::string>> renamed_records()
+{
+    std::vector<std::pair<std::string, std::string>> r;
+    for (const record_def* d : record_registry())
+        if (!d->old_name.empty()) r.emplace_back(d->old_name, d->name);
+    return r;
 }
 
 std::vector<std::string> default_enabled_records()

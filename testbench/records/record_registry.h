@@ -46,6 +46,8 @@ struct record_def
     // Position in Records.Enabled's published list; -1 when Records.Enabled does not list it
     // (uet-monitor has its own switch, the manifest is always written).
     int enabled_position = -1;
+    // The name before a rename, still read in Records.Enabled for one release ("" if none).
+    std::string old_name;
     // Whether Records.Enabled's default lists it. Off for a record whose sampling would add
     // timed events to every run (which reorders simultaneous events, so records change).
     bool on_by_default = true;

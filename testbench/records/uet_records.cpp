@@ -1,4 +1,5 @@
 // uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
+#include "testbench/records/periodic_start.h"
 #include "testbench/records/uet_records.h"
 
 #include "hw/nic/uet/uet_nic.h"
@@ -27,11 +28,6 @@ const char* dscp_type(uint8_t d)
             return "CONTROL";
     }
     return "UNRECOGNIZED";
-}
-
-std::string ip_text(uint32_t ip)
-{
-    return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
 }
 
 // A cell that stays empty where the value does not apply.
@@ -66,7 +62,7 @@ class monitor_open : public open_record
 {
 public:
     monitor_open(record_context& ctx, const std::string& path)
-        : m_rec(path, device_names(ctx.fab.topo()))
+        : m_rec(path, device_names(ctx.fab.topo()), ctx.sc.records.monitor)
     {
         for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
             if (uet_nic* u = ctx.fab.uet_nic_at(h)) u->set_monitor(&m_rec);
@@ -97,9 +93,9 @@ const column_table<uet_monitor_cells>& uet_monitor_columns()
         {"packet_UID", "the packet's unique id", UETSIM_MON_CELL(r.packet_uid)},
         {"packet_size", "bytes on the wire", UETSIM_MON_CELL(r.packet_size)},
         {"local_PDC_ID", "`<IPv4>:<PDC id>` of this NIC's PDC",
-         UETSIM_MON_CELL(ip_text(r.local_ip) + ":" + std::to_string(r.local_pdc))},
+         UETSIM_MON_CELL(ipv4_text(r.local_ip) + ":" + std::to_string(r.local_pdc))},
         {"remote_PDC_ID", "`<IPv4>:<PDC id>` of the peer's PDC; the id reads 0 until the first ACK",
-         UETSIM_MON_CELL(ip_text(r.remote_ip) + ":" + std::to_string(r.remote_pdc))},
+         UETSIM_MON_CELL(ipv4_text(r.remote_ip) + ":" + std::to_string(r.remote_pdc))},
         {"entropy_value",
          "data: the UDP source port; ACK: the value echoed back; NACK and probe: a PDC id",
          UETSIM_OPT_CELL(r.has_entropy, r.entropy_value)},
@@ -289,17 +285,23 @@ const record_def& uet_monitor_record_def()
         record_def r;
         r.name = "uet-monitor";
         r.when =
-            "with UET NICs when `Records.UetMonitor: true` (default off: one row per packet; "
-            "`Records.Enabled` does not list it)";
+            "with UET NICs when `Records.UetMonitor`, `Records.TriggerLoggingOnRttEnable` or "
+            "`Records.TriggerLoggingOnCWindPen` is true (all default off; `Records.Enabled` "
+            "does not list it)";
         r.intro =
             "One row per UET packet a NIC\nsends (data, ACKs and probes once they have "
             "finished on the wire, so a frame still\nserializing when the run ends has none; "
             "NACKs when made) or receives (when processed). A column\nthat does not apply is "
             "empty.";
         r.columns = column_docs(uet_monitor_columns());
-        r.notes = "The records page's filters and triggers are not modelled.";
+        r.notes =
+            "Which connections are logged: `Records.UetMonitor` with the four `Records.FilterOn*` "
+            "keys\n(each `All` or an exact value; a packet must match every one that is not "
+            "`All`), and the\ntwo triggers within `Records.TriggeredLoggingPDCLimit` connections. "
+            "A connection that a\nfilter matches or a trigger selects is logged from that "
+            "packet on, at both of its ends;\nsee [records-monitor.md](records-monitor.md).";
         r.applies = [](const record_context& ctx) {
-            return ctx.sc.records.uet_monitor && ctx.fab.nic_count() > 0;
+            return ctx.sc.records.monitor.any() && ctx.fab.nic_count() > 0;
         };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
             return std::make_unique<monitor_open>(ctx, path);
@@ -310,14 +312,15 @@ const record_def& uet_monitor_record_def()
 }
 
 uet_monitor_record::uet_monitor_record(const std::string& path,
-                                       const std::vector<std::string>& nic_names)
-    : m_csv(path, uet_monitor_columns()), m_names(nic_names)
+                                       const std::vector<std::string>& nic_names,
+                                       const uet_monitor_settings& settings)
+    : m_csv(path, uet_monitor_columns()), m_names(nic_names), m_selection(settings)
 {
 }
 
 void uet_monitor_record::row(const uet_monitor_row& r)
 {
-    m_csv.write({&r, &m_names.at(r.fep_id)});
+    if (m_selection.wanted(r)) m_csv.write({&r, &m_names.at(r.fep_id)});
 }
 
 uet_transport_record::uet_transport_record(const sc_core::sc_module_name& name, const scenario& sc,
@@ -335,9 +338,10 @@ uet_transport_record::uet_transport_record(const sc_core::sc_module_name& name, 
 void uet_transport_record::tick()
 {
     activity::tick();
+    const double interval = m_sc.simulation.nd_stats_interval_s;
     if (m_started) write(to_seconds(sc_core::sc_time_stamp()));
+    next_trigger(seconds(m_started ? interval : first_periodic_row_s(m_sc, interval)));
     m_started = true;
-    next_trigger(seconds(m_sc.simulation.nd_stats_interval_s));
 }
 
 void uet_transport_record::write(double now)

@@ -1,7 +1,7 @@
 // The UET NIC records: uet-transport-stats (one row per NIC every NDStatsReportInterval, and a
-// last row at the end) and uet-monitor (one row per UET packet, when Records.UetMonitor is on).
-// Each reaches into the NICs in one place: the transport record reads uet_nic::counters(), the
-// monitor record's opening calls uet_nic::set_monitor.
+// last row at the end) and uet-monitor (one row per UET packet of the connections its filters and
+// triggers select). Each reaches into the NICs in one place: the transport record reads
+// uet_nic::counters(), the monitor record's opening calls uet_nic::set_monitor.
 #pragma once
 
 #include <memory>
@@ -16,6 +16,7 @@
 #include "testbench/fabric.h"
 #include "testbench/records/column_table.h"
 #include "testbench/records/record_registry.h"
+#include "testbench/records/uet_monitor_selection.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
@@ -46,7 +47,8 @@ const record_def& uet_monitor_record_def();
 class uet_monitor_record : public uet_monitor_sink
 {
 public:
-    uet_monitor_record(const std::string& path, const std::vector<std::string>& nic_names);
+    uet_monitor_record(const std::string& path, const std::vector<std::string>& nic_names,
+                       const uet_monitor_settings& settings);
     void row(const uet_monitor_row& r) override;
     void close() { m_csv.close(); }
     const std::string& path() const { return m_csv.path(); }
@@ -54,6 +56,7 @@ public:
 private:
     record_csv<uet_monitor_cells> m_csv;
     std::vector<std::string> m_names;  // by FEP id (node id)
+    uet_monitor_selection m_selection;
 };
 
 class uet_transport_record : public sc_core::sc_module

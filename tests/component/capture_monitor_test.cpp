@@ -22,7 +22,7 @@ TEST(capture, one_mib_message_decodes_in_tshark_and_matches_uet_monitor)
     f.bytes = 1u << 20;
     sc.flows.messages.push_back(f);
     sc.capture.links = {"host0-leaf0"};
-    sc.records.uet_monitor = true;
+    sc.records.monitor.enabled = true;
     const std::string dir = test::scratch_dir("cap");
     run_options o;
     o.out_dir = dir;

@@ -99,7 +99,7 @@ TEST(cli, bad_scenarios_exit_2_naming_key_value_and_allowed)
                      "Switch.LoadBalancingMethod: 'flowlet' is not modelled yet; allowed: none");
     expect_bad_input({"validate", scenario_file("Records:\n  Enabled: [pcap]\n")},
                      "Records.Enabled[0]: 'pcap' is not one of nd-stats, "
-                     "switch-load-balancing-stats, flow-perf, uet-transport-stats");
+                     "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats");
     expect_bad_input({"validate", scenario_file("Switch:\n  TrimmingEnabled: true\n")},
                      "Switch.TrimmingEnabled is true but Switch.UETPolicyEnabled is false");
     expect_bad_input({"validate", scenario_file("Topology:\n  Hosts: 12\n")},
@@ -226,8 +226,10 @@ TEST(cli, run_default_scenario)
     EXPECT_NE(r.out.find("RDMA WQEs"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("on 8 connections"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
-    for (const char* rec : {"rdma-perf", "beacon", "pcie-stats", "nd-stats", "uet-transport-stats"})
+    for (const char* rec : {"rdma-perf", "beacon", "nd-stats", "uet-transport-stats"})
         EXPECT_TRUE(fs::exists(out + "/uetsim-" + std::string(rec) + "-0.csv")) << rec;
+    // pcie-stats is off by default (the reference's EnablePCIeStatsLogging is false).
+    EXPECT_FALSE(fs::exists(out + "/uetsim-pcie-stats-0.csv"));
     EXPECT_TRUE(fs::exists(out + "/uetsim-manifest.json"));
 }
 

@@ -46,7 +46,7 @@ outcome run_seed(const std::string& file, const std::string& out, int seed, int 
     auto r = run_uetsim({"run", file, "--quiet", "--out", out, "--set",
                          "Simulation.RandomSeed=" + std::to_string(seed)});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    csv lb = read_csv(out + "/coll-switch-load-balancing-stats-0.csv");
+    csv lb = read_csv(out + "/coll-scala-switch-load-balancing-stats-0.csv");
     std::map<std::string, double> last;  // leaf0's uplink members, last row wins
     for (size_t i = 0; i < lb.rows.size(); ++i)
         if (lb.str(i, "component_name") == "leaf0" && lb.num(i, "group_size") == 8)

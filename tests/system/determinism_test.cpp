@@ -57,6 +57,6 @@ TEST(determinism, another_seed_changes_the_placement)
                           "Simulation.RunTime=2ms"})
                   .exit_code,
               0);
-    const std::string f = "/uetsim-switch-load-balancing-stats-0.csv";
+    const std::string f = "/uetsim-scala-switch-load-balancing-stats-0.csv";
     EXPECT_NE(read_text(a + f), read_text(b + f));
 }

@@ -185,7 +185,8 @@ TEST(rdma_app, keeps_max_pending_wqes_outstanding_and_records_only_completed_one
 TEST(rdma_app, connection_setup_and_doorbells_cross_pcie)
 {
     const std::string out = scratch_dir("rdma-pcie");
-    const command_result r = run_app(out, {});
+    const command_result r =
+        run_app(out, {"Records.Enabled=rdma-perf, beacon, pcie-stats, uet-transport-stats"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json j = inspect({});
     std::vector<int> role(16, -1);  // 1 Initiator, 0 Responder

@@ -62,7 +62,7 @@ double slowest_fct(const std::string& out)
 // Bytes leaf0 put on each uplink member by the end of the run (last row per member).
 std::map<std::string, double> leaf0_uplink_bytes(const std::string& out)
 {
-    csv lb = read_csv(out + "/sp-switch-load-balancing-stats-0.csv");
+    csv lb = read_csv(out + "/sp-scala-switch-load-balancing-stats-0.csv");
     std::map<std::string, double> last;
     for (size_t i = 0; i < lb.rows.size(); ++i)
         if (lb.str(i, "component_name") == "leaf0" && lb.num(i, "group_size") == 8)

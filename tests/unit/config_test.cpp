@@ -344,12 +344,30 @@ TEST(config, unknown_enum_value_lists_the_allowed)
     EXPECT_EQ(error_of("Switch:\n  LoadBalancingMethod: flowlet\n"),
               "scenario.yaml:2:24: Switch.LoadBalancingMethod: 'flowlet' is not modelled yet; "
               "allowed: none");
-    EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
-              "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
-              "switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
-              "pcie-stats, nic-pipeline-stats");
+    EXPECT_EQ(
+        error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
+        "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
+        "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
+        "pcie-stats, nic-pipeline-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
+}
+
+TEST(config, the_old_name_of_the_load_balancing_record_is_read_as_the_new_one)
+{
+    // switch-load-balancing-stats was renamed to the reference's name; for one release the old
+    // name still works, with a note on stderr.
+    testing::internal::CaptureStderr();
+    const scenario sc =
+        resolve_text("Records:\n  Enabled: [nd-stats, switch-load-balancing-stats]\n");
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(sc.records.enabled,
+              (std::vector<std::string>{"nd-stats", "scala-switch-load-balancing-stats"}));
+    EXPECT_NE(err.find("'switch-load-balancing-stats' is now named "
+                       "'scala-switch-load-balancing-stats'"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("Records.Enabled"), std::string::npos) << err;
 }
 
 TEST(config, malformed_yaml_gives_file_line_and_column)

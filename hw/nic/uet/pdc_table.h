@@ -40,6 +40,7 @@ struct pdc_group
     uint64_t fetched = 0;          // payload bytes fetched from the host, ever (uet-monitor)
     uint64_t fetched_unacked = 0;  // nominal bytes fetched and not yet acknowledged (fetch test)
     uint16_t last_entropy = 0;     // of the group's last data packet or retransmission sent
+    uint8_t last_penalty = 0;      // receiver penalty of the group's latest data ACK (uet-monitor)
     std::vector<uint16_t> pdcs;    // open sender PDCs, served in turn
     size_t turn = 0;
     bool queued = false;  // in the scheduler's ready ring

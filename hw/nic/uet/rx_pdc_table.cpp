@@ -3,7 +3,7 @@
 namespace uetsim {
 
 receiver_pdc* rx_pdc_table::on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn,
-                                    bool syn)
+                                    bool syn, bool* opened)
 {
     const uint64_t k = key(src_host, spdcid);
     auto it = m_pdcs.find(k);
@@ -19,6 +19,7 @@ receiver_pdc* rx_pdc_table::on_data(uint32_t src_host, uint16_t spdcid, uint32_t
         it =
             m_pdcs.emplace(k, std::make_unique<receiver_pdc>(m_next_id, first_psn, src_host)).first;
         m_next_id = m_next_id == last_id ? first_id : uint16_t(m_next_id + 1);
+        if (opened) *opened = true;
     }
     return it->second.get();
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "hw/nic/uet/pdc_receiver.h"
 
@@ -23,6 +24,7 @@ struct receiver_pdc
     pdc_receiver st;
     uint64_t rcvd_bytes = 0;      // payload of the new data packets received (ACKs carry it)
     uint64_t expected_bytes = 0;  // the sizes of the messages begun (their offset-0 packet seen)
+    std::vector<uint32_t> last_psns;  // uet-events: last PSNs of messages not yet all received
     receiver_pdc(uint16_t rid, uint32_t first, uint32_t src)
         : id(rid), first_psn(first), src_host(src), st(first)
     {
@@ -38,8 +40,10 @@ public:
     static constexpr uint16_t last_id = 65535;
 
     // The receiving end for a data packet, opened or reopened as its SYN information says, or
-    // nullptr for a late copy from an earlier PDC with the same sender id.
-    receiver_pdc* on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn, bool syn);
+    // nullptr for a late copy from an earlier PDC with the same sender id. `opened` (if given)
+    // says whether this packet opened or reopened it.
+    receiver_pdc* on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn, bool syn,
+                          bool* opened = nullptr);
     size_t size() const { return m_pdcs.size(); }
 
     // A new (not duplicate) data packet on `rp`: `payload` bytes at `offset` of a message of

@@ -37,6 +37,8 @@ bool make_monitor_row(const packet& p, uet_monitor_row::dir d, uint64_t now_ps, 
             r.has_psn = true;
             r.psn = p.pds.psn;
             if (!sent) r.has_ecn_marked = true, r.ecn_marked = p.ip.ecn == ecn::ce;
+            if (sent && sender)
+                r.has_sender_penalty = true, r.sender_penalty = sender->latest_penalty;
             return true;
         case packet_kind::uet_ack:
             r.packet_type = uet_monitor_row::type::ack_cc;

@@ -37,6 +37,10 @@ struct uet_monitor_row
     double congestion_window = 0;
     bool has_penalty = false;
     uint8_t penalty = 0;
+    // A data packet sent: the latest receiver penalty its sender received (not a column: the
+    // penalty trigger reads it).
+    bool has_sender_penalty = false;
+    uint8_t sender_penalty = 0;
     uint8_t dscp = 0;
     bool has_psn = false;
     uint32_t psn = 0;
@@ -61,6 +65,7 @@ struct uet_monitor_sender
     uint64_t bytes_in_flight = 0;
     double congestion_window = 0;
     uint64_t job_id = 0;
+    uint8_t latest_penalty = 0;  // the receiver penalty of the group's latest ACK
 };
 
 // The row for UET packet `p` seen by the NIC `fep_id` (address `local_ip`) at `now_ps` going

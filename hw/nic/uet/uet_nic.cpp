@@ -83,6 +83,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
         if (sender_pdc* p = m_pdcs.of_queue_pair(queue_pair)) {
             // The queue pair's PDC carries on: its PSNs, its receiver and its group go on.
             p->message = m_messages.size() - 1;
+            if (m_events) event(uet_event::type::wqe_created, *p, &m_messages.back());
             m_scheduler.enqueue(p->group, false);
             ring_doorbell();
             return;
@@ -99,6 +100,10 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     if (m_state) {
         ++m_state->open_tx_pdcs;
         m_state->open_tx_pdcs_max = std::max(m_state->open_tx_pdcs_max, m_state->open_tx_pdcs);
+    }
+    if (m_events) {
+        event(uet_event::type::pdc_created, p);
+        event(uet_event::type::wqe_created, p, &m_messages.back());
     }
     m_scheduler.enqueue(p.group, false);
     ring_doorbell();
@@ -250,6 +255,8 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
         const uint64_t arrived = m_dma.fetch_payload(f.start, payload);
         m_read_tags.hold(tag, f.start, arrived);
         f.done = std::max(f.done, arrived);
+        // The fetch of the message's last segment is issued at f.start.
+        if (m_events && sp->last) event(uet_event::type::send_complete, p, &m, f.start);
     }
     const uint64_t to_entropy = m_tx[int(tx_stage::entropy_lookup)].room_at(f.done);
     fetch.leave(f, to_entropy);
@@ -379,8 +386,9 @@ void uet_nic::on_data(packet* p)
     ++m_counters.write_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx);
+    bool opened = false;
     receiver_pdc* found =
-        m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn);
+        m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn, &opened);
     if (!found) {
         // A late copy from an earlier PDC whose sender id is reused now.
         ++m_counters.num_dup_events_on_nic;
@@ -390,6 +398,7 @@ void uet_nic::on_data(packet* p)
     receiver_pdc& rp = *found;
     if (m_state)
         m_state->open_rx_pdcs_max = std::max(m_state->open_rx_pdcs_max, uint32_t(m_rx_pdcs.size()));
+    if (m_events && opened) event(uet_event::type::pdc_created, rp, *p);
 
     if (p->trimmed) {
         // NACK at once, not held; nothing delivered, nothing recorded for SACK, no ACK.
@@ -416,6 +425,7 @@ void uet_nic::on_data(packet* p)
         std::max<uint64_t>(m_counters.max_out_of_order_on_flow, rp.st.out_of_order_held());
     m_counters.ivl_max_out_of_order_on_flow =
         std::max<uint64_t>(m_counters.ivl_max_out_of_order_on_flow, rp.st.out_of_order_held());
+    if (m_events) receive_events(rp, *p, arrival == pdc_receiver::arrival::duplicate);
 
     // The ACK is held for the receiver's PCIe service time: the data waiting for the host
     // link plus this packet, at the link's rate.
@@ -529,6 +539,7 @@ void uet_nic::on_ack(packet* p)
     info.ecn_echo = p->pds.ecn_echo;
     info.receiver_penalty = p->pds.rcv_penalty;
     info.restore_cwnd = p->pds.restore_cwnd;
+    g.last_penalty = p->pds.rcv_penalty;
     info.inflight_bytes = g.inflight;
     const uint64_t qa_before = g.cc->quick_adapt_count();
     g.cc->on_ack(info, now_s());
@@ -563,7 +574,9 @@ void uet_nic::on_ack(packet* p)
         m.done = true;
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
+        if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
         if (!pdc.kept_open) {
+            if (m_events) event(uet_event::type::pdc_terminated, pdc);
             m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0);
             if (m_state) --m_state->open_tx_pdcs;
         }
@@ -656,6 +669,53 @@ void uet_nic::on_timer()
 }
 
 // ---------------------------------------------------------------------------------------------
+// uet-events rows
+
+void uet_nic::event(uet_event::type t, const sender_pdc& pdc, const uet_message* m, uint64_t at_ps)
+{
+    uet_event e;
+    e.sim_time_ps = at_ps ? at_ps : now_ps();
+    e.fep_id = m_node_id;
+    e.local_ip = m_ip;
+    e.local_pdc = pdc.id;
+    e.remote_ip = pdc.dst_ip;
+    e.remote_pdc = pdc.remote_id;
+    if (m) e.has_wqe = true, e.wqe_id = m->id, e.wqe_bytes = m->bytes;
+    e.ev = t;
+    m_events->event(e);
+}
+
+void uet_nic::event(uet_event::type t, const receiver_pdc& rp, const packet& p)
+{
+    uet_event e;
+    e.sim_time_ps = now_ps();
+    e.fep_id = m_node_id;
+    e.local_ip = m_ip;
+    e.local_pdc = rp.id;
+    e.remote_ip = p.ip.src;
+    e.remote_pdc = p.pds.spdcid;
+    e.ev = t;
+    m_events->event(e);
+}
+
+void uet_nic::receive_events(receiver_pdc& rp, const packet& p, bool duplicate)
+{
+    // A message is received once its last packet is in and no gap remains below it: its PSN is
+    // at or below the cumulative ACK (PSNs wrap, hence the signed distance).
+    if (p.ses.last && !duplicate) rp.last_psns.push_back(p.pds.psn);
+    const uint32_t cack = rp.st.cack();
+    auto& l = rp.last_psns;
+    for (size_t i = 0; i < l.size();) {
+        if (int32_t(cack - l[i]) >= 0) {
+            event(uet_event::type::recv_complete, rp, p);
+            l.erase(l.begin() + long(i));
+        } else {
+            ++i;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // uet-monitor rows
 
 void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp,
@@ -668,6 +728,7 @@ void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc*
         s.bytes_in_flight = g->inflight;
         s.congestion_window = g->cc->cwnd_bytes();
         s.job_id = m_messages[sp->message].id;
+        s.latest_penalty = g->last_penalty;
     }
     uet_monitor_row r;
     if (make_monitor_row(p, d, now_ps(), m_node_id, m_ip, has_sender ? &s : nullptr, rtt_ns, r))

@@ -29,6 +29,7 @@
 #include "hw/nic/uet/pdc_table.h"
 #include "hw/nic/uet/pds_scheduler.h"
 #include "hw/nic/uet/rx_pdc_table.h"
+#include "hw/nic/uet/uet_event_sink.h"
 #include "hw/nic/uet/uet_message.h"
 #include "hw/nic/uet/uet_monitor_sink.h"
 #include "hw/nic/uet/uet_nic_config.h"
@@ -74,6 +75,9 @@ public:
         m_monitor = m;
         port.observe_transmit(m != nullptr);
     }
+    // uet-events: reported only when this NIC's EnableEventLogging is on.
+    bool event_logging() const { return m_cfg.enable_event_logging; }
+    void set_event_sink(uet_event_sink* s) { m_events = m_cfg.enable_event_logging ? s : nullptr; }
     uet_transport_counters& counters() { return m_counters; }
     const pipeline_stage& stage(tx_stage s) const { return m_tx[int(s)]; }
     const pipeline_stage& ack_build_stage() const { return m_ack_build; }
@@ -144,6 +148,11 @@ private:
 
     uint32_t group_for(uint32_t dst, uint16_t creator_pdc);
     packet* make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_ip);
+    // uet-events rows: of a sender PDC (at `at_ps`, else now), of a receiver PDC from packet `p`.
+    void event(uet_event::type t, const sender_pdc& pdc, const uet_message* m = nullptr,
+               uint64_t at_ps = 0);
+    void event(uet_event::type t, const receiver_pdc& rp, const packet& p);
+    void receive_events(receiver_pdc& rp, const packet& p, bool duplicate);
     void monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp = nullptr,
                  const pdc_group* g = nullptr, double rtt_ns = -1);
     double now_s() const { return sc_core::sc_time_stamp().to_seconds(); }
@@ -175,6 +184,7 @@ private:
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;
+    uet_event_sink* m_events = nullptr;
     state_probe* m_probe = nullptr;
     std::vector<sent_packet*> m_retired;  // scratch
 };

@@ -24,6 +24,7 @@ struct uet_nic_config
     bool trimming_enabled = false;
     bool use_distinct_dscp_for_retransmits = true;
     bool pdc_groups_enabled = true;
+    bool enable_event_logging = false;  // EnableEventLogging: this NIC's rows in uet-events
     // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 
