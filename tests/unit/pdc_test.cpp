@@ -84,6 +84,33 @@ TEST(pdc_receiver, successive_acks_walk_the_64_psn_blocks)
     EXPECT_EQ(d.base, 1000u);  // and around again
 }
 
+// The transport page: only the CACK and the bitmap retire a PSN; the acknowledged PSN names the
+// packet for the RTT sample. With received PSNs in two 64-PSN blocks, the ACK that 1096 draws
+// reports block 0 (the walk's turn), so 1096 stays outstanding and in flight although its own
+// ACK came back: the case behind the trimming incast's timeouts (docs/uet-nic.md, X10).
+TEST(pdc, an_ack_whose_block_leaves_out_its_own_psn_does_not_retire_it)
+{
+    pdc_sender s(1000);
+    send(s, 100);  // PSNs 1000..1099
+    pdc_receiver r(1000);
+    std::vector<sent_packet*> retired;
+    for (uint32_t p : {1003u, 1095u, 1096u}) {
+        r.on_data(p);
+        const auto k = r.next_sack();
+        s.on_ack(r.cack(), k.base, k.bitmap, retired);
+    }
+    // ACK of 1003: block 0 (1000..1063); of 1095: block 1 (1064..1127); of 1096: block 0 again.
+    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{1003, 1095}));
+    ASSERT_NE(s.find(1096), nullptr);
+    EXPECT_FALSE(s.find(1096)->retired);
+    EXPECT_TRUE(s.find(1096)->in_flight);
+    // The next ACK (block 1) lists it.
+    const auto k = r.next_sack();
+    EXPECT_EQ(k.base, 1064u);
+    s.on_ack(r.cack(), k.base, k.bitmap, retired);
+    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{1003, 1095, 1096}));
+}
+
 TEST(pdc_receiver, works_across_the_psn_wrap)
 {
     pdc_receiver r(0xFFFFFFFEu);
