@@ -19,6 +19,8 @@
 #include "testbench/instance_config.h"
 #include "testbench/manifest.h"
 #include "testbench/progress_meter.h"
+#include "testbench/records/periodic_start.h"
+#include "testbench/records/record_clock.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/run_control.h"
 #include "testbench/simulation.h"
@@ -136,7 +138,13 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     const std::vector<std::string> warnings = configuration_warnings(sc, fab.topo());
     for (const auto& w : warnings) std::cerr << "uetsim: warning: " << w << "\n";
     fault_injector faults("faults", sc, fab);
-    record_context ctx{sc, fab, traffic, nullptr};
+    // Every run has the records' clocks, whichever records are on (record_clock.h).
+    const double nd_interval = sc.simulation.nd_stats_interval_s;
+    record_clock periodic_clock("periodic_records", first_periodic_row_s(sc, nd_interval),
+                                nd_interval);
+    const double lb_interval = sc.sw.load_balancing_stats_interval_s;
+    record_clock lb_clock("load_balancing_records", lb_interval, lb_interval);
+    record_context ctx{sc, fab, traffic, nullptr, {periodic_clock, lb_clock}};
     open_records records(ctx, opts.out_dir);
     records.open(false);
     std::unique_ptr<rdma_application> app;

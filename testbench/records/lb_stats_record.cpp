@@ -2,7 +2,6 @@
 // samples the equal-cost set members.
 #include "testbench/records/lb_stats_record.h"
 
-#include "hw/common/activity.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -17,7 +16,7 @@ class lb_open : public open_record
 {
 public:
     lb_open(record_context& ctx, const std::string& path)
-        : m_rec("switch_load_balancing_stats", ctx.sc, ctx.fab, path)
+        : m_rec("switch_load_balancing_stats", ctx.sc, ctx.fab, path, ctx.clocks.load_balancing)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -126,29 +125,16 @@ const record_def& lb_stats_record()
 
 lb_stats_record_module::lb_stats_record_module(const sc_core::sc_module_name& name,
                                                const scenario& sc, fabric& fab,
-                                               const std::string& path)
+                                               const std::string& path, record_clock& clock)
     : sc_core::sc_module(name), m_sc(sc), m_fab(fab), m_csv(path, lb_stats_columns())
 {
-    SC_HAS_PROCESS(lb_stats_record_module);
     for (uint32_t s = 0; s < fab.switch_count(); ++s) {
         const routing_table& rt = fab.switch_at(s).routes();
         for (int32_t set = 0; set < int32_t(rt.set_count()); ++set)
             // Every set, a single path included: the reference writes a row for each member.
             for (uint32_t m = 0; m < rt.set_size(set); ++m) m_members.push_back({s, set, m});
     }
-    SC_METHOD(tick);
-}
-
-void lb_stats_record_module::tick()
-{
-    activity::tick();
-    if (!m_started) {
-        m_started = true;
-        next_trigger(seconds(m_sc.sw.load_balancing_stats_interval_s));
-        return;
-    }
-    write(to_seconds(sc_core::sc_time_stamp()));
-    next_trigger(seconds(m_sc.sw.load_balancing_stats_interval_s));
+    clock.follow([this](double now) { write(now); });
 }
 
 void lb_stats_record_module::write(double now)

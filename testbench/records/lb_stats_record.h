@@ -39,7 +39,7 @@ class lb_stats_record_module : public sc_core::sc_module
 {
 public:
     lb_stats_record_module(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                           const std::string& path);
+                           const std::string& path, record_clock& clock);
     // Writes the last row per member (call once, after simulation).
     void finish();
 
@@ -53,14 +53,12 @@ private:
         uint64_t last_packets = 0;
     };
 
-    void tick();
     void write(double now);
 
     const scenario& m_sc;
     fabric& m_fab;
     record_csv<lb_stats_row> m_csv;
     std::vector<member_ref> m_members;
-    bool m_started = false;
 };
 
 }  // namespace uetsim

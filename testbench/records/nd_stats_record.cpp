@@ -1,8 +1,6 @@
 // nd-stats: its column table, its registry declaration and the module that samples the ports.
-#include "testbench/records/periodic_start.h"
 #include "testbench/records/nd_stats_record.h"
 
-#include "hw/common/activity.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -22,7 +20,7 @@ class nd_open : public open_record
 {
 public:
     nd_open(record_context& ctx, const std::string& path)
-        : m_rec("nd_stats", ctx.sc, ctx.fab, path, &ctx.ticks)
+        : m_rec("nd_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -117,35 +115,16 @@ const record_def& nd_stats_record()
 
 nd_stats_record_module::nd_stats_record_module(const sc_core::sc_module_name& name,
                                                const scenario& sc, fabric& fab,
-                                               const std::string& path, interval_ticks* ticks)
-    : sc_core::sc_module(name)
-    , m_sc(sc)
-    , m_fab(fab)
-    , m_ticks(ticks)
-    , m_csv(path, nd_stats_columns())
+                                               const std::string& path, record_clock& clock)
+    : sc_core::sc_module(name), m_sc(sc), m_fab(fab), m_csv(path, nd_stats_columns())
 {
-    if (m_ticks) m_ticks->host();
-    SC_HAS_PROCESS(nd_stats_record_module);
     const topology& t = fab.topo();
     for (uint32_t d = 0; d < t.devices.size(); ++d)
         for (uint32_t p = 0; p < t.devices[d].ports.size(); ++p) m_ports.push_back({d, p});
-    SC_METHOD(tick);  // first call at time 0 only arms the first interval
-}
-
-void nd_stats_record_module::tick()
-{
-    activity::tick();
-    const double interval = m_sc.simulation.nd_stats_interval_s;
-    if (!m_started) {
-        m_started = true;
-        next_trigger(seconds(first_periodic_row_s(m_sc, interval)));
-        return;
-    }
-    const double now = to_seconds(sc_core::sc_time_stamp());
-    write(now, now - m_last_s);
-    m_last_s = now;
-    if (m_ticks) m_ticks->ticked();
-    next_trigger(seconds(interval));
+    clock.follow([this](double now) {
+        write(now, now - m_last_s);
+        m_last_s = now;
+    });
 }
 
 void nd_stats_record_module::write(double now, double interval)

@@ -40,7 +40,7 @@ class nd_stats_record_module : public sc_core::sc_module
 {
 public:
     nd_stats_record_module(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                           const std::string& path, interval_ticks* ticks = nullptr);
+                           const std::string& path, record_clock& clock);
     // Writes the rows for the end of the run (call once, after simulation).
     void finish();
 
@@ -53,16 +53,13 @@ private:
         uint64_t last_rx_bytes = 0;
     };
 
-    void tick();
     void write(double now, double interval);
 
     const scenario& m_sc;
     fabric& m_fab;
-    interval_ticks* m_ticks;  // records that follow this process, or null
     record_csv<nd_stats_row> m_csv;
     std::vector<port_ref> m_ports;
     double m_last_s = 0;
-    bool m_started = false;
 };
 
 }  // namespace uetsim

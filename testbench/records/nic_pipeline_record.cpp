@@ -1,7 +1,6 @@
 // nic-pipeline-stats: its column table, registry declaration and writer.
 #include "testbench/records/nic_pipeline_record.h"
 
-#include "hw/common/activity.h"
 #include "hw/common/time.h"
 #include "hw/nic/uet/pipeline_bounds.h"
 #include "hw/nic/uet/uet_nic.h"
@@ -16,7 +15,7 @@ class pipeline_open : public open_record
 {
 public:
     pipeline_open(record_context& ctx, const std::string& path)
-        : m_rec("nic_pipeline_stats", ctx.sc, ctx.fab, path, ctx.ticks)
+        : m_rec("nic_pipeline_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -159,10 +158,10 @@ const record_def& nic_pipeline_record_def()
             "`Simulation.NDStatsReportInterval`, and a\nlast set when the run ends. uetsim's "
             "own record, for sizing the NIC's micro-architecture\n"
             "([nic-pipeline.md](nic-pipeline.md)). Not in `Records.Enabled`'s default: the "
-            "reference's records list\nhas no such record. It samples on nd-stats' process "
-            "(right after nd-stats' rows), so turning\nit on adds no timed event and leaves "
-            "every other record byte for byte the same; without\nnd-stats it samples by "
-            "itself, and then same-time events may run in another order. A\npercentile (p99) "
+            "reference's records list\nhas no such record. Like every periodic record it samples "
+            "on the\nrecords' one clock, so "
+            "turning it on or off leaves every other record byte for byte the same. A\npercentile "
+            "(p99) "
             "is over time since the start: the level the quantity stayed at or below for\n99% "
             "of the simulated time.";
         r.columns = column_docs(nic_pipeline_columns());
@@ -183,8 +182,7 @@ const record_def& nic_pipeline_record_def()
 }
 
 nic_pipeline_record::nic_pipeline_record(const sc_core::sc_module_name& name, const scenario& sc,
-                                         fabric& fab, const std::string& path,
-                                         interval_ticks& ticks)
+                                         fabric& fab, const std::string& path, record_clock& clock)
     : sc_core::sc_module(name)
     , m_sc(sc)
     , m_fab(fab)
@@ -192,21 +190,9 @@ nic_pipeline_record::nic_pipeline_record(const sc_core::sc_module_name& name, co
     , m_last(fab.nic_count() * k_uet_pipeline_stages)
     , m_nic_last(fab.nic_count())
 {
-    SC_HAS_PROCESS(nic_pipeline_record);
     for (size_t h = 0; h < fab.nic_count(); ++h)
         if (uet_nic* u = fab.uet_nic_at(h)) u->keep_state_stats();
-    if (ticks.hosted())
-        ticks.follow([this] { write(to_seconds(sc_core::sc_time_stamp())); });
-    else
-        SC_METHOD(tick);  // the first call, at time 0, only arms the first interval
-}
-
-void nic_pipeline_record::tick()
-{
-    activity::tick();
-    if (m_started) write(to_seconds(sc_core::sc_time_stamp()));
-    m_started = true;
-    next_trigger(seconds(m_sc.simulation.nd_stats_interval_s));
+    clock.follow([this](double now) { write(now); });
 }
 
 void nic_pipeline_record::write(double now)

@@ -1,8 +1,8 @@
 // nic-pipeline-stats: the UET NIC pipeline's sizing statistics, one row per NIC and stage every
 // NDStatsReportInterval and a last set at the end (docs/nic-pipeline.md). It reads each stage's
 // pipeline_stage_stats, the NIC's read tags, PDC context cache and MAC drops, and the transport
-// state it asks the NIC to keep (uet_state_stats). It samples on nd-stats' process when that is
-// open (interval_ticks), so turning it on adds no timed event and changes no other record.
+// state it asks the NIC to keep (uet_state_stats). It samples on the periodic records' clock
+// (record_clock), so turning it on adds no timed event and changes no other record.
 #pragma once
 
 #include <cstdint>
@@ -49,13 +49,11 @@ const record_def& nic_pipeline_record_def();
 class nic_pipeline_record : public sc_core::sc_module
 {
 public:
-    // `ticks`: nd-stats' process to follow, if it is open.
     nic_pipeline_record(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                        const std::string& path, interval_ticks& ticks);
+                        const std::string& path, record_clock& clock);
     void finish();
 
 private:
-    void tick();
     void write(double now);
 
     const scenario& m_sc;
@@ -63,7 +61,6 @@ private:
     record_csv<nic_pipeline_cells> m_csv;
     std::vector<pipeline_stage_stats> m_last;   // per NIC and stage, at the previous row
     std::vector<nic_pipeline_last> m_nic_last;  // per NIC
-    bool m_started = false;
     double m_last_row_s = 0;
 };
 

@@ -1,9 +1,7 @@
-#include "testbench/records/periodic_start.h"
 #include "testbench/records/pcie_records.h"
 
 #include <algorithm>
 
-#include "hw/common/activity.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -21,7 +19,7 @@ class pcie_open : public open_record
 {
 public:
     pcie_open(record_context& ctx, const std::string& path)
-        : m_rec("pcie_stats", ctx.sc, ctx.fab, path)
+        : m_rec("pcie_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -137,31 +135,18 @@ const record_def& pcie_stats_record()
 }
 
 pcie_records::pcie_records(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                           const std::string& path)
+                           const std::string& path, record_clock& clock)
     : sc_core::sc_module(name)
     , m_sc(sc)
     , m_fab(fab)
     , m_csv(path, pcie_stats_columns())
     , m_last(fab.nic_count())
 {
-    SC_HAS_PROCESS(pcie_records);
     if (fab.nic_count())
-        SC_METHOD(tick);  // the first call, at time 0, only arms the first interval
-}
-
-void pcie_records::tick()
-{
-    activity::tick();
-    const double interval = m_sc.simulation.nd_stats_interval_s;
-    if (m_started) {
-        const double now = to_seconds(sc_core::sc_time_stamp());
-        write(now, now - m_last_row_s);
-        m_last_row_s = now;
-        next_trigger(seconds(interval));
-    } else {
-        next_trigger(seconds(first_periodic_row_s(m_sc, interval)));
-    }
-    m_started = true;
+        clock.follow([this](double now) {
+            write(now, now - m_last_row_s);
+            m_last_row_s = now;
+        });
 }
 
 void pcie_records::write(double now, double interval)

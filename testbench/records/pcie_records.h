@@ -42,7 +42,7 @@ class pcie_records : public sc_core::sc_module
 public:
     // Writes `path` (a header, then rows). With no NIC hosts (Nic.Type raw) only the header.
     pcie_records(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                 const std::string& path);
+                 const std::string& path, record_clock& clock);
 
     // Writes the rows for the end of the run (call once, after simulation).
     void finish();
@@ -59,7 +59,6 @@ private:
         uint64_t busy_ps = 0;
     };
 
-    void tick();
     void write(double now, double interval);
 
     const scenario& m_sc;
@@ -67,7 +66,6 @@ private:
     record_csv<pcie_stats_row> m_csv;
     std::vector<std::array<last_values, 2>> m_last;
     double m_last_row_s = 0;
-    bool m_started = false;
 };
 
 }  // namespace uetsim

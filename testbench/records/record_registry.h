@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "testbench/records/column_table.h"
-#include "testbench/records/interval_ticks.h"
+#include "testbench/records/record_clock.h"
 #include "testbench/records/record_names.h"
 #include "testbench/scenario.h"
 
@@ -28,7 +28,7 @@ struct record_context
     fabric& fab;
     flows& traffic;
     rdma_application* app = nullptr;  // null without the RDMA application
-    interval_ticks ticks;             // records that follow nd-stats' sampling process
+    record_clocks clocks;             // what the periodic records sample on
 };
 
 // An open record: samples its sources or receives rows during the run.
@@ -48,8 +48,7 @@ struct record_def
     int enabled_position = -1;
     // The name before a rename, still read in Records.Enabled for one release ("" if none).
     std::string old_name;
-    // Whether Records.Enabled's default lists it. Off for a record whose sampling would add
-    // timed events to every run (which reorders simultaneous events, so records change).
+    // Whether Records.Enabled's default lists it (off for records the reference has not).
     bool on_by_default = true;
     std::string when;   // markdown, one line: when the file is written
     std::string intro;  // markdown before the column table: what a row is, when rows come

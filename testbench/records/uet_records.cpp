@@ -1,10 +1,8 @@
 // uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
-#include "testbench/records/periodic_start.h"
 #include "testbench/records/uet_records.h"
 
 #include "hw/nic/uet/uet_nic.h"
 
-#include "hw/common/activity.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -49,7 +47,7 @@ class transport_open : public open_record
 {
 public:
     transport_open(record_context& ctx, const std::string& path)
-        : m_rec("uet_transport_stats", ctx.sc, ctx.fab, path)
+        : m_rec("uet_transport_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -324,24 +322,15 @@ void uet_monitor_record::row(const uet_monitor_row& r)
 }
 
 uet_transport_record::uet_transport_record(const sc_core::sc_module_name& name, const scenario& sc,
-                                           fabric& fab, const std::string& path)
+                                           fabric& fab, const std::string& path,
+                                           record_clock& clock)
     : sc_core::sc_module(name)
     , m_sc(sc)
     , m_fab(fab)
     , m_csv(path, uet_transport_columns())
     , m_last(fab.nic_count())
 {
-    SC_HAS_PROCESS(uet_transport_record);
-    SC_METHOD(tick);  // the first call, at time 0, only arms the first interval
-}
-
-void uet_transport_record::tick()
-{
-    activity::tick();
-    const double interval = m_sc.simulation.nd_stats_interval_s;
-    if (m_started) write(to_seconds(sc_core::sc_time_stamp()));
-    next_trigger(seconds(m_started ? interval : first_periodic_row_s(m_sc, interval)));
-    m_started = true;
+    clock.follow([this](double now) { write(now); });
 }
 
 void uet_transport_record::write(double now)

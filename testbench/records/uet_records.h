@@ -63,19 +63,17 @@ class uet_transport_record : public sc_core::sc_module
 {
 public:
     uet_transport_record(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                         const std::string& path);
+                         const std::string& path, record_clock& clock);
     void finish();
     const std::string& path() const { return m_csv.path(); }
 
 private:
-    void tick();
     void write(double now);
 
     const scenario& m_sc;
     fabric& m_fab;
     record_csv<uet_transport_cells> m_csv;
     std::vector<uet_transport_counters> m_last;  // counters at the previous row, per NIC
-    bool m_started = false;
     double m_last_row_s = -1;
 };
 

@@ -12,6 +12,8 @@
 #include "testbench/fabric.h"
 #include "testbench/flows.h"
 #include "testbench/records/pcie_records.h"
+#include "testbench/records/periodic_start.h"
+#include "testbench/records/record_clock.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;
@@ -48,7 +50,9 @@ test::csv run(const scenario& sc, size_t* nics = nullptr, double* end_s = nullpt
     auto* pool = new packet_pool;
     auto* traffic = new flows("flows", sc, *pool);
     auto* fab = new fabric(sc, *pool, *traffic);
-    auto* rec = new pcie_records("pcie_stats", sc, *fab, path);
+    const double interval = sc.simulation.nd_stats_interval_s;
+    auto* clock = new record_clock("clock", first_periodic_row_s(sc, interval), interval);
+    auto* rec = new pcie_records("pcie_stats", sc, *fab, path, *clock);
     traffic->on_all_done([] { sc_core::sc_stop(); });
     sc_core::sc_start(seconds(sc.simulation.stop_time_s));
     rec->finish();

@@ -1,0 +1,26 @@
+#include "testbench/records/record_clock.h"
+
+#include "hw/common/activity.h"
+#include "hw/common/time.h"
+
+namespace uetsim {
+
+record_clock::record_clock(const sc_core::sc_module_name& name, double first_s, double interval_s)
+    : sc_core::sc_module(name), m_first_s(first_s), m_interval_s(interval_s)
+{
+    SC_HAS_PROCESS(record_clock);
+    SC_METHOD(tick);  // the first call, at time 0, only arms the first tick
+}
+
+void record_clock::tick()
+{
+    activity::tick();
+    if (m_started) {
+        const double now = to_seconds(sc_core::sc_time_stamp());
+        for (const auto& f : m_followers) f(now);
+    }
+    next_trigger(seconds(m_started ? m_interval_s : m_first_s));
+    m_started = true;
+}
+
+}  // namespace uetsim
