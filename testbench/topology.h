@@ -56,6 +56,13 @@ struct topology
     int find_link(const std::string& name) const;
     // The device at the other end of port `port` of device `d`.
     uint32_t peer(uint32_t d, size_t port) const;
+    // Device names by node id (records that name a NIC from its FEP id).
+    std::vector<std::string> names_by_node_id() const
+    {
+        std::vector<std::string> names(devices.size());
+        for (const auto& d : devices) names[d.node_id] = d.name;
+        return names;
+    }
 };
 
 // The spellings of Topology.Kind, in the order the key reference lists them: the one table of

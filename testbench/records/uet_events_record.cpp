@@ -21,7 +21,7 @@ class events_open : public open_record
 {
 public:
     events_open(record_context& ctx, const std::string& path)
-        : m_rec(path, device_names(ctx.fab.topo()), ctx.sc.simulation.epoch_utc)
+        : m_rec(path, ctx.fab.topo().names_by_node_id(), ctx.sc.simulation.epoch_utc)
     {
         for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
             if (uet_nic* u = ctx.fab.uet_nic_at(h)) u->set_event_sink(&m_rec);
@@ -29,12 +29,6 @@ public:
     void finish() override { m_rec.close(); }
 
 private:
-    static std::vector<std::string> device_names(const topology& t)
-    {
-        std::vector<std::string> names(t.devices.size());
-        for (const auto& d : t.devices) names[d.node_id] = d.name;
-        return names;
-    }
     uet_events_record m_rec;
 };
 

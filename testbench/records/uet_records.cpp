@@ -60,7 +60,7 @@ class monitor_open : public open_record
 {
 public:
     monitor_open(record_context& ctx, const std::string& path)
-        : m_rec(path, device_names(ctx.fab.topo()), ctx.sc.records.monitor)
+        : m_rec(path, ctx.fab.topo().names_by_node_id(), ctx.sc.records.monitor)
     {
         for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
             if (uet_nic* u = ctx.fab.uet_nic_at(h)) u->set_monitor(&m_rec);
@@ -68,12 +68,6 @@ public:
     void finish() override { m_rec.close(); }
 
 private:
-    static std::vector<std::string> device_names(const topology& t)
-    {
-        std::vector<std::string> names(t.devices.size());
-        for (const auto& d : t.devices) names[d.node_id] = d.name;
-        return names;
-    }
     uet_monitor_record m_rec;
 };
 
