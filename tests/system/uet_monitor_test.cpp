@@ -179,6 +179,30 @@ TEST(uet_monitor, a_pdc_filter_names_the_senders_end)
     EXPECT_TRUE(rows == expected({{"host2>host3", 0}})) << rows.size();
 }
 
+TEST(uet_monitor, a_receiver_names_its_own_end_from_the_first_data_packet)
+{
+    // host3's rows of data received from host2: the first packets carry no receiver id yet
+    // (0), but the row names host3's own end, one id for the whole connection.
+    const std::string dir = scratch_dir("mon-rx-ref");
+    ASSERT_EQ(run(dir, {"Records.UetMonitor=true"}).exit_code, 0);
+    const csv c = read_csv(dir + "/mon-uet-monitor-0.csv");
+    std::set<std::string> ids;
+    size_t rows = 0;
+    for (size_t i = 0; i < c.rows.size(); ++i)
+        if (c.str(i, "component_name") == "host3" && c.str(i, "packet_type") == "RUD_REQUEST" &&
+            c.str(i, "remote_PDC_ID").substr(0, 9) == "10.0.0.3:")
+            ids.insert(c.str(i, "local_PDC_ID")), ++rows;
+    ASSERT_GT(rows, 10u);
+    ASSERT_EQ(ids.size(), 1u);
+    const std::string own = *ids.begin();
+    EXPECT_EQ(own.substr(0, 9), "10.0.0.4:");
+    EXPECT_NE(own, "10.0.0.4:0");
+    // So FilterOnPdc with the receiver's id selects the connection from host3's first row.
+    const auto sel = filtered("mon-f5", {"Records.UetMonitor=true", "Records.FilterOnPdc=" + own});
+    EXPECT_TRUE(sel == expected({{"host2>host3", first_row("host2>host3", "host3")}}))
+        << sel.size();
+}
+
 TEST(uet_monitor, the_rtt_trigger_selects_one_connection_from_its_slow_ack)
 {
     // The threshold is the greatest RTT of the reference run: the first ACK that reaches it

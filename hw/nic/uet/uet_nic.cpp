@@ -385,10 +385,13 @@ void uet_nic::on_data(packet* p)
 {
     ++m_counters.write_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
-    if (m_monitor) monitor(*p, uet_monitor_row::dir::rx);
     bool opened = false;
     receiver_pdc* found =
         m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn, &opened);
+    // The row names the receiving end by its own id (the first packets carry 0 until the
+    // sender learns it from an ACK).
+    if (m_monitor)
+        monitor(*p, uet_monitor_row::dir::rx, nullptr, nullptr, -1, found ? found->id : 0);
     if (!found) {
         // A late copy from an earlier PDC whose sender id is reused now.
         ++m_counters.num_dup_events_on_nic;
@@ -719,7 +722,7 @@ void uet_nic::receive_events(receiver_pdc& rp, const packet& p, bool duplicate)
 // uet-monitor rows
 
 void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp,
-                      const pdc_group* g, double rtt_ns)
+                      const pdc_group* g, double rtt_ns, uint16_t rx_pdc)
 {
     uet_monitor_sender s;
     const bool has_sender = sp && g && g->cc;
@@ -731,8 +734,10 @@ void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc*
         s.latest_penalty = g->last_penalty;
     }
     uet_monitor_row r;
-    if (make_monitor_row(p, d, now_ps(), m_node_id, m_ip, has_sender ? &s : nullptr, rtt_ns, r))
-        m_monitor->row(r);
+    if (!make_monitor_row(p, d, now_ps(), m_node_id, m_ip, has_sender ? &s : nullptr, rtt_ns, r))
+        return;
+    if (rx_pdc) r.local_pdc = rx_pdc;
+    m_monitor->row(r);
 }
 
 }  // namespace uetsim

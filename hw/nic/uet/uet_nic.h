@@ -153,8 +153,9 @@ private:
                uint64_t at_ps = 0);
     void event(uet_event::type t, const receiver_pdc& rp, const packet& p);
     void receive_events(receiver_pdc& rp, const packet& p, bool duplicate);
+    // `rx_pdc`: the receiving end's own id, for a data packet that does not carry it yet.
     void monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp = nullptr,
-                 const pdc_group* g = nullptr, double rtt_ns = -1);
+                 const pdc_group* g = nullptr, double rtt_ns = -1, uint16_t rx_pdc = 0);
     double now_s() const { return sc_core::sc_time_stamp().to_seconds(); }
     uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
 
