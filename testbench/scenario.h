@@ -121,7 +121,7 @@ struct capture_config
 };
 
 // Trace.*: waveforms of NIC, switch and link state (testbench/trace/waveforms.h).
-enum class trace_trigger_kind { none, rto, nack, trim, drop, freeze, pause, queue };
+enum class trace_trigger_kind { none, rto, nack, trim, drop, freeze, pause, queue, monitor };
 
 struct trace_trigger_config
 {

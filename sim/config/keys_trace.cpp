@@ -37,10 +37,13 @@ key_table<trace_trigger_config> trigger_keys()
               {"drop", trace_trigger_kind::drop},
               {"freeze", trace_trigger_kind::freeze},
               {"pause", trace_trigger_kind::pause},
-              {"queue", trace_trigger_kind::queue}},
+              {"queue", trace_trigger_kind::queue},
+              {"monitor", trace_trigger_kind::monitor}},
              "The event that fires the trigger: a retransmission timeout, a NACK received, a "
              "trimmed or dropped packet at a switch port, REPS freezing starting, a PFC pause "
-             "(none until PFC is modelled), or a queue reaching Threshold bytes.")
+             "(none until PFC is modelled), a queue reaching Threshold bytes, or the uet-monitor's "
+             "RTT or receiver-penalty trigger selecting a connection at a NIC "
+             "(Records.TriggerLoggingOn*).")
         .required();
     t.text("Component", UETSIM_FIELD(component), glob_text,
            "Only this device fires it (a glob: host3, leaf*).");

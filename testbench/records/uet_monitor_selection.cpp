@@ -132,14 +132,19 @@ bool uet_monitor_selection::trigger_fires(const uet_monitor_row& r) const
     return false;
 }
 
-bool uet_monitor_selection::wanted(const uet_monitor_row& r)
+bool uet_monitor_selection::wanted(const uet_monitor_row& r, bool* triggered)
 {
     if (m_everything) return true;
     const uint64_t c = connection(r);
     if (m_selected.count(c)) return true;
-    if (filters_match(r) ||
-        (m_triggers_left > 0 && trigger_fires(r) && (--m_triggers_left, true))) {
+    if (filters_match(r)) {
         m_selected.insert(c);
+        return true;
+    }
+    if (m_triggers_left > 0 && trigger_fires(r)) {
+        --m_triggers_left;
+        m_selected.insert(c);
+        if (triggered) *triggered = true;
         return true;
     }
     return false;

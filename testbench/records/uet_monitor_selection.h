@@ -50,8 +50,8 @@ public:
     explicit uet_monitor_selection(const uet_monitor_settings& s);
 
     // Whether row `r` is logged; a row that matches the filters or fires a trigger selects its
-    // connection first.
-    bool wanted(const uet_monitor_row& r);
+    // connection first (`triggered`, if given, says whether a trigger selected it).
+    bool wanted(const uet_monitor_row& r, bool* triggered = nullptr);
 
     // The connection of a row, from its sending end: (IPv4 << 16) | PDC id.
     static uint64_t connection(const uet_monitor_row& r);

@@ -310,9 +310,11 @@ uet_monitor_record::uet_monitor_record(const std::string& path,
 {
 }
 
-void uet_monitor_record::row(const uet_monitor_row& r)
+bool uet_monitor_record::row(const uet_monitor_row& r)
 {
-    if (m_selection.wanted(r)) m_csv.write({&r, &m_names.at(r.fep_id)});
+    bool triggered = false;
+    if (m_selection.wanted(r, &triggered)) m_csv.write({&r, &m_names.at(r.fep_id)});
+    return triggered;
 }
 
 uet_transport_record::uet_transport_record(const sc_core::sc_module_name& name, const scenario& sc,

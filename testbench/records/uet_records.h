@@ -49,7 +49,7 @@ class uet_monitor_record : public uet_monitor_sink
 public:
     uet_monitor_record(const std::string& path, const std::vector<std::string>& nic_names,
                        const uet_monitor_settings& settings);
-    void row(const uet_monitor_row& r) override;
+    bool row(const uet_monitor_row& r) override;
     void close() { m_csv.close(); }
     const std::string& path() const { return m_csv.path(); }
 

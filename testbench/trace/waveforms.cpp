@@ -142,6 +142,7 @@ public:
         m_timers = w.add(c, "timers_pending", 32, false);
         m_rto = w.add(c, "rto_count", 64, false, trace_trigger_kind::rto, rises);
         m_nack = w.add(c, "nacks_received", 64, false, trace_trigger_kind::nack, rises);
+        m_monitor = w.add(c, "monitor_triggers", 32, false, trace_trigger_kind::monitor, rises);
     }
 
     void changed() override
@@ -185,6 +186,7 @@ public:
         m_w.set(m_timers, m_nic.timers_pending());
         m_w.set(m_rto, m_nic.counters().num_rto);
         m_w.set(m_nack, m_nic.counters().nack_pkts_rcvd);
+        m_w.set(m_monitor, m_nic.monitor_triggers());
     }
 
 private:
@@ -197,7 +199,7 @@ private:
     uet_nic& m_nic;
     std::vector<slot> m_slots;
     uint32_t m_pool, m_control, m_data, m_ack_hold, m_ready, m_tx_pdcs, m_rx_pdcs, m_timers, m_rto,
-        m_nack;
+        m_nack, m_monitor;
 };
 
 // A switch port's egress queue: bytes held, per buffer pool its bytes and RED average, and its

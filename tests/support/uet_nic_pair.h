@@ -50,7 +50,11 @@ public:
 class recording_monitor : public uet_monitor_sink
 {
 public:
-    void row(const uet_monitor_row& r) override { rows.push_back(r); }
+    bool row(const uet_monitor_row& r) override
+    {
+        rows.push_back(r);
+        return false;
+    }
     std::vector<uet_monitor_row> rows;
 };
 

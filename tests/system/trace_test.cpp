@@ -163,6 +163,31 @@ TEST(trace, trigger_on_first_trim_starts_pre_trigger_before_it)
     EXPECT_NE(gtkw.find("host0.g0.cwnd_bytes"), std::string::npos);
 }
 
+TEST(trace, trigger_on_the_monitors_rtt_trigger_shares_its_instant)
+{
+    if (!have("fst2vcd")) FAIL() << "gtkwave's fst2vcd is not installed (scripts/setup.sh)";
+    const std::string dir = scratch_dir("trace-monitor");
+    const std::string sc = write_file(dir + "/incast.yaml", incast);
+    run_ok(sc, dir + "/out",
+           {"Records.TriggerLoggingOnRttEnable=true", "Records.TriggerLoggingOnRttThreshold=10us",
+            "Trace.Enabled=true", "Trace.Components=[host*]", "Trace.Trigger={On: monitor}",
+            "Trace.PreTrigger=5us", "Trace.PostTrigger=10us"});
+    // The monitor's first row is the ACK whose RTT fired its trigger.
+    const csv mon = read_csv(dir + "/out/tr-uet-monitor-0.csv");
+    ASSERT_FALSE(mon.rows.empty());
+    ASSERT_GE(mon.num(0, "RTT_ns"), 10000.0);
+    const uint64_t at_ps = uint64_t(std::llround(mon.num(0, "sim_time_ns") * 1000));
+    const std::string nic = mon.str(0, "component_name");
+
+    const vcd v = parse_vcd(shell_output("fst2vcd " + dir + "/out/tr.fst 2>/dev/null"));
+    const auto fired = v.of(nic + ".monitor_triggers");
+    ASSERT_FALSE(fired.empty()) << nic;
+    EXPECT_EQ(fired.back().t, at_ps) << "the trace's trigger is the monitor's row";
+    EXPECT_EQ(fired.back().value, 1u);
+    EXPECT_EQ(v.changes.front().t, at_ps - 5'000'000) << "the dump starts PreTrigger before it";
+    for (const auto& c : v.changes) EXPECT_LE(c.t, at_ps + 10'000'000) << c.name;
+}
+
 TEST(trace, window_holds_every_change_and_scales_with_its_length)
 {
     if (!have("vcd2fst")) FAIL() << "gtkwave's vcd2fst is not installed (scripts/setup.sh)";

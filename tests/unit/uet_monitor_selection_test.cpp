@@ -190,13 +190,19 @@ TEST(uet_monitor_selection, a_zero_budget_never_triggers_and_filter_matches_do_n
     s.filter_fep_id = "1";
     s.trigger_on_rtt = true;
     uet_monitor_selection sel(s);
-    EXPECT_TRUE(sel.wanted(slow));  // the filter selects it
+    bool triggered = false;
+    EXPECT_TRUE(sel.wanted(slow, &triggered));  // the filter selects it
+    EXPECT_FALSE(triggered);                    // ... not a trigger (Trace.Trigger On: monitor)
     EXPECT_EQ(sel.triggers_left(), 1u);
     uet_monitor_row slow_c = row(3, type::ack_cc, dir::rx, ip_c, 9, ip_b, 32770);
     slow_c.has_rtt = true;
     slow_c.rtt_ns = 1e6;
-    EXPECT_TRUE(sel.wanted(slow_c));  // FEP 3 does not match: the trigger selects it
+    EXPECT_TRUE(sel.wanted(slow_c, &triggered));  // FEP 3 does not match: the trigger selects it
+    EXPECT_TRUE(triggered);
     EXPECT_EQ(sel.triggers_left(), 0u);
+    triggered = false;
+    EXPECT_TRUE(sel.wanted(slow_c, &triggered));  // already selected: no new trigger
+    EXPECT_FALSE(triggered);
 }
 
 TEST(uet_monitor_selection, filter_text_is_all_or_an_exact_value)

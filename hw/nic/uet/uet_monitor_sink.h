@@ -53,7 +53,9 @@ class uet_monitor_sink
 {
 public:
     virtual ~uet_monitor_sink() = default;
-    virtual void row(const uet_monitor_row& r) = 0;
+    // Takes a row; true when it fired one of the monitor's triggers (RTT or receiver penalty),
+    // which selected its connection: the NIC counts them for Trace.Trigger `On: monitor`.
+    virtual bool row(const uet_monitor_row& r) = 0;
 };
 
 struct packet;

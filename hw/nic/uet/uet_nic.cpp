@@ -737,7 +737,10 @@ void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc*
     if (!make_monitor_row(p, d, now_ps(), m_node_id, m_ip, has_sender ? &s : nullptr, rtt_ns, r))
         return;
     if (rx_pdc) r.local_pdc = rx_pdc;
-    m_monitor->row(r);
+    if (m_monitor->row(r)) {
+        ++m_monitor_triggers;
+        if (m_probe) m_probe->changed();  // the trace's trigger fires at this row's time
+    }
 }
 
 }  // namespace uetsim

@@ -93,6 +93,8 @@ public:
     size_t ready_groups() const { return m_scheduler.ready(); }
     size_t open_rx_pdcs() const { return m_rx_pdcs.size(); }
     size_t timers_pending() const { return m_timers.size(); }
+    // Connections the uet-monitor's triggers selected on this NIC's rows (Trace.Trigger).
+    uint64_t monitor_triggers() const { return m_monitor_triggers; }
     // Called after each scheduler step, received packet, timer and sent frame (nullptr: not
     // traced).
     void set_probe(state_probe* p) { m_probe = p; }
@@ -185,6 +187,7 @@ private:
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;
+    uint64_t m_monitor_triggers = 0;
     uet_event_sink* m_events = nullptr;
     state_probe* m_probe = nullptr;
     std::vector<sent_packet*> m_retired;  // scratch
