@@ -347,15 +347,18 @@ private:
     sc_core::sc_event m_end;
 };
 
-// An RTL block beside a device: its pins (rtl_pin_set) as the wrapper drove them for the last
-// request and the block's answer, as {device}.rtl.{pin}, written after each request settles.
+// An RTL block in a device: its pins (rtl_pin_set) as the wrapper drove them for the last
+// request and the block's answer, as {device}.{scope}.{pin} (leaf0.rtl.hash), written after each
+// request settles.
 class rtl_pins_probe : public state_probe
 {
 public:
-    rtl_pins_probe(impl_t& w, const std::string& c, const rtl_pin_set& pins) : m_w(w), m_pins(pins)
+    rtl_pins_probe(impl_t& w, const std::string& c, const std::string& scope,
+                   const rtl_pin_set& pins)
+        : m_w(w), m_pins(pins)
     {
         for (const rtl_pin& p : pins.pins())
-            m_ids.push_back(w.add(c, "rtl." + p.name, p.width, false));
+            m_ids.push_back(w.add(c, scope + "." + p.name, p.width, false));
     }
 
     void changed() override
@@ -393,6 +396,16 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
     m->rec = std::make_unique<trace_recorder>(*m->writer, win);
 
     const topology& topo = fab.topo();
+    // A device's RTL blocks (Rtl.* rtl or both): their pins as {device}.{scope}.{pin}.
+    auto add_rtl_probes = [&](const std::string& c) {
+        for (const auto& b : fab.rtl_block_list()) {
+            rtl_pin_set* pins = b.device == c ? b.instance->pins() : nullptr;
+            if (!pins) continue;
+            auto p = std::make_unique<rtl_pins_probe>(*m, c, b.def->trace_scope, *pins);
+            pins->trace(p.get());
+            m->probes.push_back(std::move(p));
+        }
+    };
     for (size_t h = 0; h < fab.nic_count(); ++h) {
         const std::string& c = topo.devices[h].name;
         uet_nic* nic = fab.uet_nic_at(h);
@@ -403,6 +416,7 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
         auto pp = std::make_unique<pcie_probe>(("trace_pcie_" + c).c_str(), *m, c, fab.pcie_at(h));
         fab.pcie_at(h).set_probe(pp.get());
         m->modules.push_back(std::move(pp));
+        add_rtl_probes(c);
     }
     const uint64_t threshold = win.triggered ? sc.trace.trigger[0].threshold_bytes : 0;
     for (size_t i = 0; i < fab.switch_count(); ++i) {
@@ -424,12 +438,8 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
             sw.port(port).queue().set_probe(p.get());
             m->probes.push_back(std::move(p));
         }
-        // The switch's RTL block, grouped with it in the layout (declared right after its ports).
-        if (rtl_flow_hasher* rtl = fab.rtl_flow_hash_of(i)) {
-            auto p = std::make_unique<rtl_pins_probe>(*m, c, rtl->pins());
-            rtl->pins().trace(p.get());
-            m->probes.push_back(std::move(p));
-        }
+        // The switch's RTL blocks, grouped with it in the layout (declared right after its ports).
+        add_rtl_probes(c);
     }
     for (size_t i = 0; i < fab.link_count(); ++i) {
         const std::string& c = topo.links[i].name;
@@ -457,11 +467,11 @@ void waveforms::finish()
             nic->set_probe(nullptr);
             m->fab.pcie_at(h).set_probe(nullptr);
         }
-    for (size_t i = 0; i < m->fab.switch_count(); ++i) {
+    for (size_t i = 0; i < m->fab.switch_count(); ++i)
         for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p)
             m->fab.switch_at(i).port(p).queue().set_probe(nullptr);
-        if (rtl_flow_hasher* rtl = m->fab.rtl_flow_hash_of(i)) rtl->pins().trace(nullptr);
-    }
+    for (const auto& b : m->fab.rtl_block_list())
+        if (rtl_pin_set* pins = b.instance->pins()) pins->trace(nullptr);
     for (size_t i = 0; i < m->fab.link_count(); ++i) m->fab.link_at(i).set_probe(nullptr);
     m->rec->finish(now_ps());
     gtkw_layout l;
