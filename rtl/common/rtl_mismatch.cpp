@@ -15,9 +15,12 @@ rtl_mismatch_handler& handler()
     return h;
 }
 
+// "7 ns (7000 ps)", or "3021473 ps" when SystemC prints it in ps anyway.
 std::string time_text(uint64_t ps)
 {
-    return sc_core::sc_time::from_value(ps).to_string() + " (" + std::to_string(ps) + " ps)";
+    const std::string t = sc_core::sc_time::from_value(ps).to_string();
+    const std::string exact = std::to_string(ps) + " ps";
+    return t == exact ? t : t + " (" + exact + ")";
 }
 
 }  // namespace
