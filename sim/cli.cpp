@@ -118,6 +118,12 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
                   << "; the records so far are flushed and the manifest says \"interrupted\"\n";
         return exit_status_for_signal(summary.stop_signal);
     }
+    if (summary.mismatch) {
+        std::cerr << "uetsim: error: the run stopped at the first RTL mismatch ("
+                  << summary.mismatch->component << ", request " << summary.mismatch->request_index
+                  << "); the records so far are flushed and the manifest says \"rtl_mismatch\"\n";
+        return exit_internal_error;
+    }
     return exit_ok;
 }
 

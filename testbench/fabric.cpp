@@ -1,5 +1,7 @@
 #include "testbench/fabric.h"
 
+#include <stdexcept>
+
 #include "hw/common/time.h"
 #include "hw/nic/uet/uet_nic.h"
 #include "testbench/instance_config.h"
@@ -24,17 +26,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,
                                                              std::move(routes[dev.index]), ports,
                                                              sc.simulation.random_seed, pool));
-        m_rtl_of_switch.push_back(nullptr);
-        if (sw.rtl_flow_hash_lockstep) {
-            // The Verilated flow-hash block beside each switch, checking every hash it computes.
-            m_rtl_hashers.push_back(
-                std::make_unique<rtl_flow_hasher>((dev.name + "_rtl_flow_hash").c_str()));
-            rtl_flow_hasher* rtl = m_rtl_hashers.back().get();
-            m_rtl_of_switch.back() = rtl;
-            m_switches.back()->observe_hashes([rtl](ecmp_hash_method m, const flow_key& k,
-                                                    uint32_t salt,
-                                                    uint16_t h) { rtl->check(m, k, salt, h); });
-        }
+        build_rtl_blocks(sc, dev.name, device_kind::switch_device, m_switches.back().get(),
+                         nullptr);
     }
 
     if (sc.nic.type == nic_kind::raw) {
@@ -50,7 +43,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
     } else {
         for (uint32_t h = 0; h < m_topo.hosts; ++h) {
             const std::string name = m_topo.devices[h].name;
-            const nic_config nic = nic_for(sc, name);
+            nic_config nic = nic_for(sc, name);
+            build_rtl_blocks(sc, name, device_kind::host, nullptr, &nic);
             const pcie_config pcie = pcie_for(sc, name);
             m_memory.push_back(std::make_unique<host_memory>((name + "_memory").c_str()));
             m_mmio.push_back(std::make_unique<host_mmio>((name + "_cpu").c_str()));
@@ -126,11 +120,30 @@ uet_nic* fabric::uet_nic_at(size_t h)
     return dynamic_cast<uet_nic*>(m_nics[h].get());
 }
 
-uint64_t fabric::rtl_hash_checks() const
+uint64_t fabric::rtl_checked(std::string_view key) const
 {
     uint64_t n = 0;
-    for (const auto& r : m_rtl_hashers) n += r->checks();
+    for (const auto& b : m_rtl_blocks)
+        if (b.def->key == key) n += b.instance->checked();
     return n;
+}
+
+void fabric::build_rtl_blocks(const scenario& sc, const std::string& name, device_kind kind,
+                              fabric_switch* sw, nic_config* nic)
+{
+    if (sc.rtl.modes.empty() && sc.overrides.empty()) return;  // model everywhere: no cost
+    const rtl_config rc = rtl_for(sc, name);
+    for (const rtl_block_def& def : rtl_blocks()) {
+        if (def.applies_to != kind) continue;
+        const rtl_mode mode = rc.mode(def.key);
+        if (!uses_rtl(mode)) continue;
+        // The configuration refuses a block this build lacks (exit 2); this is a programming
+        // error, not bad input.
+        if (!def.build)
+            throw std::logic_error("Rtl." + def.key + ": no RTL block in this build for " + name);
+        rtl_block_site site{sc, name, rtl_component_name(def, name), mode, sw, nic};
+        m_rtl_blocks.push_back({&def, name, mode, def.build(site)});
+    }
 }
 
 }  // namespace uetsim

@@ -13,10 +13,10 @@
 #include "hw/nic/common/nic_host_interface.h"
 #include "hw/pcie/pcie_link.h"
 #include "hw/switch/fabric_switch.h"
-#include "rtl/flow_hash/flow_hash_rtl.h"
 #include "testbench/flow_host.h"
 #include "testbench/flows.h"
 #include "testbench/host_software.h"
+#include "testbench/rtl_blocks.h"
 #include "testbench/scenario.h"
 #include "testbench/topology.h"
 #include "tlm/packet_pool.h"
@@ -54,10 +54,17 @@ public:
     // The software on the hosts, told of what the NICs write into host memory (other than the
     // payload of Flows messages, which goes to the Flows scoreboard).
     void run_on_hosts(host_software* sw) { m_software = sw; }
-    // Hashes checked against the RTL block in lockstep mode (Switch.RtlFlowHashLockstep).
-    uint64_t rtl_hash_checks() const;
-    // The flow-hash RTL block beside switch `i` (Switch.RtlFlowHashLockstep), or null.
-    rtl_flow_hasher* rtl_flow_hash_of(size_t i) const { return m_rtl_of_switch[i]; }
+    // The RTL blocks built (Rtl.* rtl or both; testbench/rtl_blocks.h), in device order.
+    struct rtl_block
+    {
+        const rtl_block_def* def;
+        std::string device;
+        rtl_mode mode;
+        std::unique_ptr<rtl_block_instance> instance;
+    };
+    const std::vector<rtl_block>& rtl_block_list() const { return m_rtl_blocks; }
+    // Requests of block `key` compared with the model (both mode), over every device.
+    uint64_t rtl_checked(std::string_view key) const;
 
 private:
     topology m_topo;
@@ -70,8 +77,11 @@ private:
     std::vector<std::unique_ptr<nic_host_interface>> m_host_ifs;
     std::vector<std::unique_ptr<host_nic>> m_nics;
     host_software* m_software = nullptr;
-    std::vector<std::unique_ptr<rtl_flow_hasher>> m_rtl_hashers;
-    std::vector<rtl_flow_hasher*> m_rtl_of_switch;  // per switch, null without the block
+    std::vector<rtl_block> m_rtl_blocks;
+
+    // Builds every block of `kind` that device `name` runs in rtl or both mode.
+    void build_rtl_blocks(const scenario& sc, const std::string& name, device_kind kind,
+                          fabric_switch* sw, nic_config* nic);
 };
 
 }  // namespace uetsim

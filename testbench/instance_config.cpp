@@ -64,4 +64,9 @@ pcie_config pcie_for(const scenario& sc, const std::string& device_name)
     return section_for(sc, device_name, &scenario::pcie);
 }
 
+rtl_config rtl_for(const scenario& sc, const std::string& device_name)
+{
+    return section_for(sc, device_name, &scenario::rtl);
+}
+
 }  // namespace uetsim

@@ -22,5 +22,6 @@ scenario scenario_for_device(const scenario& sc, const std::string& device_name)
 switch_config switch_for(const scenario& sc, const std::string& device_name);
 nic_config nic_for(const scenario& sc, const std::string& device_name);
 pcie_config pcie_for(const scenario& sc, const std::string& device_name);
+rtl_config rtl_for(const scenario& sc, const std::string& device_name);
 
 }  // namespace uetsim

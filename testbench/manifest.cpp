@@ -7,12 +7,70 @@
 
 #include "testbench/app/rdma_application.h"
 #include "testbench/fabric.h"
+#include "testbench/instance_config.h"
+#include "testbench/rtl_blocks.h"
 
 namespace uetsim {
 
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// The mode of block `key` on every device it applies to, in topology order.
+std::vector<std::pair<std::string, rtl_mode>> rtl_modes(const manifest_inputs& in,
+                                                        const rtl_block_def& def)
+{
+    std::vector<std::pair<std::string, rtl_mode>> out;
+    for (const device& d : in.fab.topo().devices)
+        if (d.kind == def.applies_to)
+            out.emplace_back(d.name, rtl_for(in.sc, d.name).mode(def.key));
+    return out;
+}
+
+bool runs_mode(const manifest_inputs& in, std::string_view key, rtl_mode m)
+{
+    for (const auto& b : in.fab.rtl_block_list())
+        if (b.def->key == key && b.mode == m) return true;
+    return false;
+}
+
+std::optional<json> rtl_member(const manifest_inputs& in)
+{
+    if (in.fab.rtl_block_list().empty()) return std::nullopt;
+    json blocks = json::object();
+    uint64_t total = 0;
+    for (const rtl_block_def& def : rtl_blocks()) {
+        json modes = json::object();
+        for (rtl_mode m : {rtl_mode::model, rtl_mode::rtl, rtl_mode::both}) {
+            json names = json::array();
+            for (const auto& [name, mode] : rtl_modes(in, def))
+                if (mode == m) names.push_back(name);
+            if (!names.empty()) modes[std::string(to_string(m))] = std::move(names);
+        }
+        json devices = json::object();
+        uint64_t requests = 0, checked = 0;
+        for (const auto& b : in.fab.rtl_block_list()) {
+            if (b.def != &def) continue;
+            requests += b.instance->requests();
+            checked += b.instance->checked();
+            devices[b.device] = json{{"mode", std::string(to_string(b.mode))},
+                                     {"requests", b.instance->requests()},
+                                     {"checked", b.instance->checked()}};
+        }
+        total += checked;
+        blocks[def.key] = json{
+            {"modes", modes}, {"requests", requests}, {"checked", checked}, {"devices", devices}};
+    }
+    json out{{"checked", total}, {"blocks", blocks}};
+    if (const auto& m = in.summary.mismatch)
+        out["mismatch"] = json{{"time_ps", m->time_ps},
+                               {"component", m->component},
+                               {"request_index", m->request_index},
+                               {"request", m->request},
+                               {"model", m->model},
+                               {"rtl", m->rtl}};
+    return out;
+}
 
 // A member of the manifest: its name, its doc line and its value (none: the member is left out).
 struct manifest_member
@@ -42,8 +100,11 @@ const std::vector<manifest_member>& members()
          }},
         {"status",
          "`\"complete\"`, or `\"interrupted\"` when SIGINT or SIGTERM stopped the run early (the "
-         "records then end at `sim_time_s`; [command.md](command.md#stopping-a-run))",
+         "records then end at `sim_time_s`; [command.md](command.md#stopping-a-run)), or "
+         "`\"rtl_mismatch\"` when an RTL block in `both` mode differed from the model (`rtl` "
+         "below; exit code 1)",
          [](const manifest_inputs& in) -> std::optional<json> {
+             if (in.summary.mismatch) return "rtl_mismatch";
              return in.summary.stop_signal ? "interrupted" : "complete";
          }},
         {"sim_time_s",
@@ -67,11 +128,20 @@ const std::vector<manifest_member>& members()
              return in.summary.packets_trimmed;
          }},
         {"rtl_flow_hash_checks",
-         "only with the flow-hash RTL lockstep: hashes compared ([rtl.md](rtl.md))",
+         "only with `Rtl.FlowHash: both` on some switch: flow hashes compared (the `checked` of "
+         "`rtl.blocks.FlowHash`, kept for scripts of the `Switch.RtlFlowHashLockstep` release)",
          [](const manifest_inputs& in) -> std::optional<json> {
-             if (!in.sc.sw.rtl_flow_hash_lockstep) return std::nullopt;
-             return in.fab.rtl_hash_checks();
+             if (!runs_mode(in, "FlowHash", rtl_mode::both)) return std::nullopt;
+             return in.fab.rtl_checked("FlowHash");
          }},
+        {"rtl",
+         "only when some `Rtl.*` key is `rtl` or `both` ([rtl.md](rtl.md#the-manifest)): "
+         "`{checked, blocks, mismatch}`: `checked` the requests compared with the model over "
+         "all blocks; `blocks` per block key `{modes, requests, checked, devices}`, `modes` the "
+         "devices of each mode used (`{\"both\": [\"leaf0\", ...], \"model\": [...]}`), "
+         "`devices` per device running the RTL `{mode, requests, checked}`; `mismatch` (only "
+         "when one stopped the run) `{time_ps, component, request_index, request, model, rtl}`",
+         rtl_member},
         {"messages", "`{total, completed}`: `Flows` messages",
          [](const manifest_inputs& in) -> std::optional<json> {
              return json{{"total", in.summary.flows_total},

@@ -116,6 +116,26 @@ std::vector<std::string> configuration_warnings(const scenario& sc, const topolo
     return {};
 }
 
+// Rtl.* both: the first mismatch stops the run (sc_stop, so the records so far are flushed and
+// the manifest written) and is printed on stderr at once; later ones (in the same delta cycle)
+// are not news. The handler is the process-wide one of rtl/common/rtl_mismatch.h, restored when
+// the run ends.
+class first_mismatch_stops_the_run
+{
+public:
+    first_mismatch_stops_the_run()
+    {
+        set_rtl_mismatch_handler([this](const rtl_mismatch& m) {
+            if (first) return;
+            first = m;
+            std::cerr << "uetsim: error: " << m.text() << "\n";
+            sc_core::sc_stop();
+        });
+    }
+    ~first_mismatch_stops_the_run() { set_rtl_mismatch_handler({}); }
+    std::optional<rtl_mismatch> first;
+};
+
 }  // namespace
 
 run_summary run_simulation(const scenario& sc, const run_options& opts)
@@ -132,6 +152,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     // A manifest from an earlier run must not vouch for this one until it completes.
     std::filesystem::remove(manifest_path);
 
+    first_mismatch_stops_the_run mismatch;
     packet_pool pool;
     flows traffic("flows", sc, pool);
     fabric fab(sc, pool, traffic);
@@ -183,6 +204,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
 
     run_summary s = summarise(fab, traffic, app.get());
     s.stop_signal = stop_signal;
+    s.mismatch = mismatch.first;
     s.warnings = warnings;
     s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - wall_start).count();
     s.peak_rss_bytes = peak_rss_bytes();

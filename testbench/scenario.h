@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hw/nic/uet/entropy/entropy_config.h"
@@ -12,6 +14,7 @@
 #include "hw/nic/uet/uet_nic_config.h"
 #include "hw/pcie/pcie_config.h"
 #include "hw/switch/switch_config.h"
+#include "rtl/common/rtl_mode.h"
 #include "testbench/app/timeline.h"
 #include "testbench/records/record_names.h"
 #include "testbench/records/uet_monitor_selection.h"
@@ -144,6 +147,19 @@ struct trace_config
     double post_trigger_s = 50e-6;
 };
 
+// Rtl.*: how each RTL block runs (testbench/rtl_blocks.h lists the blocks), by the block's key
+// name (FlowHash); a block not listed runs the model. Per device through Rtl[glob].Key.
+struct rtl_config
+{
+    std::map<std::string, rtl_mode, std::less<>> modes;
+
+    rtl_mode mode(std::string_view key) const
+    {
+        const auto it = modes.find(key);
+        return it == modes.end() ? rtl_mode::model : it->second;
+    }
+};
+
 struct nic_config
 {
     nic_kind type = nic_kind::uet;
@@ -196,6 +212,7 @@ struct scenario
     records_config records;
     capture_config capture;
     trace_config trace;
+    rtl_config rtl;
     // Applied over the sections above, in order (a later one wins), for matching devices only.
     std::vector<device_override> overrides;
 };

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "rtl/common/rtl_mismatch.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
@@ -39,6 +41,9 @@ struct run_summary
     // Configuration the run accepted but warns about, one line each (stderr and the manifest).
     std::vector<std::string> warnings;
     int stop_signal = 0;  // the SIGINT/SIGTERM that interrupted the run (testbench/run_control.h)
+    // The first RTL/model difference of a block in both mode (Rtl.*), which stopped the run: the
+    // command then exits with code 1 and the manifest's status says "rtl_mismatch".
+    std::optional<uetsim::rtl_mismatch> mismatch;
 };
 
 // Builds, runs and writes every enabled record into opts.out_dir.

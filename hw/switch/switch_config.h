@@ -34,8 +34,8 @@ struct switch_config
     double max_threshold = 0.8;
     double max_mark_probability = 1.0;
 
-    // Run the flow-hash RTL block (rtl/flow_hash) in lockstep with the C++ hash in every switch;
-    // the first mismatch stops the run.
+    // Switch.RtlFlowHashLockstep, deprecated: true reads as Rtl.FlowHash: both (sim/config's
+    // rule sets the scenario's Rtl modes; the fabric reads only those).
     bool rtl_flow_hash_lockstep = false;
 
     uint64_t effective_egress_limit() const

@@ -47,5 +47,6 @@ void add_faults_keys(scenario_schema& s);
 void add_records_keys(scenario_schema& s);
 void add_capture_keys(scenario_schema& s);
 void add_trace_keys(scenario_schema& s);
+void add_rtl_keys(scenario_schema& s);
 
 }  // namespace uetsim::config

@@ -58,9 +58,9 @@ void add_switch_keys(scenario_schema& s)
     k.real("Switch.MaxMarkProbability", UETSIM_FIELD(sw.max_mark_probability), {0, 1},
            "Marking probability reached at MaxThreshold.");
     k.boolean("Switch.RtlFlowHashLockstep", UETSIM_FIELD(sw.rtl_flow_hash_lockstep),
-              "Run the Verilated flow-hash block beside every switch and stop at the first hash "
-              "that differs from the model's.")
-        .fabric_wide();
+              "true reads as Rtl.FlowHash: both on every switch.")
+        .fabric_wide()
+        .deprecated("use Rtl.FlowHash: both (read as that until the next release).");
 
     s.rules.push_back(
         {"Switch.TrimmingEnabled requires Switch.UETPolicyEnabled.",

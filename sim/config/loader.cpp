@@ -259,9 +259,7 @@ void scenario_builder::check_overrides()
     if (overrides.empty()) return;
     const auto& sch = schema();
     const topology topo = build_topology(m_scenario.topology, m_scenario.link);
-    auto kind_of_section = [&](const device_override& o) {
-        return sch.find_section(o.section)->instances;
-    };
+    auto kind_of_section = [](const device_override& o) { return override_kind(o); };
     auto is_kind = [](const device& d, instance_kind k) { return instance_kind_of(d) == k; };
     for (const auto& o : overrides) {
         const instance_kind k = kind_of_section(o);
@@ -274,10 +272,14 @@ void scenario_builder::check_overrides()
         }
         if (matched) continue;
         const bool hosts = k == instance_kind::hosts;
+        const std::string applies = sch.find_section(o.section)->instances == instance_kind::devices
+                                        ? std::string(" (") + o.key + " is a block of the " +
+                                              (hosts ? "hosts" : "switches") + ")"
+                                        : "";
         throw config_error(instance_name(o.section, o.glob) + "." + key_name(o.key) + ": '" +
                            o.glob + "' matches no " + (hosts ? "host" : "switch") +
-                           " of this topology; its " + (hosts ? "hosts" : "switches") + " are " +
-                           name_ranges(names));
+                           " of this topology" + applies + "; its " +
+                           (hosts ? "hosts" : "switches") + " are " + name_ranges(names));
     }
     // Each distinct set of overrides that some devices get is a configuration the rules must
     // accept, as they accept the sections' own values.

@@ -136,9 +136,7 @@ nlohmann::ordered_json instances_json(const scenario& sc)
     for (const auto& d : topo.devices) {
         std::vector<std::string> paths;  // the keys overridden for this device, once each
         for (const auto& o : sc.overrides) {
-            if (sch.find_section(o.section)->instances != instance_kind_of(d) ||
-                !matches(o, d.name))
-                continue;
+            if (override_kind(o) != instance_kind_of(d) || !matches(o, d.name)) continue;
             if (std::find(paths.begin(), paths.end(), o.key) == paths.end()) paths.push_back(o.key);
         }
         if (paths.empty()) continue;

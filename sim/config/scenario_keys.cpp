@@ -57,6 +57,10 @@ scenario_schema build()
         {"Faults", true, "Link faults at given times: down, up, degraded rate, random loss."},
         {"Records", false, "Which records the run writes."},
         {"Trace", false, "Waveforms of NIC, switch and link state (FST or VCD, for gtkwave)."},
+        {"Rtl", false,
+         "Verilated RTL blocks in place of, or in lockstep with, parts of the model: model, rtl "
+         "or both per block and device (docs/rtl.md).",
+         instance_kind::devices},
         {"Capture", false, "Packet captures (pcap) of chosen links."},
         {"Check", false, "Run-time checks (no keys yet)."},
     };
@@ -72,6 +76,7 @@ scenario_schema build()
     add_faults_keys(s);
     add_records_keys(s);
     add_trace_keys(s);
+    add_rtl_keys(s);
     add_capture_keys(s);
     s.check_rule_keys();
     return s;

@@ -14,13 +14,18 @@ namespace uetsim::config {
 
 // The devices a section configures, by name: Section[glob].Key overrides one of its keys for the
 // devices whose names match.
-enum class instance_kind { none, switches, hosts };
+// `devices`: hosts and switches (Rtl: each key applies to the device kind of its block).
+enum class instance_kind { none, switches, hosts, devices };
 
 // Which sections' per-device keys a device takes.
 inline instance_kind instance_kind_of(const device& d)
 {
     return d.kind == device_kind::host ? instance_kind::hosts : instance_kind::switches;
 }
+
+// The devices one override configures: its section's kind, or for a section of every device
+// (Rtl) the kind its key applies to.
+instance_kind override_kind(const device_override& o);
 
 struct section_def
 {

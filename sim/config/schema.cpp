@@ -295,6 +295,11 @@ std::vector<std::string> read_name_list(const YAML::Node& node, const value_cont
     });
 }
 
+void warn_deprecated(const std::string& name, const std::string& note)
+{
+    std::cerr << "uetsim: warning: " << name << " is deprecated: " << note << "\n";
+}
+
 std::string range_text(const int_range& r)
 {
     std::string s = std::to_string(r.min) + ".." + std::to_string(r.max);

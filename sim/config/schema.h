@@ -148,6 +148,9 @@ std::vector<std::string> read_choice_list(const YAML::Node& node, const value_co
 std::vector<std::string> read_name_list(const YAML::Node& node, const value_context& ctx,
                                         const text_rule& rule);
 
+// "uetsim: warning: <name> is deprecated: <note>" on stderr.
+void warn_deprecated(const std::string& name, const std::string& note);
+
 std::string range_text(const int_range& r);
 std::string range_text(const real_range& r, std::optional<dimension> d);
 std::string join(const std::vector<std::string>& items, std::string_view sep);
@@ -451,6 +454,20 @@ public:
             rows->assign_one(field(o).at(i), key, YAML::Node(), n, c);
         };
         return done(k);
+    }
+
+    // Marks the last key as deprecated (kept for one release): giving it prints
+    // "uetsim: warning: <key> is deprecated: <note>" on stderr, then reads it as before.
+    key_table& deprecated(std::string note)
+    {
+        auto& k = m_keys.back();
+        k.info.doc = "Deprecated: " + note + " " + k.info.doc;
+        k.assign = [assign = k.assign, note](Owner& o, const YAML::Node& n,
+                                             const value_context& c) {
+            detail::warn_deprecated(c.name, note);
+            assign(o, n, c);
+        };
+        return *this;
     }
 
     // Marks the last key as one value for the whole fabric (no Section[glob] override).

@@ -14,7 +14,7 @@ TEST(switch_lockstep, rtl_flow_hash_checks_every_hash_of_a_loaded_fabric)
 {
     scenario sc;
     sc.simulation.name = "lock";
-    sc.sw.rtl_flow_hash_lockstep = true;
+    sc.rtl.modes["FlowHash"] = rtl_mode::both;
     for (uint32_t h = 0; h < 16; ++h) {
         flow_spec f;
         f.src = h;

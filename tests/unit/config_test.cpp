@@ -234,7 +234,7 @@ TEST(config, unknown_section_names_the_closest)
     EXPECT_EQ(error_of("Zzz: 1\n"),
               "scenario.yaml:1:1: unknown section 'Zzz'; the sections are Simulation, Topology, "
               "Link, Nic, Switch, UetNic, RoceNic, Pcie, RdmaApplication, Flows, Faults, Records, "
-              "Trace, Capture, Check");
+              "Trace, Rtl, Capture, Check");
     EXPECT_EQ(error_of("Faults:\n  - {At: 1us}\n"),
               "scenario.yaml:2:5: Faults[0]: Link is required");
     EXPECT_EQ(error_of("Faults:\n  - {At: 1us, Link: leaf0-spine9, Action: down}\n"),
