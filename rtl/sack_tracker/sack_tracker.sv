@@ -33,7 +33,7 @@
 //   UETSIM_MUTANT_STALE_SUMMARY   an advance leaves the words inside the run marked valid
 
 module sack_tracker #(
-    parameter int CONTEXTS = 1024,  // 2 .. 65536
+    parameter int CONTEXTS = 4096,  // 2 .. 65536; 4096: UetNic.SackContexts' default
     parameter int WINDOW   = 4096   // power of two, 128 .. 32768
 ) (
     input  logic        clk,
@@ -83,19 +83,20 @@ module sack_tracker #(
     logic [63:0]      bm        [CONTEXTS][WORDS];  // two ports: read or write each
 
     // ---- helpers ------------------------------------------------------------------------------
-    // Lowest clear bit of v (v must have one).
+    // Lowest clear bit of v (v must have one): isolate it, count the ones below it.
     function automatic logic [5:0] first_zero64(input logic [63:0] v);
-        logic [5:0] idx = 6'd0;
-        for (int i = 63; i >= 0; i--)
-            if (!v[i]) idx = 6'(i);
-        return idx;
+        logic [63:0] lowest = ~v & (v + 64'h1);
+        return 6'($countones(lowest - 64'h1));
     endfunction
 
     function automatic logic [WW-1:0] first_zero_words(input logic [WORDS-1:0] v);
-        logic [WW-1:0] idx = '0;
-        for (int i = WORDS - 1; i >= 0; i--)
-            if (!v[i]) idx = WW'(i);
-        return idx;
+        logic [WORDS-1:0] lowest = ~v & (v + WORDS'(1));
+        return WW'($countones(lowest - WORDS'(1)));
+    endfunction
+
+    // The n lowest bits set (n may exceed 64).
+    function automatic logic [63:0] low_ones(input logic [CW-1:0] n);
+        return n >= CW'(64) ? '1 : (64'h1 << n[5:0]) - 64'h1;
     endfunction
 
     // 16 steps of restoring division: (r * 2^16 + bits) mod div, for r < div <= WORDS.
@@ -111,15 +112,18 @@ module sack_tracker #(
     endfunction
 
     // Bits of word w whose offset from expected position e_pos is below k: the run retired by an
-    // advance of k PSNs (offset 0, the PSN that filled the hole, is never set).
+    // advance of k PSNs (offset 0, the PSN that filled the hole, is never set). A word's offsets
+    // are contiguous from its bit 0 (offset so), except in the expected PSN's own word, where
+    // they wrap to 0 at bit t = WINDOW - so.
     function automatic logic [63:0] run_mask(input logic [WW-1:0] w, input logic [PW-1:0] e_pos,
                                              input logic [CW-1:0] k);
-        logic [63:0] m;
-        for (int i = 0; i < 64; i++) begin
-            logic [PW-1:0] off = {w, 6'(i)} - e_pos;
-            m[i] = {1'b0, off} < k;
+        logic [PW-1:0] so = {w, 6'h0} - e_pos;
+        logic [CW-1:0] beyond = k > {1'b0, so} ? k - {1'b0, so} : '0;  // bits from bit 0
+        if (so > PW'(WINDOW - 64)) begin
+            logic [5:0] t = 6'(-so);
+            return (low_ones(k) << t) | (low_ones(beyond) & low_ones(CW'(t)));
         end
-        return m;
+        return low_ones(beyond);
     endfunction
 
     // ---- control ------------------------------------------------------------------------------
@@ -221,6 +225,9 @@ module sack_tracker #(
     logic [63:0]   new_a, new_b;
     logic [WW:0]   run_words;
     logic [WORDS-1:0] inner;     // words strictly between A and B: retired whole
+    logic [2*WORDS-1:0] inner_twice;
+    logic [WORDS-1:0] run_ones;
+    assign run_ones = run_words[WW] ? '1 : (WORDS'(1) << run_words[WW-1:0]) - WORDS'(1);
     logic [WORDS-1:0] valid_n, full_n;
     logic [CW-1:0] span_n;
     assign new_pos = found_a_q ? {addr_a_q, zero_a_q} : {addr_b_q, first_zero64(wb)};
@@ -238,9 +245,9 @@ module sack_tracker #(
     assign run_words = found_a_q ? '0 : (addr_b_q == addr_a_q ? (WW + 1)'(WORDS)
                                                           : {1'b0, addr_b_q - addr_a_q});
     always_comb begin
-        inner = '0;
-        for (int i = 1; i < WORDS; i++)
-            if ((WW + 1)'(i) < run_words) inner[addr_a_q + WW'(i)] = 1'b1;
+        // Words A + 1 .. A + run_words - 1: a mask of run_words bits without bit 0, rotated by A.
+        inner_twice = {2{run_ones & ~WORDS'(1)}};
+        inner = inner_twice[(WW + 1)'(WORDS) - {1'b0, addr_a_q} +: WORDS];
 `ifdef UETSIM_MUTANT_STALE_SUMMARY
         inner = '0;
 `endif

@@ -81,7 +81,7 @@ public:
     virtual void open_fst(const std::string& path) = 0;  // the block's own waves
 };
 
-// The product block, Vsack_tracker (CONTEXTS 1024, WINDOW 4096).
+// The product block, Vsack_tracker (CONTEXTS 4096, WINDOW 4096).
 std::unique_ptr<rtl_sack_tracker_core> make_rtl_sack_tracker_core(const std::string& name);
 
 class sack_tracker_rtl final : public sack_tracker
@@ -111,7 +111,7 @@ public:
     void open_fst(const std::string& path) { m_core->open_fst(path); }
 
     // The product block's CONTEXTS: UetNic.SackContexts may not exceed it.
-    static constexpr uint32_t max_contexts = 1024;
+    static constexpr uint32_t max_contexts = 4096;
 
 protected:
     void on_open(uint32_t slot, uint32_t first_psn) override;
