@@ -139,6 +139,16 @@ void add_uet_nic_keys(scenario_schema& s)
             ints(uet_nic_config::pdc_context_bytes_range),
             "Size of one PDC context (PSN and SACK state, retransmission queue, timers, its "
             "group's congestion state): the bytes a cache miss reads and an eviction writes.");
+    k.integer("UetNic.EntropyContexts", UETSIM_FIELD(nic.uet.entropy_contexts),
+              ints(uet_nic_config::entropy_contexts_range),
+              "Context slots of the entropy load balancer, one per open PDC group (a group opens "
+              "the lowest free slot and frees it when it closes); running out stops the run with "
+              "an error naming this key.");
+    k.integer("UetNic.SackContexts", UETSIM_FIELD(nic.uet.sack_contexts),
+              ints(uet_nic_config::sack_contexts_range),
+              "Context slots of the receiver's SACK tracker, one per receiving PDC (opened by its "
+              "first packet, kept until a SYN reopens the sender's id); running out stops the run "
+              "with an error naming this key.");
     k.integer("UetNic.DoorbellToScheduleCycles", UETSIM_FIELD(nic.uet.doorbell.cycles), {0, 100000},
               "Alias of UetNic.DoorbellCycles.");
     k.integer("UetNic.RxProcessCycles", UETSIM_FIELD(nic.uet.rx_parse.cycles), {0, 100000},

@@ -128,8 +128,12 @@ const column_table<nic_pipeline_cells>& nic_pipeline_columns()
         {"open_tx_pdcs_max", "most sending PDCs open at once since the start",
          UETSIM_CELL(row, state(r).open_tx_pdcs_max)},
         {"open_rx_pdcs_max",
-         "most receiving PDCs open at once since the start (they stay open once opened)",
+         "most receiving PDCs open at once since the start (they stay open once opened): the "
+         "`UetNic.SackContexts` slots they held",
          UETSIM_CELL(row, state(r).open_rx_pdcs_max)},
+        {"entropy_contexts_max",
+         "most `UetNic.EntropyContexts` slots in use at once (open PDC groups) since the start",
+         UETSIM_CELL(row, r.nic->entropy_lb().max_in_use())},
         {"outstanding_pkts_max",
          "most data packets sent and not yet acknowledged at once, all PDCs, since the start",
          UETSIM_CELL(row, state(r).outstanding.max())},

@@ -167,9 +167,10 @@ public:
             m_w.set(s.last_rtt, ns(g.cc->last_rtt_sample_s()));
             m_w.set(s.avg_delay, ns(g.cc->avg_queue_delay_s()));
             m_w.set(s.entropy, g.last_entropy);
-            const auto* reps = dynamic_cast<const reps_policy*>(g.lb.get());
+            const entropy_policy& lb = m_nic.entropy_lb().policy(g.lb_slot);
+            const auto* reps = dynamic_cast<const reps_policy*>(&lb);
             m_w.set(s.reps_cache, reps ? reps->cache().available() : 0);
-            m_w.set(s.freezing, g.lb->freezing() ? 1 : 0);
+            m_w.set(s.freezing, lb.freezing() ? 1 : 0);
             m_w.set(s.exploring, reps && reps->in_exploration_window() ? 1 : 0);
             uint64_t rtx = 0;
             for (uint16_t id : g.pdcs) rtx += t.at(id).st.retransmissions_pending();

@@ -9,12 +9,14 @@ using namespace uetsim;
 
 TEST(rx_pdc_table, first_packet_opens_with_the_next_receiver_id)
 {
-    rx_pdc_table t;
+    sack_tracker sacks(65536);
+    rx_pdc_table t(sacks);
     receiver_pdc* a = t.on_data(2, 1, 500, true);
     ASSERT_NE(a, nullptr);
     EXPECT_EQ(a->id, 32769);
     EXPECT_EQ(a->first_psn, 500u);
-    EXPECT_EQ(a->st.cack(), 499u);  // nothing received in order before the first PSN
+    EXPECT_EQ(sacks.receiver(a->sack_slot).cack(),
+              499u);  // nothing received in order before the first PSN
     // The same sender id from another host is another PDC.
     receiver_pdc* b = t.on_data(3, 1, 900, true);
     EXPECT_EQ(b->id, 32770);
@@ -26,7 +28,8 @@ TEST(rx_pdc_table, first_packet_opens_with_the_next_receiver_id)
 
 TEST(rx_pdc_table, a_syn_with_a_new_first_psn_reopens_a_late_copy_is_rejected)
 {
-    rx_pdc_table t;
+    sack_tracker sacks(65536);
+    rx_pdc_table t(sacks);
     t.on_data(2, 1, 500, true);
     // A non-SYN packet with another first PSN is a late copy from an earlier PDC: rejected,
     // the open one kept.
@@ -44,7 +47,8 @@ TEST(rx_pdc_table, a_syn_with_a_new_first_psn_reopens_a_late_copy_is_rejected)
 
 TEST(rx_pdc_table, receiver_ids_wrap_from_65535_to_32769)
 {
-    rx_pdc_table t;
+    sack_tracker sacks(65536);
+    rx_pdc_table t(sacks);
     // 65535 - 32769 + 1 = 32767 ids before the wrap.
     for (uint32_t i = 0; i < 32767; ++i) ASSERT_EQ(t.on_data(i, 1, 0, true)->id, 32769 + i);
     EXPECT_EQ(t.on_data(40000, 1, 0, true)->id, 32769);
@@ -55,7 +59,8 @@ TEST(rx_pdc_table, receiver_ids_wrap_from_65535_to_32769)
 // from host 2 (4,096 + 4,096 + 1,808 B each) on two PDCs, one of 4,096 B from host 3.
 TEST(rx_pdc_table, receiving_ends_are_open_until_their_messages_are_in)
 {
-    rx_pdc_table t;
+    sack_tracker sacks(65536);
+    rx_pdc_table t(sacks);
     receiver_pdc& a = *t.on_data(2, 1, 500, true);
     receiver_pdc& b = *t.on_data(2, 2, 900, true);
     receiver_pdc& c = *t.on_data(3, 1, 100, true);

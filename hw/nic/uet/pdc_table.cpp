@@ -71,11 +71,14 @@ bool pdc_table::close(sender_pdc& p, bool peer_sending)
     return true;
 }
 
-void pdc_table::peer_idle(uint32_t dst)
+std::optional<uint32_t> pdc_table::peer_idle(uint32_t dst)
 {
-    if (!m_groups_enabled) return;  // receiving ends join no group then
+    if (!m_groups_enabled) return std::nullopt;  // receiving ends join no group then
     auto it = m_group_of_dst.find(dst);
-    if (it != m_group_of_dst.end() && m_groups[it->second].pdcs.empty()) retire_group(it->second);
+    if (it == m_group_of_dst.end() || !m_groups[it->second].pdcs.empty()) return std::nullopt;
+    const uint32_t g = it->second;
+    retire_group(g);
+    return g;
 }
 
 void pdc_table::retire_group(uint32_t gi)
@@ -83,7 +86,6 @@ void pdc_table::retire_group(uint32_t gi)
     pdc_group& g = m_groups[gi];
     g.alive = false;
     g.cc.reset();
-    g.lb.reset();
     if (m_groups_enabled) m_group_of_dst.erase(g.dst);
     m_free_groups.push_back(gi);
 }

@@ -2,15 +2,15 @@
 // recently closed id is reused first), the PDC groups with the group of each destination when
 // groups are enabled (PdcGroupsEnabled: the PDCs to one destination share a window and an
 // entropy policy), and the queue-pair -> PDC map (one queue pair, one PDC kept open).
-// Pure logic; the NIC creates each group's NSCC and entropy policy.
+// Pure logic; the NIC creates each group's NSCC and opens its entropy engine slot.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
-#include "hw/nic/uet/entropy/entropy_policy.h"
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_sender.h"
 
@@ -35,7 +35,7 @@ struct sender_pdc
 struct pdc_group
 {
     std::unique_ptr<nscc> cc;
-    std::unique_ptr<entropy_policy> lb;
+    uint32_t lb_slot = 0;  // its context slot in the NIC's entropy_engine
     uint64_t inflight = 0;
     uint64_t fetched = 0;          // payload bytes fetched from the host, ever (uet-monitor)
     uint64_t fetched_unacked = 0;  // nominal bytes fetched and not yet acknowledged (fetch test)
@@ -75,7 +75,7 @@ public:
     }
 
     // The group a new PDC to `dst` joins: the destination's live group when groups are enabled,
-    // else a fresh one (`created`: the caller gives it its NSCC and entropy policy).
+    // else a fresh one (`created`: the caller gives it its NSCC and entropy slot).
     uint32_t group_for(uint32_t dst, bool& created);
     pdc_group& group(uint32_t g) { return m_groups[g]; }
     const pdc_group& group(uint32_t g) const { return m_groups[g]; }
@@ -88,7 +88,8 @@ public:
     // group); the next message then starts a fresh window and state. True when it died.
     bool close(sender_pdc& p, bool peer_sending = false);
     // The last PDC from `dst` closed at this NIC: its group dies if it has no sender PDC left.
-    void peer_idle(uint32_t dst);
+    // The group that died, if one did.
+    std::optional<uint32_t> peer_idle(uint32_t dst);
 
     // The queue pair's PDC, kept open between its messages, or nullptr.
     sender_pdc* of_queue_pair(uint32_t queue_pair) const

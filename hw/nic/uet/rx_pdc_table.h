@@ -4,7 +4,10 @@
 // SYN packet with another first PSN reopens the PDC; a non-SYN packet with another first PSN
 // is a late copy from the earlier PDC and is rejected. A receiving end is open while a message
 // begun on it has bytes still to arrive; the table counts the open ends from each peer, since a
-// PDC group lives while any PDC to or from its peer is open. Pure logic.
+// PDC group lives while any PDC to or from its peer is open. Each receiving end holds a slot of
+// the NIC's sack_tracker from its first packet until a reopen replaces it (the tracker's state
+// must outlive a message: later messages of a kept-open PDC and late duplicates use it). Pure
+// logic.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "hw/nic/uet/pdc_receiver.h"
+#include "hw/nic/uet/sack_tracker.h"
 
 namespace uetsim {
 
@@ -21,16 +24,24 @@ struct receiver_pdc
     uint16_t id = 0;
     uint32_t first_psn = 0;  // tells a reused sender PDC id from the earlier PDC
     uint32_t src_host = 0;
-    pdc_receiver st;
+    uint32_t sack_slot = 0;       // its context in the NIC's sack_tracker
     uint64_t rcvd_bytes = 0;      // payload of the new data packets received (ACKs carry it)
     uint64_t expected_bytes = 0;  // the sizes of the messages begun (their offset-0 packet seen)
     std::vector<uint32_t> last_psns;  // uet-events: last PSNs of messages not yet all received
-    receiver_pdc(uint16_t rid, uint32_t first, uint32_t src)
-        : id(rid), first_psn(first), src_host(src), st(first)
+    receiver_pdc(uint16_t rid, uint32_t first, uint32_t src, uint32_t slot)
+        : id(rid), first_psn(first), src_host(src), sack_slot(slot)
     {
     }
     // A message begun on it still has bytes to arrive (or a packet came before its offset 0).
     bool open() const { return rcvd_bytes != expected_bytes; }
+};
+
+// What on_data did with a packet's receiving end.
+enum class rx_end {
+    found,       // the open end
+    opened,      // opened or reopened by this packet
+    late_copy,   // a late copy from an earlier PDC with the same sender id: nullptr
+    no_context,  // it needs a new end and every SACK tracker slot is in use: nullptr
 };
 
 class rx_pdc_table
@@ -39,11 +50,13 @@ public:
     static constexpr uint16_t first_id = 32769;
     static constexpr uint16_t last_id = 65535;
 
+    // Receiving ends open and close slots of `sacks`, which outlives the table.
+    explicit rx_pdc_table(sack_tracker& sacks) : m_sacks(sacks) {}
+
     // The receiving end for a data packet, opened or reopened as its SYN information says, or
-    // nullptr for a late copy from an earlier PDC with the same sender id. `opened` (if given)
-    // says whether this packet opened or reopened it.
+    // nullptr (`what` says why). `what` (if given) says what happened.
     receiver_pdc* on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn, bool syn,
-                          bool* opened = nullptr);
+                          rx_end* what = nullptr);
     size_t size() const { return m_pdcs.size(); }
 
     // A new (not duplicate) data packet on `rp`: `payload` bytes at `offset` of a message of
@@ -82,6 +95,7 @@ private:
         return true;
     }
 
+    sack_tracker& m_sacks;
     std::unordered_map<uint64_t, std::unique_ptr<receiver_pdc>> m_pdcs;
     std::unordered_map<uint32_t, uint32_t> m_open_from;  // src host -> open receiving ends
     uint16_t m_next_id = first_id;

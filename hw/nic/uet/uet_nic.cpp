@@ -6,7 +6,6 @@
 
 #include "hw/common/activity.h"
 #include "hw/common/time.h"
-#include "hw/nic/uet/entropy/entropy_factory.h"
 #include "hw/nic/uet/entropy/entropy_random.h"
 #include "hw/nic/uet/retransmit_timeout.h"
 #include "tlm/header_sizes.h"
@@ -31,6 +30,27 @@ nic_port_config port_config(const nic_context& ctx, const uet_nic_config& cfg)
     return c;
 }
 
+// The NIC's engines: the testbench's, else the C++ models.
+nic_engine_context engine_context(const std::string& nic, uint32_t contexts,
+                                  const uet_nic_config& cfg)
+{
+    return {nic, contexts, uint64_t(seconds(cfg.cycle_s()).value())};
+}
+std::unique_ptr<entropy_engine> make_lb(const uet_nic_params& p, const std::string& nic)
+{
+    if (!p.make_entropy_engine) return std::make_unique<entropy_engine>(p.uet.entropy_contexts);
+    auto e = p.make_entropy_engine(engine_context(nic, p.uet.entropy_contexts, p.uet));
+    if (!e) throw std::logic_error(nic + ": the entropy engine factory gave none");
+    return e;
+}
+std::unique_ptr<sack_tracker> make_sacks(const uet_nic_params& p, const std::string& nic)
+{
+    if (!p.make_sack_tracker) return std::make_unique<sack_tracker>(p.uet.sack_contexts);
+    auto t = p.make_sack_tracker(engine_context(nic, p.uet.sack_contexts, p.uet));
+    if (!t) throw std::logic_error(nic + ": the SACK tracker factory gave none");
+    return t;
+}
+
 }  // namespace
 
 uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
@@ -42,9 +62,12 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     , m_rng(ctx.random_seed, std::string(basename()) + ".psn")
     , m_cycle(seconds(params.uet.cycle_s()))
     , m_read_tags(params.uet.max_outstanding_reads)
+    , m_lb(make_lb(params, sc_object::name()))
+    , m_sack(make_sacks(params, sc_object::name()))
     , m_pdcs(params.uet.pdc_groups_enabled)
     , m_scheduler(m_pdcs, m_messages, params.uet.rdma_data_mss, wire::uet_data_overhead,
                   params.uet.nominal_bytes(0))
+    , m_rx_pdcs(*m_sack)
 {
     const uint64_t cycle = uint64_t(m_cycle.value());
     m_tx[int(tx_stage::doorbell)] = pipeline_stage(m_cfg.doorbell, cycle);
@@ -129,9 +152,23 @@ uint32_t uet_nic::group_for(uint32_t dst, uint16_t creator_pdc)
         entropy_config lb = m_lb_cfg;
         // The None policy's fixed value: the local UDP port of the PDC that creates the group.
         lb.local_udp_port = none_port(creator_pdc);
-        grp.lb = make_entropy_policy(lb, entropy_seed(m_seed, name(), m_groups_created++));
+        const std::optional<uint32_t> slot =
+            m_lb->open(lb, entropy_seed(m_seed, name(), m_groups_created++));
+        if (!slot) out_of_contexts("UetNic.EntropyContexts", m_lb->contexts(), "PDC group");
+        grp.lb_slot = *slot;
     }
     return g;
+}
+
+void uet_nic::out_of_contexts(const char* key, uint32_t value, const char* what) const
+{
+    // A run-time error like the other capacity limits of the NIC (its 32,767 PDC ids): the run
+    // stops with this message and the simulated time (exit code 1). How many slots a NIC needs
+    // depends on the traffic's timing, so no check can find it before the run.
+    throw std::runtime_error(std::string(name()) + ": " + key + " " + std::to_string(value) +
+                             " is too small: a new " + what +
+                             " needs a context slot and all are in use; raise " + key +
+                             " (1 to 65536) for this NIC");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,8 +228,9 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     ++sp->tx_count;
     m_counters.max_tx_count = std::max<uint64_t>(m_counters.max_tx_count, sp->tx_count);
     m_counters.ivl_max_tx_count = std::max<uint64_t>(m_counters.ivl_max_tx_count, sp->tx_count);
-    sp->entropy = g.lb->next(now_s());
-    g.last_entropy = sp->entropy;
+    // Split phase: the value is asked for at the pick; it is written into the packet and its
+    // record when the EntropyLookup stage completes (below).
+    const entropy_answer entropy = m_lb->next(g.lb_slot, now_ps());
     sp->in_flight = true;
     g.inflight += sp->nominal;
     m_counters.bytes_in_flight.add(double(g.inflight));
@@ -211,7 +249,6 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
                                                      : dscp::role::no_trim;
     pk->ip.dscp = dscp::make(m.traffic_class, role);
     pk->ip.ecn = ecn::ect1;
-    pk->udp.src_port = sp->entropy;
     pk->udp.dst_port = wire::uet_udp_port;
     pk->pds.psn = sp->psn;
     pk->pds.spdcid = p.id;
@@ -258,10 +295,27 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
         // The fetch of the message's last segment is issued at f.start.
         if (m_events && sp->last) event(uet_event::type::send_complete, p, &m, f.start);
     }
-    const uint64_t to_entropy = m_tx[int(tx_stage::entropy_lookup)].room_at(f.done);
+    pipeline_stage& lookup = m_tx[int(tx_stage::entropy_lookup)];
+    pipeline_stage& header = m_tx[int(tx_stage::header_build)];
+    const uint64_t to_entropy = lookup.room_at(f.done);
     fetch.leave(f, to_entropy);
-    const uint64_t ready_ps = pass_through(&m_tx[int(tx_stage::entropy_lookup)], 2, to_entropy);
-    port.push_data(pk, std::max(picoseconds(ready_ps), sc_core::sc_time_stamp()));
+    const stage_pass e = lookup.enter(to_entropy);
+    const uint64_t to_header = header.room_at(e.done);
+    lookup.leave(e, to_header);
+    // The EntropyLookup stage completes at e.done: the engine's answer must be ready by then
+    // (an engine with more latency than the stage would move the packet in time).
+    if (entropy.ready_ps > e.done)
+        throw std::runtime_error(
+            std::string(name()) + ": the entropy engine answered at " +
+            std::to_string(entropy.ready_ps) + " ps, after the EntropyLookup stage completed at " +
+            std::to_string(e.done) + " ps; raise UetNic.EntropyLookupCycles (now " +
+            std::to_string(m_cfg.entropy_lookup.cycles) + ") to the engine's latency at least");
+    sp->entropy = entropy.value;
+    g.last_entropy = entropy.value;
+    pk->udp.src_port = entropy.value;
+    const stage_pass h = header.enter(to_header);
+    header.leave(h, h.done);
+    port.push_data(pk, std::max(picoseconds(h.done), sc_core::sc_time_stamp()));
 }
 
 uint64_t uet_nic::context_access(uint64_t key, uint64_t at_ps)
@@ -385,9 +439,11 @@ void uet_nic::on_data(packet* p)
 {
     ++m_counters.write_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
-    bool opened = false;
+    rx_end how = rx_end::found;
     receiver_pdc* found =
-        m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn, &opened);
+        m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn, &how);
+    if (how == rx_end::no_context)
+        out_of_contexts("UetNic.SackContexts", m_sack->contexts(), "receiving PDC");
     // The row names the receiving end by its own id (the first packets carry 0 until the
     // sender learns it from an ACK).
     if (m_monitor)
@@ -401,7 +457,7 @@ void uet_nic::on_data(packet* p)
     receiver_pdc& rp = *found;
     if (m_state)
         m_state->open_rx_pdcs_max = std::max(m_state->open_rx_pdcs_max, uint32_t(m_rx_pdcs.size()));
-    if (m_events && opened) event(uet_event::type::pdc_created, rp, *p);
+    if (m_events && how == rx_end::opened) event(uet_event::type::pdc_created, rp, *p);
 
     if (p->trimmed) {
         // NACK at once, not held; nothing delivered, nothing recorded for SACK, no ACK.
@@ -421,14 +477,17 @@ void uet_nic::on_data(packet* p)
         return;
     }
 
-    const auto arrival = rp.st.on_data(p->pds.psn);
+    // The SACK tracker's answer: the order of this PSN and the cumulative ACK after it.
+    const sack_arrival sa = m_sack->on_data(rp.sack_slot, p->pds.psn);
+    const pdc_receiver::arrival arrival = sa.kind;
     if (arrival == pdc_receiver::arrival::out_of_order) ++m_counters.num_out_of_order_events_on_nic;
     if (arrival == pdc_receiver::arrival::duplicate) ++m_counters.num_dup_events_on_nic;
+    const uint32_t held = m_sack->receiver(rp.sack_slot).out_of_order_held();
     m_counters.max_out_of_order_on_flow =
-        std::max<uint64_t>(m_counters.max_out_of_order_on_flow, rp.st.out_of_order_held());
+        std::max<uint64_t>(m_counters.max_out_of_order_on_flow, held);
     m_counters.ivl_max_out_of_order_on_flow =
-        std::max<uint64_t>(m_counters.ivl_max_out_of_order_on_flow, rp.st.out_of_order_held());
-    if (m_events) receive_events(rp, *p, arrival == pdc_receiver::arrival::duplicate);
+        std::max<uint64_t>(m_counters.ivl_max_out_of_order_on_flow, held);
+    if (m_events) receive_events(rp, *p, arrival == pdc_receiver::arrival::duplicate, sa.cack);
 
     // The ACK is held for the receiver's PCIe service time: the data waiting for the host
     // link plus this packet, at the link's rate.
@@ -439,7 +498,8 @@ void uet_nic::on_data(packet* p)
         m_counters.rx_bytes_delivered += p->payload_bytes;
         // The last message from the peer is in: a group kept only by it dies.
         if (m_rx_pdcs.deliver(rp, p->ses.offset, p->payload_bytes, p->ses.message_bytes))
-            m_pdcs.peer_idle(p->src_node);
+            if (const std::optional<uint32_t> died = m_pdcs.peer_idle(p->src_node))
+                m_lb->close(m_pdcs.group(*died).lb_slot);
         m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
     }
     if (p->pds.ack_request) {
@@ -449,10 +509,11 @@ void uet_nic::on_data(packet* p)
         a->pds.ack_psn = p->pds.psn;
         a->pds.first_psn = rp.first_psn;
         a->pds.psn = p->pds.psn;
-        a->pds.cack_psn = rp.st.cack();
-        const auto s = rp.st.next_sack();
-        a->pds.sack_base = s.base;
-        a->pds.sack_bitmap = s.bitmap;
+        // CACK, SACK base and bitmap as the SACK tracker answers.
+        const sack_ack_fields s = m_sack->next_ack(rp.sack_slot);
+        a->pds.cack_psn = s.cack;
+        a->pds.sack_base = s.sack_base;
+        a->pds.sack_bitmap = s.sack_bitmap;
         a->pds.ecn_echo = p->ip.ecn == ecn::ce;
         a->pds.retransmit = p->pds.retransmit;
         a->pds.rcvd_bytes = rp.rcvd_bytes;
@@ -553,8 +614,8 @@ void uet_nic::on_ack(packet* p)
         m_counters.rcvr_cwnd_pen.add(p->pds.rcv_penalty);
         if (p->pds.ecn_echo) ++m_counters.m_marked_pkts_rcvd;
     }
-    g.lb->feedback(p->udp.src_port, p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack,
-                   now_s());
+    m_lb->feedback(g.lb_slot, p->udp.src_port,
+                   p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack, now_ps());
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx, &pdc, &g, rtt >= 0 ? rtt * 1e9 : -1);
     pdc.st.release_retired();
     m_pool.release(p);
@@ -580,7 +641,8 @@ void uet_nic::on_ack(packet* p)
         if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
         if (!pdc.kept_open) {
             if (m_events) event(uet_event::type::pdc_terminated, pdc);
-            m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0);
+            if (m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0))
+                m_lb->close(m_pdcs.group(gi).lb_slot);  // the group died with it
             if (m_state) --m_state->open_tx_pdcs;
         }
         m_dma.message_complete(m.id);
@@ -612,10 +674,10 @@ void uet_nic::on_nack(packet* p)
             const uint64_t qa_before = g.cc->quick_adapt_count();
             g.cc->on_trim_nack(now_s(), rtt, s->nominal, g.inflight);
             m_counters.num_quick_adapt += g.cc->quick_adapt_count() - qa_before;
-            g.lb->feedback(s->entropy,
+            m_lb->feedback(g.lb_slot, s->entropy,
                            p->pds.nack_code == 2 ? path_feedback::nack_trimmed_last_hop
                                                  : path_feedback::nack_trimmed,
-                           now_s());
+                           now_ps());
             m_scheduler.enqueue(pdc.group, true);
             kick_scheduler();
         }
@@ -656,14 +718,14 @@ void uet_nic::on_timer()
             pdc_group& g = m_pdcs.group(pdc.group);
             if (t.failure_detection) {
                 // Early failure detection: path feedback only; no retransmission, timer unchanged.
-                g.lb->feedback(s->entropy, path_feedback::failure_detected, now_s());
+                m_lb->feedback(g.lb_slot, s->entropy, path_feedback::failure_detected, now_ps());
                 return;
             }
             ++m_counters.num_rto;
             if (pdc.st.on_loss(t.psn) && m_state) m_state->rtx_queue.add(now_ps(), +1);
             g.inflight -= s->nominal;
             g.cc->on_timeout(s->nominal);
-            g.lb->feedback(s->entropy, path_feedback::timeout, now_s());
+            m_lb->feedback(g.lb_slot, s->entropy, path_feedback::timeout, now_ps());
             m_scheduler.enqueue(pdc.group, true);
             kick_scheduler();
         });

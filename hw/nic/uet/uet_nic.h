@@ -1,12 +1,14 @@
 // The UET NIC: PDS reliable unordered delivery (RUD) with PDCs and PDC groups, the transmit
 // scheduler, payload fetch over the host's PCIe lanes, ACK/SACK/NACK handling, per-packet
-// retransmission timers, NSCC per group and an entropy load balancer per group.
+// retransmission timers, NSCC per group, and two engines with context slots it owns from
+// construction: the entropy load balancer (a slot per PDC group) and the SACK tracker (a slot per
+// receiving PDC), the C++ models unless the testbench injects others (uet_nic_params).
 //
 // Cycle-approximate: the transmit stages (tx_stage) and AckBuild are pipeline_stage arithmetic
 // with a latency, an initiation interval and an input FIFO in NIC clock cycles (uet_nic_config;
 // the receive stages are the port's); the scheduler has an event pending only while it has work.
 // This module is the glue between plain classes: pdc_table, pds_scheduler, rx_pdc_table,
-// pdc_sender, pdc_receiver, nscc, entropy_policy and a deadline_heap of timers. The generic port
+// pdc_sender, nscc, entropy_engine, sack_tracker and a deadline_heap of timers. The generic port
 // (egress arbitration and pool, receive pipeline, ACK hold, connection frames) is host_nic's
 // nic_port; the host side is reached through host_dma.
 #pragma once
@@ -25,10 +27,12 @@
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/common/read_tag_pool.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
+#include "hw/nic/uet/entropy/entropy_engine.h"
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_table.h"
 #include "hw/nic/uet/pds_scheduler.h"
 #include "hw/nic/uet/rx_pdc_table.h"
+#include "hw/nic/uet/sack_tracker.h"
 #include "hw/nic/uet/uet_event_sink.h"
 #include "hw/nic/uet/uet_message.h"
 #include "hw/nic/uet/uet_monitor_sink.h"
@@ -90,6 +94,9 @@ public:
 
     // Read-only state for waveforms.
     const pdc_table& pdcs() const { return m_pdcs; }
+    // The engines (a group's slot: pdc_group::lb_slot; a receiving end's: sack_slot).
+    const entropy_engine& entropy_lb() const { return *m_lb; }
+    const sack_tracker& sacks() const { return *m_sack; }
     size_t ready_groups() const { return m_scheduler.ready(); }
     size_t open_rx_pdcs() const { return m_rx_pdcs.size(); }
     size_t timers_pending() const { return m_timers.size(); }
@@ -154,7 +161,9 @@ private:
     void event(uet_event::type t, const sender_pdc& pdc, const uet_message* m = nullptr,
                uint64_t at_ps = 0);
     void event(uet_event::type t, const receiver_pdc& rp, const packet& p);
-    void receive_events(receiver_pdc& rp, const packet& p, bool duplicate);
+    void receive_events(receiver_pdc& rp, const packet& p, bool duplicate, uint32_t cack);
+    // Every slot of an engine is in use: stops the run with the message naming `key`.
+    [[noreturn]] void out_of_contexts(const char* key, uint32_t value, const char* what) const;
     // `rx_pdc`: the receiving end's own id, for a data packet that does not carry it yet.
     void monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp = nullptr,
                  const pdc_group* g = nullptr, double rtt_ns = -1, uint16_t rx_pdc = 0);
@@ -170,11 +179,15 @@ private:
     std::unique_ptr<context_cache> m_contexts;  // null: every context on chip
     std::unique_ptr<uet_state_stats> m_state;   // null: not kept
 
+    // Before the tables that hold their slots.
+    std::unique_ptr<entropy_engine> m_lb;
+    std::unique_ptr<sack_tracker> m_sack;
+
     std::vector<uet_message> m_messages;
     pdc_table m_pdcs;
     uint64_t m_groups_created = 0;  // seeds each group's entropy generator
     pds_scheduler m_scheduler;
-    rx_pdc_table m_rx_pdcs;
+    rx_pdc_table m_rx_pdcs;  // holds *m_sack's slots
 
     pipeline_stage m_tx[k_tx_stages];
     pipeline_stage m_ack_build;

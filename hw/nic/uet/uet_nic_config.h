@@ -56,6 +56,13 @@ struct uet_nic_config
     static constexpr value_range pdc_context_cache_entries_range{0, 65536};
     uint32_t pdc_context_bytes = 256;
     static constexpr value_range pdc_context_bytes_range{16, 4096};
+    // Context slots of the entropy load balancer (one per open PDC group) and of the SACK
+    // tracker (one per receiving PDC), as in hardware (docs/uet-nic.md, "Engines and context
+    // slots"). Running out stops the run; the defaults leave every reference scenario room.
+    uint32_t entropy_contexts = 4096;
+    static constexpr value_range entropy_contexts_range{1, 65536};
+    uint32_t sack_contexts = 4096;
+    static constexpr value_range sack_contexts_range{1, 65536};
 
     double cycle_s() const { return 1.0 / clock_hz; }
     uint32_t nominal_bytes(uint32_t payload) const { return payload + 88; }

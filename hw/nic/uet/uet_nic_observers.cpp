@@ -37,12 +37,11 @@ void uet_nic::event(uet_event::type t, const receiver_pdc& rp, const packet& p)
     m_events->event(e);
 }
 
-void uet_nic::receive_events(receiver_pdc& rp, const packet& p, bool duplicate)
+void uet_nic::receive_events(receiver_pdc& rp, const packet& p, bool duplicate, uint32_t cack)
 {
     // A message is received once its last packet is in and no gap remains below it: its PSN is
     // at or below the cumulative ACK (PSNs wrap, hence the signed distance).
     if (p.ses.last && !duplicate) rp.last_psns.push_back(p.pds.psn);
-    const uint32_t cack = rp.st.cack();
     auto& l = rp.last_psns;
     for (size_t i = 0; i < l.size();) {
         if (int32_t(cack - l[i]) >= 0) {

@@ -3,17 +3,41 @@
 // trimming, InitialBaseRTT), so the fabric, `inspect` and the cross-key rules agree.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
 #include "hw/nic/uet/entropy/entropy_config.h"
+#include "hw/nic/uet/entropy/entropy_engine.h"
 #include "hw/nic/uet/nscc_config.h"
+#include "hw/nic/uet/sack_tracker.h"
 #include "hw/nic/uet/uet_nic_config.h"
 
 namespace uetsim {
+
+// What an engine the testbench injects is built for: the NIC (its full name, e.g. for a
+// lockstep report), the slots the key gives, and the NIC clock an engine with latency counts in.
+struct nic_engine_context
+{
+    std::string nic;
+    uint32_t contexts = 0;
+    uint64_t cycle_ps = 0;
+};
+using entropy_engine_factory =
+    std::function<std::unique_ptr<entropy_engine>(const nic_engine_context&)>;
+using sack_tracker_factory =
+    std::function<std::unique_ptr<sack_tracker>(const nic_engine_context&)>;
 
 struct uet_nic_params
 {
     uet_nic_config uet;
     nscc_config nscc;
     entropy_config entropy;
+    // Derived engines (an RTL block) the NIC uses instead of the C++ models; empty: the models.
+    // hw never names them: the testbench sets these.
+    entropy_engine_factory make_entropy_engine;
+    sack_tracker_factory make_sack_tracker;
 };
 
 // `link_rate_bps`: the NIC's host link. The entropy policy's local UDP port stays per PDC group
@@ -21,7 +45,7 @@ struct uet_nic_params
 inline uet_nic_params derive_uet_nic_params(const uet_nic_config& uet, const nscc_config& nscc,
                                             const entropy_config& entropy, double link_rate_bps)
 {
-    uet_nic_params p{uet, nscc, entropy};
+    uet_nic_params p{uet, nscc, entropy, {}, {}};
     p.nscc.link_rate_bps = link_rate_bps;
     p.nscc.rdma_data_mss = uet.rdma_data_mss;
     p.nscc.trimming_enabled = uet.trimming_enabled;
