@@ -36,6 +36,9 @@ public:
     uint64_t out_of_order_events() const { return m_ooo_events; }
     uint64_t duplicates() const { return m_dups; }
     uint32_t max_out_of_order_held() const { return m_max_held; }
+    // Offsets from the expected PSN below this may be received (one past the farthest held):
+    // the 64-PSN SACK blocks of the walk are those within it. The RTL tracker reports it too.
+    uint32_t span() const { return m_span; }
 
 private:
     bool received_beyond(uint32_t offset) const;  // offset from m_expected
