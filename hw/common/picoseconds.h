@@ -13,6 +13,14 @@ inline uint64_t ps_from_seconds(double s)
     return uint64_t(s * 1e12 + 0.5);
 }
 
+// Picoseconds as seconds, bit for bit what sc_time::to_seconds() gives at the 1 ps resolution
+// (it scales by the resolution in femtoseconds, then by 1e-15; `ps * 1e-12` differs in the last
+// bit for many values), so kernel-free code hands the policies the seconds they always had.
+inline double seconds_from_ps(uint64_t ps)
+{
+    return double(ps) * 1000.0 * 1e-15;
+}
+
 // Time `bytes` occupy a link of `rate_bps`.
 inline uint64_t serialization_ps(uint64_t bytes, double rate_bps)
 {
