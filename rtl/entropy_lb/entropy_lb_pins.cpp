@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "hw/common/picoseconds.h"
 #include "hw/nic/uet/entropy/entropy_factory.h"
 #include "hw/nic/uet/entropy/entropy_random.h"
 #include "hw/nic/uet/entropy/reps_policy.h"
@@ -135,7 +136,8 @@ entropy_lb_response entropy_lb_apply(const entropy_lb_request& r, const entropy_
                                      uint64_t open_seed, std::unique_ptr<entropy_policy>& p)
 {
     uint16_t value = 0;
-    const double now_s = double(r.now_ps) * 1e-12;
+    // As entropy_engine hands the policies their times.
+    const double now_s = seconds_from_ps(r.now_ps);
     switch (r.op) {
         case entropy_lb_op::open:
             p = make_entropy_policy(*open_cfg, open_seed);

@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -30,7 +31,9 @@
 
 #include "hw/nic/uet/entropy/entropy_random.h"
 #include "hw/nic/uet/entropy/reps_policy.h"
+#include "rtl/entropy_lb/entropy_lb_block.h"
 #include "rtl/entropy_lb/entropy_lb_pins.h"
+#include "rtl/entropy_lb/entropy_lb_rtl.h"
 #include "tests/rtl/entropy_lb_stimulus.h"
 
 using namespace uetsim;
@@ -466,4 +469,151 @@ TEST(entropy_lb_rtl, mutant_turn_from_zero_is_caught)
 TEST(entropy_lb_rtl, mutant_no_bypass_is_caught)
 {
     expect_caught<Ventropy_lb_mutant_no_bypass>("NO_BYPASS", 10000);
+}
+
+// ---- the engine (entropy_lb_rtl) ----
+namespace {
+
+// Random use of an engine as a NIC would: groups opened (lowest free slot) and closed, values
+// asked, feedback on the values sent; times increasing. Returns the values next() returned.
+std::vector<uint16_t> drive_engine(entropy_engine& e, uint64_t seed, uint64_t n)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<uint32_t> open;
+    std::vector<uint16_t> values;
+    uint64_t now = 1000;
+    for (uint64_t i = 0; i < n; ++i) {
+        now += rng() % 300;
+        const unsigned r = rng() % 1000;
+        if (open.empty() || (r < 5 && open.size() < 12)) {
+            entropy_config cfg;
+            const unsigned t = rng() % 10;
+            cfg.type = t == 0  ? packet_spraying_type::none
+                       : t < 3 ? packet_spraying_type::default_spraying
+                               : packet_spraying_type::reps;
+            cfg.local_udp_port = uint16_t(rng());
+            cfg.entropy_mask_bits = rng() % 9;
+            cfg.starting_port_offset = rng() % 65536;
+            cfg.reps_buffer_size_mask_bits = rng() % 5;
+            cfg.entropy_value_set_size = 1 + rng() % 65536;
+            cfg.freezing_timeout_s = double(rng() % 3000) * 1e-12;
+            cfg.initial_base_rtt_s = 1e-6;
+            cfg.link_rate_bps = double(rng() % 20 * 4184 + 100) * 8e6;
+            const auto slot = e.open(cfg, rng());
+            if (slot) open.push_back(*slot);
+            continue;
+        }
+        const uint32_t slot = open[rng() % open.size()];
+        if (r < 8) {
+            e.close(slot);
+            open.erase(std::find(open.begin(), open.end(), slot));
+        } else if (r < 500) {
+            values.push_back(e.next(slot, now).value);
+        } else {
+            const unsigned f = rng() % 10;
+            const path_feedback fb = f < 5   ? path_feedback::ack
+                                     : f < 6 ? path_feedback::nack_trimmed_last_hop
+                                     : f < 7 ? path_feedback::ack_ecn
+                                     : f < 8 ? path_feedback::timeout
+                                             : path_feedback::failure_detected;
+            const uint16_t v =
+                values.empty() || rng() % 5 == 0 ? uint16_t(rng()) : values[rng() % values.size()];
+            e.feedback(slot, v, fb, now);
+        }
+    }
+    return values;
+}
+
+}  // namespace
+
+// both: every request (open, next, feedback, close) compared, the model's answers returned.
+TEST(entropy_lb_rtl, engine_both_mode_checks_every_request)
+{
+    entropy_lb_rtl e("host0.entropy_lb", 64, rtl_mode::both, 1000);
+    entropy_engine model(64);
+    const auto got = drive_engine(e, 5, 200000);
+    const auto want = drive_engine(model, 5, 200000);
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(e.checked(), e.requests());
+    EXPECT_EQ(e.requests(), 200000u);             // one request per engine call
+    EXPECT_EQ(e.cycles(), 2 + 3 * e.requests());  // reset, then accept + LATENCY per request
+    EXPECT_EQ(e.latency_cycles(), 2u);
+}
+
+// rtl: the block's values (equal to the model's), ready LATENCY NIC cycles after the request.
+TEST(entropy_lb_rtl, engine_rtl_mode_values_and_ready_time)
+{
+    entropy_lb_rtl e("host0.entropy_lb", 16, rtl_mode::rtl, 1250);
+    entropy_config cfg;
+    cfg.type = packet_spraying_type::reps;
+    const auto slot = e.open(cfg, 77);
+    ASSERT_TRUE(slot);
+    entropy_engine m(16);
+    ASSERT_EQ(m.open(cfg, 77), slot);
+    for (uint64_t now = 1000; now < 1000 + 500 * 100; now += 100) {
+        const entropy_answer a = e.next(*slot, now);
+        EXPECT_EQ(a.ready_ps, now + 2 * 1250);
+        EXPECT_EQ(a.value, m.next(*slot, now).value);
+        e.feedback(*slot, a.value, path_feedback::ack, now + 50);
+        m.feedback(*slot, a.value, path_feedback::ack, now + 50);
+    }
+    EXPECT_EQ(e.checked(), 0u);                                        // rtl mode compares nothing
+    EXPECT_EQ(e.policy(*slot).last_choice(), entropy_choice::reused);  // the model ran too
+}
+
+// A wrong RTL variant in both mode: the report names the block, the first differing request
+// (its index and every field) and both responses.
+TEST(entropy_lb_rtl, engine_reports_the_first_mismatch_of_a_wrong_variant)
+{
+    entropy_lb_rtl e("host3.entropy_lb", 16, rtl_mode::both, 1000,
+                     std::make_unique<entropy_lb_block<Ventropy_lb_mutant_xorshift_bit>>());
+    std::vector<entropy_lb_mismatch> seen;
+    e.set_mismatch_handler([&](const entropy_lb_mismatch& m) { seen.push_back(m); });
+    entropy_config cfg;
+    cfg.type = packet_spraying_type::reps;
+    const auto slot = e.open(cfg, 0);
+    ASSERT_TRUE(slot);
+    for (int i = 0; i < 5; ++i) e.next(*slot, 2000 + i);
+    ASSERT_EQ(seen.size(), 1u);  // the first only
+    const std::string t = seen[0].text();
+    EXPECT_EQ(seen[0].component, "host3.entropy_lb");
+    EXPECT_EQ(seen[0].request_index, 1u);  // #0 was the open
+    EXPECT_EQ(seen[0].time_ps, 2000u);
+    EXPECT_NE(t.find("host3.entropy_lb"), std::string::npos) << t;
+    EXPECT_NE(t.find("op=next slot=0"), std::string::npos) << t;
+    EXPECT_NE(t.find("model: op=next slot=0 error=0 value=33912 choice=3 (explored)"),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("rtl:   op=next"), std::string::npos) << t;
+
+    // Without a handler the mismatch throws.
+    entropy_lb_rtl e2("host4.entropy_lb", 16, rtl_mode::both, 1000,
+                      std::make_unique<entropy_lb_block<Ventropy_lb_mutant_xorshift_bit>>());
+    const auto s2 = e2.open(cfg, 0);
+    EXPECT_THROW(e2.next(*s2, 2000), std::runtime_error);
+}
+
+// Configurations beyond the block's sizes: errors naming the key, the value and what is allowed.
+TEST(entropy_lb_rtl, engine_limits_name_the_keys)
+{
+    try {
+        entropy_lb_rtl e("host0.entropy_lb", 2048, rtl_mode::both, 1000);
+        ADD_FAILURE() << "2048 contexts accepted";
+    } catch (const std::invalid_argument& x) {
+        EXPECT_NE(std::string(x.what()).find("UetNic.EntropyContexts 2048"), std::string::npos)
+            << x.what();
+        EXPECT_NE(std::string(x.what()).find("1 to 1024"), std::string::npos) << x.what();
+    }
+    entropy_lb_rtl e("host0.entropy_lb", 1024, rtl_mode::rtl, 1000);
+    entropy_config cfg;
+    cfg.type = packet_spraying_type::reps;
+    cfg.reps_buffer_size_mask_bits = 12;
+    try {
+        e.open(cfg, 0);
+        ADD_FAILURE() << "a 2^12-entry cache accepted";
+    } catch (const std::invalid_argument& x) {
+        EXPECT_NE(std::string(x.what()).find("UetNic.REPSBufferSizeMaskBits 12"), std::string::npos)
+            << x.what();
+        EXPECT_NE(std::string(x.what()).find("0 to 8"), std::string::npos) << x.what();
+    }
 }
