@@ -295,7 +295,11 @@ module entropy_lb #(
                     end
                 end else if (s0_feedback == F_TIMEOUT || s0_feedback == F_FAILURE) begin
                     // A path failure freezes, unless freezing already or in the window.
+`ifdef UETSIM_MUTANT_FAILURE_IN_WINDOW
+                    if (!c.freezing) begin  // mutant: a failure in the window freezes
+`else
                     if (!c.freezing && !c.in_window) begin
+`endif
                         nc.freezing = 1'b1;
                         nc.freeze_start_ps = s0_now_ps;
 `ifdef UETSIM_MUTANT_TURN_FROM_ZERO

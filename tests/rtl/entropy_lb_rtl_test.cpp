@@ -10,6 +10,7 @@
 // Verilated headers first (STYLE.md P13).
 #include "Ventropy_lb.h"
 #include "Ventropy_lb_cache16.h"
+#include "Ventropy_lb_mutant_failure_in_window.h"
 #include "Ventropy_lb_mutant_no_bypass.h"
 #include "Ventropy_lb_mutant_oldest_off_by_one.h"
 #include "Ventropy_lb_mutant_timeout_gt.h"
@@ -465,6 +466,10 @@ TEST(entropy_lb_rtl, mutant_oldest_off_by_one_is_caught)
 TEST(entropy_lb_rtl, mutant_turn_from_zero_is_caught)
 {
     expect_caught<Ventropy_lb_mutant_turn_from_zero>("TURN_FROM_ZERO", 200000);
+}
+TEST(entropy_lb_rtl, mutant_failure_in_window_is_caught)
+{
+    expect_caught<Ventropy_lb_mutant_failure_in_window>("FAILURE_IN_WINDOW", 100000);
 }
 TEST(entropy_lb_rtl, mutant_no_bypass_is_caught)
 {
