@@ -1,5 +1,6 @@
 #include "rtl/entropy_lb/entropy_lb_pins.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -82,8 +83,10 @@ entropy_lb_request entropy_lb_open_request(uint16_t slot, const entropy_config& 
     if (cfg.type == packet_spraying_type::reps) {
         r.cfg_cache_bits = uint8_t(cfg.reps_buffer_size_mask_bits);
         r.cfg_value_set_size = cfg.entropy_value_set_size;
-        // The model compares seconds with a 0.5 ps tolerance: the same decision as integer ps.
-        r.cfg_timeout_ps = uint64_t(std::llround(cfg.freezing_timeout_s * 1e12));
+        // The model ends freezing at now - start >= timeout - 0.5 ps (its tolerance); with whole
+        // ps times that is now - start >= ceil(timeout - 0.5 ps). This is llround (D4) except
+        // for a timeout of an exact half ps, where llround would round up and differ.
+        r.cfg_timeout_ps = uint64_t(std::max(0.0, std::ceil(cfg.freezing_timeout_s * 1e12 - 0.5)));
         r.cfg_window = uint32_t(reps_exploration_window_packets(cfg));
         r.cfg_seed = entropy_random::seed_state(seed);
     }

@@ -389,6 +389,33 @@ TEST(entropy_lb_rtl, spec_check_values)
         }
         EXPECT_EQ(explored, (std::vector<int>{7, 15, 23, 31, 39, 47, 55, 63, 71}));
     }
+    {
+        // FreezingTimeout in whole ps as the model decides with its 0.5 ps tolerance: 1.5 ps
+        // ends freezing 1 ps after the failure (llround would say 2), 1.6 ps after 2.
+        for (double t_ps : {1.5, 1.6, 0.4}) {
+            entropy_config cfg;
+            cfg.type = packet_spraying_type::reps;
+            cfg.freezing_timeout_s = t_ps * 1e-12;
+            entropy_lb_request open = entropy_lb_open_request(11, cfg, 1);
+            EXPECT_EQ(open.cfg_timeout_ps, t_ps == 1.6 ? 2u : t_ps == 1.5 ? 1u : 0u);
+            std::unique_ptr<entropy_policy> model;
+            uint64_t now = 500;
+            auto both = [&](entropy_lb_request r, const entropy_config* c) {
+                r.now_ps = now;
+                const entropy_lb_response want = entropy_lb_apply(r, c, 1, model);
+                EXPECT_EQ(b.send(r), want) << describe(r) << " FreezingTimeout " << t_ps << " ps";
+                return want;
+            };
+            both(open, &cfg);
+            entropy_lb_request fb;
+            fb.op = entropy_lb_op::feedback;
+            fb.slot = 11;
+            fb.feedback = uint8_t(path_feedback::failure_detected);
+            EXPECT_TRUE(both(fb, nullptr).freezing);
+            fb.feedback = uint8_t(path_feedback::ack);
+            for (int d = 0; d < 3 && model->freezing(); ++d, ++now) both(fb, nullptr);
+        }
+    }
 }
 
 // Constant outputs, and what the block refuses: a slot beyond CONTEXTS, an op on a slot that is
