@@ -28,12 +28,10 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         if (sw.rtl_flow_hash_lockstep) {
             // The Verilated flow-hash block beside each switch, checking every hash it computes.
             m_rtl_hashers.push_back(
-                std::make_unique<rtl_flow_hasher>((dev.name + "_rtl_flow_hash").c_str()));
+                std::make_unique<rtl_flow_hasher>(dev.name + ".flow_hash", rtl_mode::both));
             rtl_flow_hasher* rtl = m_rtl_hashers.back().get();
             m_rtl_of_switch.back() = rtl;
-            m_switches.back()->observe_hashes([rtl](ecmp_hash_method m, const flow_key& k,
-                                                    uint32_t salt,
-                                                    uint16_t h) { rtl->check(m, k, salt, h); });
+            m_switches.back()->use_hasher(rtl);
         }
     }
 
@@ -129,7 +127,7 @@ uet_nic* fabric::uet_nic_at(size_t h)
 uint64_t fabric::rtl_hash_checks() const
 {
     uint64_t n = 0;
-    for (const auto& r : m_rtl_hashers) n += r->checks();
+    for (const auto& r : m_rtl_hashers) n += r->checked();
     return n;
 }
 

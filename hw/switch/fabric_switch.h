@@ -99,9 +99,8 @@ public:
 
     uint64_t no_route_drops() const { return m_no_route_drops; }
 
-    // Every flow hash the switch computes, for an RTL block in lockstep (ecmp_selector).
-    using hash_observer = ecmp_selector::hash_observer;
-    void observe_hashes(hash_observer f) { m_ecmp.observe_hashes(std::move(f)); }
+    // Rtl.FlowHash rtl|both: the ECMP hashes come from `h` (hw/switch/flow_hasher.h; not owned).
+    void use_hasher(flow_hasher* h) { m_ecmp.use_hasher(h); }
 
 private:
     void on_arrival(size_t port, packet& p);

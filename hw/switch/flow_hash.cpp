@@ -23,11 +23,6 @@ constexpr uint16_t fold16(uint32_t x)
     return static_cast<uint16_t>((x >> 16) ^ (x & 0xFFFFu));
 }
 
-bool hashable(uint8_t protocol)
-{
-    return protocol == 17 || protocol == 6;
-}
-
 }  // namespace
 
 std::string_view to_string(ecmp_hash_method m)
@@ -124,12 +119,7 @@ uint16_t flow_hash16(ecmp_hash_method m, const flow_key& k, uint32_t salt)
 
 size_t select_member(ecmp_hash_method m, const flow_key& k, uint32_t salt, size_t members)
 {
-    if (members <= 1) return 0;
-    if (!hashable(k.protocol)) return 0;
-    uint16_t h = flow_hash16(m, k, salt);
-    if (m == ecmp_hash_method::dpr_with_fallback && h >= members)
-        h = flow_hash16(ecmp_hash_method::crc32, k, 0);
-    return h % members;
+    return select_member_by(m, k, salt, members, flow_hash16);
 }
 
 uint32_t switch_salt(uint32_t node_id, uint64_t random_seed)

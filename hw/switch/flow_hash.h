@@ -52,6 +52,20 @@ uint16_t flow_hash16(ecmp_hash_method m, const flow_key& k, uint32_t salt);
 // share one flow identity (hash 0).
 size_t select_member(ecmp_hash_method m, const flow_key& k, uint32_t salt, size_t members);
 
+// select_member with the hash taken from `hash(method, key, salt)` (an RTL block through the
+// switch's flow_hasher seam); the dprWithFallback fallback asks it for crc32 with salt 0.
+template <class Hash>
+size_t select_member_by(ecmp_hash_method m, const flow_key& k, uint32_t salt, size_t members,
+                        Hash&& hash)
+{
+    if (members <= 1) return 0;
+    if (k.protocol != 17 && k.protocol != 6) return 0;  // only UDP and TCP carry ports
+    uint16_t h = hash(m, k, salt);
+    if (m == ecmp_hash_method::dpr_with_fallback && h >= members)
+        h = hash(ecmp_hash_method::crc32, k, 0);
+    return h % members;
+}
+
 // The per-switch salt, derived from the switch's node id and the run's RandomSeed.
 uint32_t switch_salt(uint32_t node_id, uint64_t random_seed);
 

@@ -6,9 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 
 #include "hw/switch/flow_hash.h"
+#include "hw/switch/flow_hasher.h"
 #include "tlm/packet.h"
 
 namespace uetsim {
@@ -31,30 +31,29 @@ inline flow_key flow_key_of(const packet& p)
 class ecmp_selector final : public member_selector
 {
 public:
-    // The seam for an RTL flow-hash block: called with every hash the selector computes, so a
-    // Verilated block can run in lockstep with the model (testbench wires rtl_flow_hasher).
-    using hash_observer =
-        std::function<void(ecmp_hash_method, const flow_key&, uint32_t salt, uint16_t hash)>;
-
     ecmp_selector(ecmp_hash_method method, uint32_t salt) : m_method(method), m_salt(salt) {}
 
     size_t select(const packet& p, int32_t set, size_t members, uint64_t now_ps) override
     {
         if (members <= 1) return 0;  // no choice, no hash
         const flow_key k = flow_key_of(p);
-        const size_t member = select_member(m_method, k, m_salt, members);
-        if (m_observer) m_observer(m_method, k, m_salt, flow_hash16(m_method, k, m_salt));
-        return member;
+        if (!m_hasher) return select_member(m_method, k, m_salt, members);
+        return select_member_by(m_method, k, m_salt, members,
+                                [this](ecmp_hash_method m, const flow_key& key, uint32_t salt) {
+                                    return m_hasher->hash16(m, key, salt);
+                                });
     }
 
-    void observe_hashes(hash_observer f) { m_observer = std::move(f); }
+    // The seam for an RTL flow-hash block (Rtl.FlowHash rtl|both): the hashes come from `h`
+    // (not owned; null: the C++ model flow_hash16).
+    void use_hasher(flow_hasher* h) { m_hasher = h; }
     ecmp_hash_method method() const { return m_method; }
     uint32_t salt() const { return m_salt; }
 
 private:
     ecmp_hash_method m_method;
     uint32_t m_salt;
-    hash_observer m_observer;
+    flow_hasher* m_hasher = nullptr;
 };
 
 }  // namespace uetsim

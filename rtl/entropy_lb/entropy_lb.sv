@@ -11,13 +11,16 @@
 // count. Times arrive as 64-bit ps; failure-detection deadlines and retransmission timeouts are
 // computed by the model and arrive as feedback ops.
 //
-// Pipeline (one request per cycle, fixed LATENCY = 2):
+// Pipeline (one request per cycle, fixed LATENCY = 2, the accepting cycle counted as 1 as in
+// rtl/common/valid_ready.h: two register stages):
 //   edge 0  accept; latch the request; read the slot's context (sync RAM read, with a bypass
 //           from the request ahead of it when that one has the same slot)
 //   (comb)  decide from the context: next state, cache address to read or write
-//   edge 1  write the context and (recycle) the cache entry back; read the cache entry (sync)
-//   edge 2  the response registers: value (cache entry or computed), state summary
-// Every accepted request gets exactly one response, LATENCY cycles after it was accepted.
+//   edge 1  write the context and (recycle) the cache entry back; read the cache entry (sync);
+//           the response registers (state summary, computed value); rsp_value is the mux of
+//           the cache's read data and the computed value
+// Every accepted request gets exactly one response, valid after the edge LATENCY - 1 cycles
+// after the accepting one.
 //
 // Test-only mutants (tests/rtl/entropy_lb_rtl_test.cpp, docs/rtl.md): UETSIM_MUTANT_<NAME>.
 
@@ -350,16 +353,28 @@ module entropy_lb #(
 
     assign c = s0_fwd ? s0_fwd_ctx : s0_ram_q;
 
+    // The response: stage 1's registers, the value chosen between the cache RAM's registered
+    // read data and the computed value.
+    assign rsp_valid       = s1_valid;
+    assign rsp_op          = s1_op;
+    assign rsp_slot        = s1_slot;
+    assign rsp_error       = s1_err;
+    assign rsp_value       = s1_rd_cache ? s1_cache_q : s1_value;
+    assign rsp_choice      = s1_choice;
+    assign rsp_freezing    = s1_freezing;
+    assign rsp_in_window   = s1_in_window;
+    assign rsp_available   = 17'(s1_available);
+    assign rsp_held        = 17'(s1_held);
+    assign rsp_window_sent = s1_win_sent;
+
     always_ff @(posedge clk) begin
         if (!rst_n) begin
             s0_valid  <= 1'b0;
             s1_valid  <= 1'b0;
-            rsp_valid <= 1'b0;
             slot_open <= '0;
         end else begin
             s0_valid <= accept;
             s1_valid <= s0_valid;
-            rsp_valid <= s1_valid;
             if (s0_valid && !err) begin
                 if (s0_op == OP_OPEN) slot_open[slot_a] <= 1'b1;
                 if (s0_op == OP_CLOSE) slot_open[slot_a] <= 1'b0;
@@ -404,16 +419,6 @@ module entropy_lb #(
             s1_win_sent  <= '0;
         end
 
-        rsp_op          <= s1_op;
-        rsp_slot        <= s1_slot;
-        rsp_error       <= s1_err;
-        rsp_value       <= s1_rd_cache ? s1_cache_q : s1_value;
-        rsp_choice      <= s1_choice;
-        rsp_freezing    <= s1_freezing;
-        rsp_in_window   <= s1_in_window;
-        rsp_available   <= 17'(s1_available);
-        rsp_held        <= 17'(s1_held);
-        rsp_window_sent <= s1_win_sent;
     end
 
 endmodule

@@ -1,82 +1,73 @@
-// One Verilated entropy_lb (any variant V: the product build, the test sizes, a mutant) behind
-// the narrow interface the engine uses: one request in, its response out, the clock stepped
-// in between (drive, step, sample; RTL_DESIGN.md D1). Include V's header before this one.
+// entropy_lb_block<V>: one Verilated entropy_lb (any variant V with its ports: the product
+// build, the test sizes, a mutant) as an entropy_lb_port, on rtl/common's clocked_block and
+// valid_ready: drive the req_* pins, the handshake (accept, step until rsp_valid), sample the
+// rsp_* pins (RTL_DESIGN D1/D2). Include after the V*.h and before <systemc> (clocked_block.h
+// includes Verilator's headers).
 #pragma once
 
 #include <cstdint>
-#include <memory>
-#include <stdexcept>
 #include <string>
 
-#include "rtl/entropy_lb/entropy_lb_pins.h"
+#include "rtl/common/clocked_block.h"
+#include "rtl/common/valid_ready.h"
+#include "rtl/entropy_lb/entropy_lb_rtl.h"
 
 namespace uetsim {
 
-class entropy_lb_port
-{
-public:
-    virtual ~entropy_lb_port() = default;
-    virtual entropy_lb_response transact(const entropy_lb_request& r) = 0;
-    virtual entropy_lb_limits limits() const = 0;
-    virtual uint32_t latency_cycles() const = 0;
-    virtual uint64_t cycles() const = 0;
-};
-
 template <class V>
-class entropy_lb_block : public entropy_lb_port
+class entropy_lb_block final : public entropy_lb_port
 {
 public:
-    entropy_lb_block() : m_vm(std::make_unique<VerilatedContext>())
+    explicit entropy_lb_block(const std::string& name) : m_block(name), m_port(m_block)
     {
-        m_dut = std::make_unique<V>(m_vm.get(), "entropy_lb");
-        // Reset: held low for 2 cycles (D2).
-        m_dut->req_valid = 0;
-        m_dut->rst_n = 0;
-        tick();
-        tick();
-        m_dut->rst_n = 1;
+        V& p = m_block.pins();
+        m_port.bind(p.req_valid, p.req_ready, p.rsp_valid);
+        m_port.pin("req_op", 2, p.req_op);
+        m_port.pin("req_slot", 16, p.req_slot);
+        m_port.pin("req_cfg_type", 2, p.req_cfg_type);
+        m_port.pin("req_cfg_base", 16, p.req_cfg_base);
+        m_port.pin("req_cfg_mask_bits", 4, p.req_cfg_mask_bits);
+        m_port.pin("req_cfg_cache_bits", 5, p.req_cfg_cache_bits);
+        m_port.pin("req_cfg_value_set_size", 17, p.req_cfg_value_set_size);
+        m_port.pin("req_cfg_timeout_ps", 64, p.req_cfg_timeout_ps);
+        m_port.pin("req_cfg_window", 32, p.req_cfg_window);
+        m_port.pin("req_cfg_seed", 32, p.req_cfg_seed);
+        m_port.pin("req_entropy", 16, p.req_entropy);
+        m_port.pin("req_feedback", 3, p.req_feedback);
+        m_port.pin("req_now_ps", 64, p.req_now_ps);
+        m_port.pin("rsp_op", 2, p.rsp_op);
+        m_port.pin("rsp_slot", 16, p.rsp_slot);
+        m_port.pin("rsp_error", 1, p.rsp_error);
+        m_port.pin("rsp_value", 16, p.rsp_value);
+        m_port.pin("rsp_choice", 3, p.rsp_choice);
+        m_port.pin("rsp_freezing", 1, p.rsp_freezing);
+        m_port.pin("rsp_in_window", 1, p.rsp_in_window);
+        m_port.pin("rsp_available", 17, p.rsp_available);
+        m_port.pin("rsp_held", 17, p.rsp_held);
+        m_port.pin("rsp_window_sent", 32, p.rsp_window_sent);
     }
-    ~entropy_lb_block() override { m_dut->final(); }
 
     entropy_lb_response transact(const entropy_lb_request& r) override
     {
-        // Drive, then the accepting edge (req_ready is high out of reset).
-        entropy_lb_drive(*m_dut, r);
-        m_dut->req_valid = 1;
-        m_dut->clk = 0;
-        m_dut->eval();
-        if (!m_dut->req_ready) throw std::logic_error("entropy_lb: not ready");
-        m_dut->clk = 1;
-        m_dut->eval();
-        ++m_cycles;
-        m_dut->req_valid = 0;
-        // Step: the response comes exactly LATENCY cycles later; sample it.
-        const uint32_t latency = m_dut->latency;
-        for (uint32_t i = 0; i < latency; ++i) tick();
-        if (!m_dut->rsp_valid)
-            throw std::logic_error("entropy_lb: no response " + std::to_string(latency) +
-                                   " cycles after " + describe(r));
-        return entropy_lb_sample(*m_dut);
+        entropy_lb_drive(m_block.pins(), r);
+        const uint32_t latency = m_port.transact();
+        if (latency != m_block.pins().latency)
+            rtl_protocol_error(m_block.name() + ": response after " + std::to_string(latency) +
+                               " cycles, the block's latency is " +
+                               std::to_string(m_block.pins().latency) + " (" + describe(r) + ")");
+        return entropy_lb_sample(m_block.pins());
     }
-    entropy_lb_limits limits() const override { return entropy_lb_limits_of(*m_dut); }
-    uint32_t latency_cycles() const override { return m_dut->latency; }
-    uint64_t cycles() const override { return m_cycles; }
+    entropy_lb_limits limits() const override { return entropy_lb_limits_of(m_block.pins()); }
+    uint32_t latency_cycles() const override { return m_block.pins().latency; }
+    uint64_t cycles() const override { return m_block.cycles(); }
+    rtl_pin_set& pins() override { return m_port.pins(); }
+    void open_fst(const std::string& path) override { m_block.open_fst(path); }
 
-    V& dut() { return *m_dut; }
+    clocked_block<V>& block() { return m_block; }
 
 private:
-    void tick()
-    {
-        m_dut->clk = 0;
-        m_dut->eval();
-        m_dut->clk = 1;
-        m_dut->eval();
-        ++m_cycles;
-    }
-
-    std::unique_ptr<VerilatedContext> m_vm;
-    std::unique_ptr<V> m_dut;
-    uint64_t m_cycles = 0;
+    clocked_block<V> m_block;
+    valid_ready<V> m_port;
 };
 
 }  // namespace uetsim

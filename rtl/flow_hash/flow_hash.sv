@@ -12,6 +12,10 @@
 // The CRC is the reflected IEEE 802.3 CRC-32 (polynomial 0xEDB88320) over 13 bytes, in order:
 // protocol, src_port (big endian), dst_port, src_ip, dst_ip.
 //
+// Test-only mutant (RTL_DESIGN D2; tests verilate a copy as Vflow_hash_mutant):
+//   UETSIM_MUTANT_FLOW_HASH_SPORT5  bit 0 of the hash inverted when src_port[2:0] == 5, so about
+//                                   one key in eight differs from the model
+//
 // No `timescale: the block has no delays, and without one Verilator's default precision
 // (1 ps) matches SystemC's default resolution (docs/rtl.md).
 
@@ -82,6 +86,9 @@ module flow_hash (
             3'd5:    hash = {7'b0, dst_index};
             default: hash = 16'h0;
         endcase
+`ifdef UETSIM_MUTANT_FLOW_HASH_SPORT5
+        if (src_port[2:0] == 3'd5) hash = hash ^ 16'h1;
+`endif
     end
 
 endmodule

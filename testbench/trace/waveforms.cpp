@@ -347,40 +347,27 @@ private:
     sc_core::sc_event m_end;
 };
 
-// The flow-hash RTL block beside a switch: its pins as the transactor drove them for the last
-// key and the hash it answered, as {switch}.rtl.{pin}, written after each key settles.
-class rtl_flow_hash_probe : public state_probe
+// An RTL block beside a device: its pins (rtl_pin_set) as the wrapper drove them for the last
+// request and the block's answer, as {device}.rtl.{pin}, written after each request settles.
+class rtl_pins_probe : public state_probe
 {
 public:
-    rtl_flow_hash_probe(impl_t& w, const std::string& c, rtl_flow_hasher& rtl) : m_w(w), m_rtl(rtl)
+    rtl_pins_probe(impl_t& w, const std::string& c, const rtl_pin_set& pins) : m_w(w), m_pins(pins)
     {
-        m_method = w.add(c, "rtl.method", 3, false);
-        m_protocol = w.add(c, "rtl.protocol", 8, false);
-        m_src_ip = w.add(c, "rtl.src_ip", 32, false);
-        m_dst_ip = w.add(c, "rtl.dst_ip", 32, false);
-        m_src_port = w.add(c, "rtl.src_port", 16, false);
-        m_dst_port = w.add(c, "rtl.dst_port", 16, false);
-        m_salt = w.add(c, "rtl.salt", 32, false);
-        m_hash = w.add(c, "rtl.hash", 16, false);
+        for (const rtl_pin& p : pins.pins())
+            m_ids.push_back(w.add(c, "rtl." + p.name, p.width, false));
     }
 
     void changed() override
     {
-        const rtl_flow_hash_pins p = m_rtl.pins();
-        m_w.set(m_method, p.method);
-        m_w.set(m_protocol, p.protocol);
-        m_w.set(m_src_ip, p.src_ip);
-        m_w.set(m_dst_ip, p.dst_ip);
-        m_w.set(m_src_port, p.src_port);
-        m_w.set(m_dst_port, p.dst_port);
-        m_w.set(m_salt, p.salt);
-        m_w.set(m_hash, p.hash);
+        const std::vector<rtl_pin>& pins = m_pins.pins();
+        for (size_t i = 0; i < pins.size(); ++i) m_w.set(m_ids[i], pins[i].value());
     }
 
 private:
     impl_t& m_w;
-    rtl_flow_hasher& m_rtl;
-    uint32_t m_method, m_protocol, m_src_ip, m_dst_ip, m_src_port, m_dst_port, m_salt, m_hash;
+    const rtl_pin_set& m_pins;
+    std::vector<uint32_t> m_ids;
 };
 
 }  // namespace
@@ -439,8 +426,8 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
         }
         // The switch's RTL block, grouped with it in the layout (declared right after its ports).
         if (rtl_flow_hasher* rtl = fab.rtl_flow_hash_of(i)) {
-            auto p = std::make_unique<rtl_flow_hash_probe>(*m, c, *rtl);
-            rtl->set_probe(p.get());
+            auto p = std::make_unique<rtl_pins_probe>(*m, c, rtl->pins());
+            rtl->pins().trace(p.get());
             m->probes.push_back(std::move(p));
         }
     }
@@ -473,7 +460,7 @@ void waveforms::finish()
     for (size_t i = 0; i < m->fab.switch_count(); ++i) {
         for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p)
             m->fab.switch_at(i).port(p).queue().set_probe(nullptr);
-        if (rtl_flow_hasher* rtl = m->fab.rtl_flow_hash_of(i)) rtl->set_probe(nullptr);
+        if (rtl_flow_hasher* rtl = m->fab.rtl_flow_hash_of(i)) rtl->pins().trace(nullptr);
     }
     for (size_t i = 0; i < m->fab.link_count(); ++i) m->fab.link_at(i).set_probe(nullptr);
     m->rec->finish(now_ps());

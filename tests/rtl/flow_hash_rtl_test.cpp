@@ -1,13 +1,17 @@
-// The flow_hash RTL block (rtl/flow_hash/flow_hash.sv), Verilated in SystemC mode, against the
-// C++ model uetsim::flow_hash16 (hw/switch/flow_hash.cpp), which is the golden reference.
+// The flow_hash RTL block (rtl/flow_hash/flow_hash.sv), Verilated in C++ mode and stepped
+// through rtl/common's clocked_block, against the C++ model uetsim::flow_hash16
+// (hw/switch/flow_hash.cpp), which is the golden reference; and its wrapper rtl_flow_hasher
+// (the switch's flow_hasher seam) in rtl and both modes.
 //
-// Every TEST elaborates its own bench, so run them one per process (ctest does; by hand use
-// --gtest_filter=flow_hash_rtl.<name>), STYLE.md P3.
+// Run them one per process (ctest does; by hand use --gtest_filter=flow_hash_rtl.<name>),
+// STYLE.md P3.
 
-// Verilated headers before <systemc> (STYLE.md P13).
+// Verilated headers before <systemc> (rtl/verilated_includes.h).
 #include "Vflow_hash.h"
+#include "Vflow_hash_mutant.h"
 #include "Vflow_hash_pipe.h"
-#include "rtl/verilated_includes.h"
+#include "rtl/common/clocked_block.h"
+#include "rtl/flow_hash/flow_hash_block.h"
 
 #include <gtest/gtest.h>
 
@@ -22,10 +26,10 @@
 #include <random>
 #include <string>
 #include <vector>
-#include <unistd.h>
 
 #include "hw/switch/flow_hash.h"
 #include "rtl/flow_hash/flow_hash_rtl.h"
+#include "tests/support/run_uetsim.h"
 
 using namespace uetsim;
 
@@ -90,57 +94,40 @@ private:
     std::mt19937_64 m_rng;
 };
 
-// Drives the combinational Vflow_hash directly through its pins: one key per nanosecond (the
-// model's eval method runs in the delta after the pins change; the thread reads `hash` at the
-// next time step). `on_result` returns false to stop.
-class direct_bench : public sc_core::sc_module
+// Drives the combinational Vflow_hash directly through its pins, one key per settle, until the
+// source has no more keys or the sink says stop.
+class direct_bench
 {
 public:
     using source = std::function<bool(hash_case&)>;                    // false: no more keys
     using sink = std::function<bool(const hash_case&, uint16_t rtl)>;  // false: stop
 
-    direct_bench(const sc_core::sc_module_name& nm, source src, sink snk)
-        : sc_core::sc_module(nm), dut("dut"), m_src(std::move(src)), m_snk(std::move(snk))
-    {
-        SC_HAS_PROCESS(direct_bench);
-        dut.method(method);
-        dut.protocol(protocol);
-        dut.src_ip(src_ip);
-        dut.dst_ip(dst_ip);
-        dut.src_port(src_port);
-        dut.dst_port(dst_port);
-        dut.salt(salt);
-        dut.hash(hash);
-        SC_THREAD(run);
-    }
+    direct_bench(source src, sink snk) : dut("dut"), m_src(std::move(src)), m_snk(std::move(snk)) {}
 
-    uint64_t driven = 0;
-    bool finished = false;
-
-    sc_core::sc_signal<uint32_t> method{"method"}, protocol{"protocol"}, src_ip{"src_ip"},
-        dst_ip{"dst_ip"}, src_port{"src_port"}, dst_port{"dst_port"}, salt{"salt"}, hash{"hash"};
-    Vflow_hash dut;
-
-private:
     void run()
     {
         hash_case c;
+        Vflow_hash& p = dut.pins();
         while (m_src(c)) {
-            method.write(static_cast<uint32_t>(c.method));
-            protocol.write(c.key.protocol);
-            src_ip.write(c.key.src_ip);
-            dst_ip.write(c.key.dst_ip);
-            src_port.write(c.key.src_port);
-            dst_port.write(c.key.dst_port);
-            salt.write(c.salt);
-            wait(1, sc_core::SC_NS);
+            p.method = static_cast<uint8_t>(c.method);
+            p.protocol = c.key.protocol;
+            p.src_ip = c.key.src_ip;
+            p.dst_ip = c.key.dst_ip;
+            p.src_port = c.key.src_port;
+            p.dst_port = c.key.dst_port;
+            p.salt = c.salt;
+            dut.settle();
             ++driven;
-            if (!m_snk(c, static_cast<uint16_t>(hash.read()))) break;
+            if (!m_snk(c, p.hash)) return;
         }
         finished = true;
-        sc_core::sc_stop();
     }
 
+    clocked_block<Vflow_hash> dut;
+    uint64_t driven = 0;
+    bool finished = false;
+
+private:
     source m_src;
     sink m_snk;
 };
@@ -162,14 +149,6 @@ uint16_t fold16(uint32_t x)
     return static_cast<uint16_t>((x >> 16) ^ (x & 0xFFFFu));
 }
 
-std::string temp_path(const std::string& leaf)
-{
-    const auto dir =
-        std::filesystem::temp_directory_path() / ("uetsim_rtl_test_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return (dir / leaf).string();
-}
-
 }  // namespace
 
 // One million random keys through the RTL; every output equals flow_hash16. Stops at the first
@@ -183,7 +162,6 @@ TEST(flow_hash_rtl, matches_model_on_one_million_random_keys)
     std::string first_mismatch;
 
     direct_bench bench(
-        "bench",
         [&](hash_case& c) {
             if (produced == n) return false;
             c = stim.next();
@@ -200,7 +178,7 @@ TEST(flow_hash_rtl, matches_model_on_one_million_random_keys)
             ++compared;
             return true;
         });
-    sc_core::sc_start();
+    bench.run();
 
     ASSERT_TRUE(first_mismatch.empty()) << first_mismatch;
     EXPECT_TRUE(bench.finished);
@@ -249,7 +227,6 @@ TEST(flow_hash_rtl, crc_engine_gives_the_standard_check_value)
     size_t next = 0;
     std::vector<uint16_t> got;
     direct_bench bench(
-        "bench",
         [&](hash_case& c) {
             if (next == cases.size()) return false;
             c = cases[next++];
@@ -259,7 +236,7 @@ TEST(flow_hash_rtl, crc_engine_gives_the_standard_check_value)
             got.push_back(rtl);
             return true;
         });
-    sc_core::sc_start();
+    bench.run();
 
     ASSERT_EQ(got.size(), cases.size());
     EXPECT_EQ(expected[0], 0xF2D2u);
@@ -286,7 +263,6 @@ TEST(flow_hash_rtl, golden_vector_and_unused_method_codes)
     unsigned next = 0;
     std::vector<uint16_t> got;
     direct_bench bench(
-        "bench",
         [&](hash_case& c) {
             if (next == want.size()) return false;
             c = {static_cast<ecmp_hash_method>(next++), k, salt};
@@ -296,7 +272,7 @@ TEST(flow_hash_rtl, golden_vector_and_unused_method_codes)
             got.push_back(rtl);
             return true;
         });
-    sc_core::sc_start();
+    bench.run();
 
     ASSERT_EQ(got.size(), want.size());
     for (size_t m = 0; m < want.size(); ++m) {
@@ -305,214 +281,185 @@ TEST(flow_hash_rtl, golden_vector_and_unused_method_codes)
     }
 }
 
-// The registered variant: one key per clock with random bubbles, reset, out_valid one cycle
-// after in_valid, every hash equal to the model's.
+// The registered variant: one key per clock with random bubbles, reset (clocked_block holds
+// rst_n low for two cycles at construction), out_valid one cycle after in_valid, every hash equal
+// to the model's.
 TEST(flow_hash_rtl, pipelined_variant_has_one_cycle_latency_and_matches_model)
 {
-    struct pipe_bench : sc_core::sc_module
+    clocked_block<Vflow_hash_pipe> dut("pipe");
+    Vflow_hash_pipe& p = dut.pins();
+    EXPECT_EQ(dut.cycles(), 2u);
+    EXPECT_EQ(p.out_valid, 0) << "after reset";
+    stimulus stim(77);
+    std::mt19937 bubbles(5);
+    struct pending
     {
-        sc_core::sc_clock clk{"clk", 1, sc_core::SC_NS};
-        sc_core::sc_signal<bool> rst_n{"rst_n"}, in_valid{"in_valid"}, out_valid{"out_valid"};
-        sc_core::sc_signal<uint32_t> method{"method"}, protocol{"protocol"}, src_ip{"src_ip"},
-            dst_ip{"dst_ip"}, src_port{"src_port"}, dst_port{"dst_port"}, salt{"salt"},
-            hash{"hash"};
-        Vflow_hash_pipe dut{"dut"};
-        uint64_t cycles = 200000, issued = 0, retired = 0;
-        std::string error;
-
-        explicit pipe_bench(const sc_core::sc_module_name& nm) : sc_core::sc_module(nm)
-        {
-            SC_HAS_PROCESS(pipe_bench);
-            dut.clk(clk);
-            dut.rst_n(rst_n);
-            dut.in_valid(in_valid);
-            dut.method(method);
-            dut.protocol(protocol);
-            dut.src_ip(src_ip);
-            dut.dst_ip(dst_ip);
-            dut.src_port(src_port);
-            dut.dst_port(dst_port);
-            dut.salt(salt);
-            dut.out_valid(out_valid);
-            dut.hash(hash);
-            SC_THREAD(run);
-        }
-
-        void run()
-        {
-            stimulus stim(77);
-            std::mt19937 bubbles(5);
-            struct pending
-            {
-                hash_case c;
-                uint64_t cycle;
-            };
-            std::deque<pending> expect;
-            rst_n.write(false);
-            in_valid.write(false);
-            for (uint64_t cyc = 0; cyc < cycles && error.empty(); ++cyc) {
-                wait(clk.posedge_event());
-                // Drive the key the RTL samples at the next rising edge.
-                if (cyc == 3) rst_n.write(true);
-                const bool valid = cyc >= 3 && bubbles() % 10 < 7;
-                in_valid.write(valid);
-                if (valid) {
-                    const hash_case c = stim.next();
-                    method.write(static_cast<uint32_t>(c.method));
-                    protocol.write(c.key.protocol);
-                    src_ip.write(c.key.src_ip);
-                    dst_ip.write(c.key.dst_ip);
-                    src_port.write(c.key.src_port);
-                    dst_port.write(c.key.dst_port);
-                    salt.write(c.salt);
-                    expect.push_back({c, cyc});
-                    ++issued;
-                }
-                // Outputs registered at this cycle's rising edge, from keys driven last cycle.
-                wait(clk.negedge_event());
-                if (cyc < 4 && out_valid.read()) error = "out_valid during/just after reset";
-                if (!out_valid.read()) continue;
-                if (expect.empty()) {
-                    error = "out_valid without a key in flight";
-                    break;
-                }
-                const pending p = expect.front();
-                expect.pop_front();
-                const uint16_t model = flow_hash16(p.c.method, p.c.key, p.c.salt);
-                const uint16_t rtl = static_cast<uint16_t>(hash.read());
-                if (p.cycle + 1 != cyc)
-                    error = "latency " + std::to_string(cyc - p.cycle) + " cycles, expected 1";
-                else if (rtl != model)
-                    error = mismatch_text(retired, p.c, model, rtl);
-                ++retired;
-            }
-            sc_core::sc_stop();
-        }
-    } bench("bench");
-    sc_core::sc_start();
-
-    ASSERT_TRUE(bench.error.empty()) << bench.error;
-    EXPECT_GT(bench.issued, bench.cycles / 2);
-    EXPECT_GE(bench.retired + 1, bench.issued);  // the last key may still be in flight
-}
-
-// The SystemC wrapper (the seam the switch would use): blocking evaluate() from a thread and
-// non-blocking lockstep check() from a method, with waves written to an FST file.
-TEST(flow_hash_rtl, wrapper_evaluate_and_lockstep_check_with_waves)
-{
-    struct wrapper_bench : sc_core::sc_module
-    {
-        rtl_flow_hasher hasher;
-        sc_core::sc_event tick;
-        uint64_t n = 20000, evaluated = 0, method_calls = 0;
-        std::string error;
-        stimulus thread_stim{1}, method_stim{2};
-
-        wrapper_bench(const sc_core::sc_module_name& nm, const rtl_flow_hasher_cfg& cfg)
-            : sc_core::sc_module(nm), hasher("flow_hasher", cfg)
-        {
-            SC_HAS_PROCESS(wrapper_bench);
-            SC_THREAD(evaluate_thread);
-            SC_METHOD(check_method);
-            sensitive << tick;
-            dont_initialize();
-        }
-
-        void evaluate_thread()
-        {
-            for (uint64_t i = 0; i < n && error.empty(); ++i) {
-                const hash_case c = thread_stim.next();
-                const uint16_t rtl = hasher.evaluate(c.method, c.key, c.salt);
-                const uint16_t model = flow_hash16(c.method, c.key, c.salt);
-                if (rtl != model) error = mismatch_text(i, c, model, rtl);
-                ++evaluated;
-                tick.notify(sc_core::SC_ZERO_TIME);  // the method queues checks meanwhile
-                wait(1, sc_core::SC_NS);             // one key per ns: readable waves
-            }
-            wait(1, sc_core::SC_NS);  // let the last lockstep checks drain
-            sc_core::sc_stop();
-        }
-
-        // Like a switch's SC_METHOD: computes with the C++ model, hands the RTL a check. Queues
-        // two per call, so keys from check() and evaluate() interleave in the wrapper's queue.
-        void check_method()
-        {
-            for (int j = 0; j < 2; ++j) {
-                const hash_case c = method_stim.next();
-                hasher.check(c.method, c.key, c.salt, flow_hash16(c.method, c.key, c.salt));
-            }
-            ++method_calls;
-        }
+        hash_case c;
+        uint64_t cycle;
     };
+    std::deque<pending> expect;
+    const uint64_t cycles = 200000;
+    uint64_t issued = 0, retired = 0;
+    std::string error;
+    for (uint64_t cyc = 0; cyc < cycles && error.empty(); ++cyc) {
+        // Drive the key the RTL samples at this cycle's rising edge.
+        const bool valid = bubbles() % 10 < 7;
+        p.in_valid = valid;
+        if (valid) {
+            const hash_case c = stim.next();
+            p.method = static_cast<uint8_t>(c.method);
+            p.protocol = c.key.protocol;
+            p.src_ip = c.key.src_ip;
+            p.dst_ip = c.key.dst_ip;
+            p.src_port = c.key.src_port;
+            p.dst_port = c.key.dst_port;
+            p.salt = c.salt;
+            expect.push_back({c, cyc});
+            ++issued;
+        }
+        dut.tick();
+        // Outputs registered at this edge, from the key driven for it.
+        if (!p.out_valid) {
+            if (valid)
+                error = "no out_valid one cycle after in_valid at cycle " + std::to_string(cyc);
+            continue;
+        }
+        if (expect.empty()) {
+            error = "out_valid without a key in flight";
+            break;
+        }
+        const pending k = expect.front();
+        expect.pop_front();
+        const uint16_t model = flow_hash16(k.c.method, k.c.key, k.c.salt);
+        if (k.cycle != cyc)
+            error = "latency " + std::to_string(cyc + 1 - k.cycle) + " cycles, expected 1";
+        else if (p.hash != model)
+            error = mismatch_text(retired, k.c, model, p.hash);
+        ++retired;
+    }
 
-    // UETSIM_RTL_FST=/some/path.fst keeps the waves for gtkwave (docs/rtl.md).
-    const char* keep = std::getenv("UETSIM_RTL_FST");
-    const std::string fst = keep && keep[0] ? std::string(keep) : temp_path("flow_hash.fst");
-    rtl_flow_hasher_cfg cfg;
-    cfg.fst_path = fst;
-    wrapper_bench bench("bench", cfg);
-    sc_core::sc_start();
-
-    ASSERT_TRUE(bench.error.empty()) << bench.error;
-    EXPECT_EQ(bench.evaluated, bench.n);
-    EXPECT_EQ(bench.hasher.checks(), 2 * bench.method_calls);
-    EXPECT_EQ(bench.hasher.checks(), 2 * bench.n);
-    EXPECT_EQ(bench.hasher.mismatches(), 0u);
-    EXPECT_EQ(bench.hasher.evaluations(), 3 * bench.n);
-    EXPECT_EQ(bench.hasher.pending(), 0u);
-    // Delta cycles only: the RTL adds no simulated time.
-    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(double(bench.n + 1), sc_core::SC_NS));
-
-    std::error_code ec;  // the wrapper closed the FST at end_of_simulation
-    const auto size = std::filesystem::file_size(fst, ec);
-    EXPECT_FALSE(ec) << fst;
-    EXPECT_GT(size, 1000u) << fst;
-    if (!(keep && keep[0]))
-        std::filesystem::remove_all(std::filesystem::path(fst).parent_path(), ec);
+    ASSERT_TRUE(error.empty()) << error;
+    EXPECT_GT(issued, cycles / 2);
+    EXPECT_EQ(retired, issued);
+    EXPECT_EQ(dut.cycles(), cycles + 2);
 }
 
-// A lockstep mismatch is an SC_REPORT_ERROR naming the inputs and both outputs.
-TEST(flow_hash_rtl, wrapper_reports_a_lockstep_mismatch)
+// The wrapper behind the switch's flow_hasher seam, from a SystemC process as the switch calls
+// it: `rtl` returns the RTL's hash, `both` the model's, checked against the RTL; no simulated
+// time passes; the pins the waveform probe sees are those of the last key; the block's own FST.
+TEST(flow_hash_rtl, wrapper_in_rtl_and_both_modes_with_waves)
 {
-    static std::vector<std::string> errors;
     struct bench_t : sc_core::sc_module
     {
-        rtl_flow_hasher hasher{"flow_hasher"};
+        rtl_flow_hasher rtl{"leaf0.flow_hash", rtl_mode::rtl};
+        rtl_flow_hasher both{"leaf1.flow_hash", rtl_mode::both};
+        uint64_t n = 20000;
+        std::string error;
         explicit bench_t(const sc_core::sc_module_name& nm) : sc_core::sc_module(nm)
         {
             SC_HAS_PROCESS(bench_t);
-            SC_METHOD(inject);
+            SC_THREAD(run);
         }
-        void inject()
+        void run()
         {
-            flow_key k;
-            k.src_ip = 0x0A000001u;
-            k.dst_ip = 0x0A000102u;
-            k.src_port = 0xC000u;
-            k.dst_port = 4793;
-            const uint16_t right = flow_hash16(ecmp_hash_method::crc32, k, 0);
-            hasher.check(ecmp_hash_method::crc32, k, 0, right);
-            hasher.check(ecmp_hash_method::crc32, k, 0, static_cast<uint16_t>(right ^ 1u));
-            hasher.check(ecmp_hash_method::hash, k, 0, flow_hash16(ecmp_hash_method::hash, k, 0));
+            stimulus stim(1);
+            for (uint64_t i = 0; i < n && error.empty(); ++i) {
+                const hash_case c = stim.next();
+                const uint16_t model = flow_hash16(c.method, c.key, c.salt);
+                const sc_core::sc_time before = sc_core::sc_time_stamp();
+                const uint16_t a = rtl.hash16(c.method, c.key, c.salt);
+                const uint16_t b = both.hash16(c.method, c.key, c.salt);
+                if (a != model || b != model) error = mismatch_text(i, c, model, a);
+                if (sc_core::sc_time_stamp() != before) error = "the RTL took simulated time";
+                wait(1, sc_core::SC_NS);  // one key per ns: readable waves
+            }
         }
-    } bench("bench");
+    };
+    const char* keep = std::getenv("UETSIM_RTL_FST");
+    const std::string fst =
+        keep && keep[0] ? std::string(keep) : test::scratch_dir("flow-hash-fst") + "/flow_hash.fst";
+    bench_t bench("bench");
+    bench.rtl.core().open_fst(fst);
+    struct last_pins : state_probe
+    {
+        rtl_pin_set* set = nullptr;
+        std::vector<uint64_t> v;
+        uint64_t calls = 0;
+        void changed() override
+        {
+            ++calls;
+            v.clear();
+            for (const rtl_pin& p : set->pins()) v.push_back(p.value());
+        }
+    } probe;
+    probe.set = &bench.both.pins();
+    bench.both.pins().trace(&probe);
+    sc_core::sc_start();
 
-    // Capture the error instead of failing (test_main's handler turns errors into failures).
-    auto previous = sc_core::sc_report_handler::get_handler();
-    sc_core::sc_report_handler::set_handler(
-        [](const sc_core::sc_report& r, const sc_core::sc_actions&) {
-            if (r.get_severity() >= sc_core::SC_ERROR) errors.push_back(r.get_msg());
-        });
-    sc_core::sc_start(1, sc_core::SC_NS);
-    sc_core::sc_report_handler::set_handler(previous);
+    ASSERT_TRUE(bench.error.empty()) << bench.error;
+    EXPECT_EQ(bench.rtl.requests(), bench.n);
+    EXPECT_EQ(bench.rtl.checked(), 0u) << "rtl mode compares nothing";
+    EXPECT_EQ(bench.both.requests(), bench.n);
+    EXPECT_EQ(bench.both.checked(), bench.n);
+    EXPECT_EQ(bench.both.mismatches(), 0u);
+    EXPECT_EQ(probe.calls, bench.n);
+    ASSERT_EQ(probe.v.size(), 8u);  // method protocol src_ip dst_ip src_port dst_port salt hash
+    hash_case last;
+    last.method = static_cast<ecmp_hash_method>(probe.v[0]);
+    last.key.protocol = uint8_t(probe.v[1]);
+    last.key.src_ip = uint32_t(probe.v[2]);
+    last.key.dst_ip = uint32_t(probe.v[3]);
+    last.key.src_port = uint16_t(probe.v[4]);
+    last.key.dst_port = uint16_t(probe.v[5]);
+    last.salt = uint32_t(probe.v[6]);
+    EXPECT_EQ(probe.v[7], flow_hash16(last.method, last.key, last.salt));
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(double(bench.n), sc_core::SC_NS));
+    bench.rtl.core().open_fst(fst + ".2");  // closes the first file
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(fst, ec);
+    EXPECT_FALSE(ec) << fst;
+    EXPECT_GT(size, 1000u) << fst;
+}
 
-    EXPECT_EQ(bench.hasher.checks(), 3u);
-    EXPECT_EQ(bench.hasher.mismatches(), 1u);
-    ASSERT_EQ(errors.size(), 1u);
-    EXPECT_NE(errors[0].find("mismatch"), std::string::npos) << errors[0];
-    EXPECT_NE(errors[0].find("method=1 (crc32)"), std::string::npos) << errors[0];
-    EXPECT_NE(errors[0].find("src_ip=0x0a000001"), std::string::npos) << errors[0];
-    EXPECT_NE(errors[0].find("model=0x867b rtl=0x867a"), std::string::npos) << errors[0];
+// A wrong RTL (the test-only mutant, UETSIM_MUTANT_FLOW_HASH_SPORT5) in both mode: the model's
+// hash is still what the switch gets, and the first differing key reaches the mismatch handler
+// with its index, the inputs and both outputs. rtl mode returns the mutant's hash unchecked.
+TEST(flow_hash_rtl, wrapper_reports_the_first_lockstep_mismatch)
+{
+    std::vector<rtl_mismatch> seen;
+    set_rtl_mismatch_handler([&](const rtl_mismatch& m) { seen.push_back(m); });
+    rtl_flow_hasher both("leaf0.flow_hash", rtl_mode::both,
+                         std::make_unique<flow_hash_block<Vflow_hash_mutant>>("mutant"));
+    rtl_flow_hasher rtl("leaf1.flow_hash", rtl_mode::rtl,
+                        std::make_unique<flow_hash_block<Vflow_hash_mutant>>("mutant"));
+    flow_key k;
+    k.src_ip = 0x0A000001u;
+    k.dst_ip = 0x0A000102u;
+    k.dst_port = 4793;
+    const uint16_t sports[] = {0xC000, 0xC001, 0xC005, 0xC00D};
+    for (uint16_t sp : sports) {
+        k.src_port = sp;
+        EXPECT_EQ(both.hash16(ecmp_hash_method::crc32, k, 0),
+                  flow_hash16(ecmp_hash_method::crc32, k, 0));
+        EXPECT_EQ(rtl.hash16(ecmp_hash_method::crc32, k, 0),
+                  flow_hash16(ecmp_hash_method::crc32, k, 0) ^ ((sp & 7) == 5 ? 1 : 0));
+    }
+    set_rtl_mismatch_handler({});
+
+    EXPECT_EQ(both.checked(), 4u);
+    EXPECT_EQ(both.mismatches(), 2u);
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0].component, "leaf0.flow_hash");
+    EXPECT_EQ(seen[0].request_index, 2u);
+    EXPECT_EQ(seen[0].request,
+              "method=1 (crc32) protocol=17 src_ip=0x0a000001 dst_ip=0x0a000102 src_port=49157 "
+              "dst_port=4793 salt=0x00000000");
+    k.src_port = 0xC005;
+    const uint16_t model = flow_hash16(ecmp_hash_method::crc32, k, 0);
+    EXPECT_EQ(seen[0].model, describe_hash(model));
+    EXPECT_EQ(seen[0].rtl, describe_hash(uint16_t(model ^ 1)));
+    EXPECT_EQ(seen[1].request_index, 3u);
+    EXPECT_EQ(describe_hash(0x867a), "0x867a");
 }
 
 // $finish/$stop/fatal from Verilated code go through SystemC (STYLE.md P6): a fatal is an

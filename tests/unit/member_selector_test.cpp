@@ -72,23 +72,49 @@ TEST(member_selector, ecmp_matches_select_member_for_every_method)
     }
 }
 
-TEST(member_selector, the_observer_sees_every_hash_and_no_hash_without_a_choice)
+// The flow_hasher seam (Rtl.FlowHash rtl|both): the selector takes the member from the hasher's
+// answer, asks it again for the dprWithFallback fallback (crc32, salt 0), and asks nothing when
+// there is no choice or the packet is not UDP/TCP.
+TEST(member_selector, the_hasher_seam_answers_every_hash)
 {
+    struct fixed_hasher : flow_hasher
+    {
+        std::vector<std::pair<ecmp_hash_method, uint32_t>> asked;
+        uint16_t answer = 0;
+        uint16_t hash16(ecmp_hash_method m, const flow_key& k, uint32_t salt) override
+        {
+            EXPECT_EQ(k.src_port, 0xC000u);
+            asked.push_back({m, salt});
+            return m == ecmp_hash_method::crc32 ? uint16_t(0x867A) : answer;
+        }
+    } h;
     ecmp_selector s(ecmp_hash_method::crc32_with_salt, k_salt);
-    std::vector<uint16_t> seen;
-    s.observe_hashes([&](ecmp_hash_method m, const flow_key& k, uint32_t salt, uint16_t h) {
-        EXPECT_EQ(m, ecmp_hash_method::crc32_with_salt);
-        EXPECT_EQ(salt, k_salt);
-        EXPECT_EQ(k.src_port, 0xC000u);
-        seen.push_back(h);
-    });
+    s.use_hasher(&h);
     packet p = golden_packet();
-    EXPECT_EQ(s.select(p, 0, 1, 0), 0u);  // one member: no hash computed
-    EXPECT_TRUE(seen.empty());
-    EXPECT_EQ(s.select(p, 0, 6, 0), 2u);
-    ASSERT_EQ(seen.size(), 1u);
-    EXPECT_EQ(seen[0], 0x03ECu);
-    p.ip.protocol = 1;  // not UDP/TCP: member 0, but the hash is still reported
+    EXPECT_EQ(s.select(p, 0, 1, 0), 0u);  // one member: no hash asked
+    EXPECT_TRUE(h.asked.empty());
+    h.answer = 13;
+    EXPECT_EQ(s.select(p, 0, 6, 0), 1u);  // 13 % 6, not the model's 0x03EC % 6 = 2
+    ASSERT_EQ(h.asked.size(), 1u);
+    EXPECT_EQ(h.asked[0].first, ecmp_hash_method::crc32_with_salt);
+    EXPECT_EQ(h.asked[0].second, k_salt);
+    p.ip.protocol = 1;  // not UDP/TCP: member 0, no hash
     EXPECT_EQ(s.select(p, 0, 6, 0), 0u);
-    EXPECT_EQ(seen.size(), 2u);
+    EXPECT_EQ(h.asked.size(), 1u);
+    p.ip.protocol = 17;
+
+    ecmp_selector f(ecmp_hash_method::dpr_with_fallback, k_salt);
+    f.use_hasher(&h);
+    h.asked.clear();
+    h.answer = 4;  // a member of 6: no fallback
+    EXPECT_EQ(f.select(p, 0, 6, 0), 4u);
+    EXPECT_EQ(h.asked.size(), 1u);
+    h.answer = 9;  // not a member: the fallback hash, crc32 with salt 0, asked of the hasher too
+    EXPECT_EQ(f.select(p, 0, 6, 0), 0x867Au % 6);
+    ASSERT_EQ(h.asked.size(), 3u);
+    EXPECT_EQ(h.asked[2].first, ecmp_hash_method::crc32);
+    EXPECT_EQ(h.asked[2].second, 0u);
+    f.use_hasher(nullptr);  // back to the model
+    EXPECT_EQ(f.select(p, 0, 6, 0),
+              select_member(ecmp_hash_method::dpr_with_fallback, flow_key_of(p), k_salt, 6));
 }

@@ -1,0 +1,43 @@
+// The report of a lockstep mismatch (rtl_mode::both) and the process-wide handler that receives
+// it. lockstep_checker builds the report; the testbench installs a handler that stops the run
+// (sc_stop), prints the report and makes the run exit with code 1 (docs/rtl.md).
+//
+// Without an installed handler the default raises SC_REPORT_ERROR("/uetsim/rtl/mismatch", text)
+// with the full report, so a test harness that turns SystemC errors into failures sees it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace uetsim {
+
+struct rtl_mismatch
+{
+    uint64_t time_ps = 0;        // simulated time of the RTL answer that differed
+    std::string component;       // e.g. "leaf0.flow_hash", "host3.entropy_lb"
+    uint64_t request_index = 0;  // 0-based: requests of this component checked before it
+    std::string request;         // the inputs, as the describe function wrote them
+    std::string model;           // the model's answer (the reference)
+    std::string rtl;             // the RTL's answer
+
+    // One line per field, "rtl mismatch: <component> at <time>" first.
+    std::string text() const;
+};
+
+using rtl_mismatch_handler = std::function<void(const rtl_mismatch&)>;
+
+// Replaces the handler for the whole process; an empty function restores the default.
+void set_rtl_mismatch_handler(rtl_mismatch_handler h);
+// Calls the installed handler (or the default).
+void report_rtl_mismatch(const rtl_mismatch& m);
+
+// sc_time_stamp() in ps, for headers that must not include <systemc> (the include order with
+// Verilator's headers, rtl/verilated_includes.h).
+uint64_t rtl_sim_time_ps();
+
+// A block broke its handshake (valid_ready.h: no ready / no response within the cycle bound):
+// SC_REPORT_ERROR("/uetsim/rtl/protocol", what); throws if the report handler returned.
+[[noreturn]] void rtl_protocol_error(const std::string& what);
+
+}  // namespace uetsim
