@@ -42,12 +42,11 @@ entropy_lb_rtl::entropy_lb_rtl(std::string component, uint32_t contexts, rtl_mod
     if (!uses_rtl(mode))
         throw std::invalid_argument("entropy_lb_rtl: mode model needs no RTL engine");
     if (contexts > m_limits.contexts)
-        throw std::invalid_argument("UetNic.EntropyContexts " + std::to_string(contexts) +
-                                    " is beyond the RTL entropy load balancer's " +
-                                    std::to_string(m_limits.contexts) +
-                                    " context slots (Rtl.EntropyLoadBalancer: " +
-                                    std::string(to_string(mode)) + "); allowed: 1 to " +
-                                    std::to_string(m_limits.contexts));
+        throw std::invalid_argument(
+            "UetNic.EntropyContexts " + std::to_string(contexts) +
+            " is beyond the RTL entropy load balancer's " + std::to_string(m_limits.contexts) +
+            " context slots (Rtl.EntropyLoadBalancer: " + std::string(to_string(mode)) +
+            "); allowed: 1 to " + std::to_string(m_limits.contexts));
 }
 
 entropy_lb_rtl::~entropy_lb_rtl() = default;

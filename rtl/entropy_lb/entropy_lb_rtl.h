@@ -36,7 +36,7 @@ public:
     virtual entropy_lb_limits limits() const = 0;
     virtual uint32_t latency_cycles() const = 0;
     virtual uint64_t cycles() const = 0;
-    virtual rtl_pin_set& pins() = 0;                      // for the run's waveform
+    virtual rtl_pin_set& pins() = 0;                     // for the run's waveform
     virtual void open_fst(const std::string& path) = 0;  // the block's own FST
 };
 
@@ -47,8 +47,7 @@ public:
     // `nic_cycle_ps` the NIC's clock period (the block's latency in time). Throws
     // std::invalid_argument naming UetNic.EntropyContexts when `contexts` is beyond the block's
     // CONTEXTS.
-    entropy_lb_rtl(std::string component, uint32_t contexts, rtl_mode mode,
-                   uint64_t nic_cycle_ps);
+    entropy_lb_rtl(std::string component, uint32_t contexts, rtl_mode mode, uint64_t nic_cycle_ps);
     // The same on another Verilated variant (entropy_lb_block<V>: tests, mutants).
     entropy_lb_rtl(std::string component, uint32_t contexts, rtl_mode mode, uint64_t nic_cycle_ps,
                    std::unique_ptr<entropy_lb_port> block);

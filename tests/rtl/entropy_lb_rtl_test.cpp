@@ -598,9 +598,9 @@ TEST(entropy_lb_rtl, engine_rtl_mode_values_and_ready_time)
 // (its index and every field) and both responses.
 TEST(entropy_lb_rtl, engine_reports_the_first_mismatch_of_a_wrong_variant)
 {
-    entropy_lb_rtl e("host3.entropy_lb", 16, rtl_mode::both, 1000,
-                     std::make_unique<entropy_lb_block<Ventropy_lb_mutant_xorshift_bit>>(
-                         "host3.entropy_lb"));
+    entropy_lb_rtl e(
+        "host3.entropy_lb", 16, rtl_mode::both, 1000,
+        std::make_unique<entropy_lb_block<Ventropy_lb_mutant_xorshift_bit>>("host3.entropy_lb"));
     static std::vector<rtl_mismatch> seen;
     set_rtl_mismatch_handler([](const rtl_mismatch& m) { seen.push_back(m); });
     entropy_config cfg;
@@ -618,8 +618,7 @@ TEST(entropy_lb_rtl, engine_reports_the_first_mismatch_of_a_wrong_variant)
     EXPECT_NE(t.find("host3.entropy_lb"), std::string::npos) << t;
     EXPECT_EQ(seen[0].request.rfind("op=next slot=0 ", 0), 0u) << t;
     EXPECT_NE(seen[0].request.find("now_ps=2000"), std::string::npos) << t;
-    EXPECT_EQ(seen[0].model.rfind("op=next slot=0 error=0 value=33912 choice=3 (explored)", 0),
-              0u)
+    EXPECT_EQ(seen[0].model.rfind("op=next slot=0 error=0 value=33912 choice=3 (explored)", 0), 0u)
         << t;
     EXPECT_EQ(seen[0].rtl.rfind("op=next slot=0 error=0 value=", 0), 0u) << t;
     EXPECT_NE(seen[0].rtl, seen[0].model);
