@@ -338,17 +338,20 @@ module entropy_lb #(
     wire fwd_hit = s0_valid && wr_ctx && !err && (req_slot == s0_slot);
 
     always_ff @(posedge clk) begin
-        // RAMs: no reset (a slot's state is written at open).
-        s0_ram_q <= ctx_ram[req_slot[SB-1:0]];
+        // RAMs: no reset (a slot's state is written at open). Reads are enabled only for the
+        // request that needs them.
+        if (accept) begin
+            s0_ram_q <= ctx_ram[req_slot[SB-1:0]];
 `ifdef UETSIM_MUTANT_NO_BYPASS
-        s0_fwd <= fwd_hit && 1'b0;  // mutant: no bypass, the RAM's stale data
+            s0_fwd <= fwd_hit && 1'b0;  // mutant: no bypass, the RAM's stale data
 `else
-        s0_fwd <= fwd_hit;
+            s0_fwd <= fwd_hit;
 `endif
-        s0_fwd_ctx <= nc;
+            if (fwd_hit) s0_fwd_ctx <= nc;
+        end
         if (s0_valid && wr_ctx && !err) ctx_ram[slot_a] <= nc;
         if (s0_valid && wr_cache && !err) cache_ram[{slot_a, cache_addr}] <= s0_entropy;
-        s1_cache_q <= cache_ram[{slot_a, cache_addr}];
+        if (s0_valid && rd_cache && !err) s1_cache_q <= cache_ram[{slot_a, cache_addr}];
     end
 
     assign c = s0_fwd ? s0_fwd_ctx : s0_ram_q;
