@@ -25,7 +25,7 @@
 // Test-only mutants (tests/rtl/entropy_lb_rtl_test.cpp, docs/rtl.md): UETSIM_MUTANT_<NAME>.
 
 module entropy_lb #(
-    parameter int CONTEXTS   = 1024,  // context slots (UetNic.EntropyContexts at most this)
+    parameter int CONTEXTS   = 4096,  // context slots (UetNic.EntropyContexts at most this)
     parameter int CACHE_BITS = 8      // REPSBufferSizeMaskBits at most this
 ) (
     input  logic        clk,

@@ -3,7 +3,7 @@
 // constrained-random requests with every response compared, spec check values, limits, and
 // mutants of the RTL that the random test must catch.
 //
-// Variants (tests/CMakeLists.txt): Ventropy_lb is the product build (CONTEXTS 1024,
+// Variants (tests/CMakeLists.txt): Ventropy_lb is the product build (CONTEXTS 4096,
 // CACHE_BITS 8); Ventropy_lb_cache16 has 4 contexts of up to 2^16 entries; the mutants are the
 // product build with one -DUETSIM_MUTANT_<NAME> each.
 
@@ -178,7 +178,7 @@ run_result run_random(uint64_t seed, const std::vector<uint16_t>& slots, uint64_
 
 std::vector<uint16_t> product_slots()
 {
-    return {0, 1, 2, 7, 511, 1023};
+    return {0, 1, 2, 7, 2047, 4095};
 }
 
 void expect_paths_taken(const entropy_lb_paths& p, uint64_t n)
@@ -425,7 +425,7 @@ TEST(entropy_lb_rtl, constants_errors_and_limits)
 {
     bench<Ventropy_lb> b;
     EXPECT_EQ(b.dut().latency, 2);
-    EXPECT_EQ(b.dut().contexts, 1024u);
+    EXPECT_EQ(b.dut().contexts, 4096u);
     EXPECT_EQ(b.dut().cache_bits, 8);
     entropy_lb_request nx;
     nx.op = entropy_lb_op::next;
@@ -439,7 +439,7 @@ TEST(entropy_lb_rtl, constants_errors_and_limits)
     cfg.reps_buffer_size_mask_bits = 8;
     EXPECT_FALSE(b.send(entropy_lb_open_request(4, cfg, 0)).error);
     EXPECT_FALSE(b.send(nx).error);
-    EXPECT_TRUE(b.send(entropy_lb_open_request(1024, cfg, 0)).error);
+    EXPECT_TRUE(b.send(entropy_lb_open_request(4096, cfg, 0)).error);
     entropy_lb_request cl;
     cl.op = entropy_lb_op::close;
     cl.slot = 4;
@@ -449,8 +449,8 @@ TEST(entropy_lb_rtl, constants_errors_and_limits)
     EXPECT_TRUE(b.send(nx).error);
 
     const entropy_lb_limits lim = entropy_lb_limits_of(b.dut());
-    EXPECT_FALSE(entropy_lb_limit_error(lim, 1023, cfg));
-    const auto slot_err = entropy_lb_limit_error(lim, 1024, cfg);
+    EXPECT_FALSE(entropy_lb_limit_error(lim, 4095, cfg));
+    const auto slot_err = entropy_lb_limit_error(lim, 4096, cfg);
     ASSERT_TRUE(slot_err);
     EXPECT_NE(slot_err->find("UetNic.EntropyContexts"), std::string::npos) << *slot_err;
     cfg.reps_buffer_size_mask_bits = 9;
@@ -628,14 +628,14 @@ TEST(entropy_lb_rtl, engine_reports_the_first_mismatch_of_a_wrong_variant)
 TEST(entropy_lb_rtl, engine_limits_name_the_keys)
 {
     try {
-        entropy_lb_rtl e("host0.entropy_lb", 2048, rtl_mode::both, 1000);
-        ADD_FAILURE() << "2048 contexts accepted";
+        entropy_lb_rtl e("host0.entropy_lb", 8192, rtl_mode::both, 1000);
+        ADD_FAILURE() << "8192 contexts accepted";
     } catch (const std::invalid_argument& x) {
-        EXPECT_NE(std::string(x.what()).find("UetNic.EntropyContexts 2048"), std::string::npos)
+        EXPECT_NE(std::string(x.what()).find("UetNic.EntropyContexts 8192"), std::string::npos)
             << x.what();
-        EXPECT_NE(std::string(x.what()).find("1 to 1024"), std::string::npos) << x.what();
+        EXPECT_NE(std::string(x.what()).find("1 to 4096"), std::string::npos) << x.what();
     }
-    entropy_lb_rtl e("host0.entropy_lb", 1024, rtl_mode::rtl, 1000);
+    entropy_lb_rtl e("host0.entropy_lb", 4096, rtl_mode::rtl, 1000);
     entropy_config cfg;
     cfg.type = packet_spraying_type::reps;
     cfg.reps_buffer_size_mask_bits = 12;
