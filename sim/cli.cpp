@@ -19,6 +19,7 @@
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
 #include "testbench/records/record_registry.h"
+#include "testbench/run_input_error.h"
 #include "sim/plot_command.h"
 #include "sim/sweep/sweep_runner.h"
 #include "testbench/run_control.h"
@@ -105,6 +106,9 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
     install_stop_handlers();  // Ctrl-C or a batch system's SIGTERM ends the run cleanly
     try {
         summary = run_simulation(sc, opts);
+    } catch (const run_input_error& e) {
+        std::cerr << "uetsim: error: " << e.what() << "\n";
+        return exit_bad_input;
     } catch (const std::exception& e) {
         std::cerr << "uetsim: internal error at simulated time " << sc_core::sc_time_stamp() << ": "
                   << e.what() << "\n";

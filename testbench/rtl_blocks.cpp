@@ -4,7 +4,10 @@
 #include <utility>
 
 #include "hw/switch/fabric_switch.h"
+#include "rtl/entropy_lb/entropy_lb_rtl.h"
 #include "rtl/flow_hash/flow_hash_rtl.h"
+#include "rtl/sack_tracker/sack_tracker_rtl.h"
+#include "testbench/run_input_error.h"
 
 namespace uetsim {
 
@@ -30,6 +33,59 @@ std::unique_ptr<rtl_block_instance> build_flow_hash(rtl_block_site& s)
     return std::make_unique<flow_hash_instance>(std::move(h));
 }
 
+// A NIC engine: built by the NIC from the factory injected here (the NIC knows its slots and
+// cycle); the instance reads it back for the manifest and the waveform.
+template <class Engine>
+class nic_engine_instance final : public rtl_block_instance
+{
+public:
+    uint64_t requests() const override { return m_engine ? m_engine->requests() : 0; }
+    uint64_t checked() const override { return m_engine ? m_engine->checked() : 0; }
+    rtl_pin_set* pins() override { return m_engine ? &m_engine->pins() : nullptr; }
+    Engine* m_engine = nullptr;  // owned by the NIC, set when the NIC is built
+};
+
+// The engines refuse a configuration their RAMs cannot hold; that is the device's input.
+template <class Build>
+auto input_checked(Build build)
+{
+    try {
+        return build();
+    } catch (const std::invalid_argument& e) {
+        throw run_input_error(e.what());
+    }
+}
+
+std::unique_ptr<rtl_block_instance> build_entropy_lb(rtl_block_site& s)
+{
+    auto inst = std::make_unique<nic_engine_instance<entropy_lb_rtl>>();
+    s.nic->make_entropy_engine = [i = inst.get(), component = s.component, mode = s.mode,
+                                  spraying = s.nic->spraying](const nic_engine_context& c) {
+        auto e = input_checked([&] {
+            return std::make_unique<entropy_lb_rtl>(component, c.contexts, mode, c.cycle_ps);
+        });
+        // The cache size is the device's for every group: refuse it before the first group.
+        if (auto why = entropy_lb_limit_error(e->limits(), 0, spraying))
+            throw run_input_error(component + ": " + *why);
+        i->m_engine = e.get();
+        return e;
+    };
+    return inst;
+}
+
+std::unique_ptr<rtl_block_instance> build_sack_tracker(rtl_block_site& s)
+{
+    auto inst = std::make_unique<nic_engine_instance<sack_tracker_rtl>>();
+    s.nic->make_sack_tracker = [i = inst.get(), component = s.component,
+                                mode = s.mode](const nic_engine_context& c) {
+        auto t = input_checked(
+            [&] { return std::make_unique<sack_tracker_rtl>(component, c.contexts, mode); });
+        i->m_engine = t.get();
+        return t;
+    };
+    return inst;
+}
+
 std::vector<rtl_block_def>& registry()
 {
     static std::vector<rtl_block_def> r = {
@@ -41,11 +97,11 @@ std::vector<rtl_block_def>& registry()
         {"EntropyLoadBalancer", "entropy_lb", device_kind::host, "rtl.entropy_lb",
          "The UET NIC's entropy load balancer (rtl/entropy_lb): model, rtl or both, as for "
          "FlowHash.",
-         nullptr},
+         build_entropy_lb},
         {"SackTracker", "sack_tracker", device_kind::host, "rtl.sack_tracker",
          "The UET NIC receiver's SACK tracker (rtl/sack_tracker): model, rtl or both, as for "
          "FlowHash.",
-         nullptr},
+         build_sack_tracker},
     };
     return r;
 }

@@ -11,6 +11,7 @@
 #include "hw/common/activity.h"
 #include "hw/common/time.h"
 #include "testbench/app/rdma_application.h"
+#include "testbench/run_input_error.h"
 #include "testbench/capture/pcap_capture.h"
 #include "testbench/fabric.h"
 #include "testbench/fabric_rtt.h"
@@ -178,7 +179,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     pcap_capture capture;
     for (const auto& name : sc.capture.links) {
         const int l = fab.topo().find_link(name);
-        if (l < 0) throw std::invalid_argument("Capture.Links: unknown link '" + name + "'");
+        if (l < 0) throw run_input_error("Capture.Links: unknown link '" + name + "'");
         capture.attach(fab.link_at(size_t(l)), prefix + name + ".pcap");
     }
     for (const auto& f : capture.files()) files.push_back(f);

@@ -12,6 +12,7 @@
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/nscc_config.h"
 #include "hw/nic/uet/uet_nic_config.h"
+#include "hw/nic/uet/uet_nic_params.h"
 #include "hw/pcie/pcie_config.h"
 #include "hw/switch/switch_config.h"
 #include "rtl/common/rtl_mode.h"
@@ -170,6 +171,10 @@ struct nic_config
     // unloaded round trip (testbench/fabric_rtt.h) and clear the flag; nic_for does the same
     // for a device whose override says auto.
     bool initial_base_rtt_auto = false;
+    // RTL engines (Rtl.EntropyLoadBalancer, Rtl.SackTracker) the testbench's block registry
+    // injects for this device; empty: the C++ models. Not scenario keys.
+    entropy_engine_factory make_entropy_engine;
+    sack_tracker_factory make_sack_tracker;
 
     // The largest payload of one data packet, for whatever sends data (the NIC, Flows, the
     // application): UetNic.RdmaDataMSS; raw ports cut Flows messages with it too. A RoCE NIC

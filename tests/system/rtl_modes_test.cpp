@@ -1,7 +1,8 @@
 // Rtl.* in a loaded fabric, through the uetsim command: the 8-flow cross-leaf scenario with REPS
 // and spine0 degraded mid-run (examples/uet-spraying.yaml, smaller messages), with the flow-hash
-// RTL in every switch. `both` runs clean (every hash checked, the scoreboard clean); `rtl` gives
-// byte-identical records to `model`; per-device modes reach the manifest; and a deliberately
+// RTL in every switch and the entropy load balancer and SACK tracker RTL in every NIC. `both`
+// runs clean (every request checked, the scoreboard clean); `rtl` gives byte-identical records
+// to `model`; per-device modes reach the manifest; and a deliberately
 // wrong block (the test-only mutant flow hash, injected through the block registry) is caught:
 // exit code 1, the report on stderr and in the manifest naming the component and the first
 // differing request.
@@ -75,27 +76,55 @@ const std::vector<std::string> switches = {"leaf0",  "leaf1",  "spine0", "spine1
 
 }  // namespace
 
-TEST(rtl_modes, flow_hash_both_on_every_switch_runs_clean_in_a_loaded_fabric)
+TEST(rtl_modes, all_three_blocks_in_both_on_every_device_run_clean_in_a_loaded_fabric)
 {
     const std::string dir = scratch_dir("rtl-both");
-    const std::string file = write_file(dir + "/s.yaml", scenario_text("Rtl: {FlowHash: both}\n"));
+    const std::string file = write_file(
+        dir + "/s.yaml",
+        scenario_text("Rtl: {FlowHash: both, EntropyLoadBalancer: both, SackTracker: both}\n"));
     const json m = run_ok(file, dir + "/out", {});
     EXPECT_EQ(m.at("status"), "complete");
     EXPECT_TRUE(m.at("scoreboard").at("ok").get<bool>()) << m.at("scoreboard");
+    EXPECT_FALSE(m.at("rtl").contains("mismatch"));
     const json& fh = m.at("rtl").at("blocks").at("FlowHash");
     EXPECT_EQ(fh.at("modes").at("both").get<std::vector<std::string>>(), switches);
     EXPECT_FALSE(fh.at("modes").contains("model"));
     // Every data packet and ACK crossing a leaf is hashed there (8 uplinks): 8 x 2 MiB of data
     // at 4 KiB or so per packet is well over 4000 packets.
-    const uint64_t checked = fh.at("checked").get<uint64_t>();
-    EXPECT_GT(checked, 4000u);
-    EXPECT_EQ(fh.at("requests").get<uint64_t>(), checked);
-    EXPECT_EQ(m.at("rtl").at("checked").get<uint64_t>(), checked);
-    EXPECT_EQ(m.at("rtl_flow_hash_checks").get<uint64_t>(), checked);
+    const uint64_t hashes = fh.at("checked").get<uint64_t>();
+    EXPECT_GT(hashes, 4000u);
+    EXPECT_EQ(fh.at("requests").get<uint64_t>(), hashes);
+    EXPECT_EQ(m.at("rtl_flow_hash_checks").get<uint64_t>(), hashes);
     EXPECT_GT(fh.at("devices").at("leaf0").at("checked").get<uint64_t>(), 2000u);
-    EXPECT_FALSE(m.at("rtl").contains("mismatch"));
-    // The NIC blocks stay the model on every host.
-    EXPECT_EQ(m.at("rtl").at("blocks").at("SackTracker").at("modes").at("model").size(), 16u);
+    // The NIC blocks on all 16 hosts. The load balancer answers every data packet of the 8
+    // senders (next) and every ACK's entropy (feedback), plus an open per PDC group; the SACK
+    // tracker every data packet at the 8 receivers and every ACK they build.
+    const uint64_t packets = m.at("data_packets_sent").get<uint64_t>();
+    uint64_t total = hashes;
+    for (const char* block : {"EntropyLoadBalancer", "SackTracker"}) {
+        const json& b = m.at("rtl").at("blocks").at(block);
+        EXPECT_EQ(b.at("modes").at("both").size(), 16u) << block;
+        EXPECT_EQ(b.at("requests").get<uint64_t>(), b.at("checked").get<uint64_t>()) << block;
+        EXPECT_GT(b.at("checked").get<uint64_t>(), packets) << block;
+        total += b.at("checked").get<uint64_t>();
+    }
+    EXPECT_GT(m.at("rtl")
+                  .at("blocks")
+                  .at("EntropyLoadBalancer")
+                  .at("devices")
+                  .at("host0")
+                  .at("checked")
+                  .get<uint64_t>(),
+              0u);
+    EXPECT_GT(m.at("rtl")
+                  .at("blocks")
+                  .at("SackTracker")
+                  .at("devices")
+                  .at("host8")
+                  .at("checked")
+                  .get<uint64_t>(),
+              0u);
+    EXPECT_EQ(m.at("rtl").at("checked").get<uint64_t>(), total);
 }
 
 TEST(rtl_modes, rtl_mode_gives_the_records_of_model_mode)
@@ -103,11 +132,16 @@ TEST(rtl_modes, rtl_mode_gives_the_records_of_model_mode)
     const std::string dir = scratch_dir("rtl-same");
     const std::string file = write_file(dir + "/s.yaml", scenario_text());
     const json model = run_ok(file, dir + "/model", {});
-    const json rtl = run_ok(file, dir + "/rtl", {"Rtl.FlowHash=rtl"});
+    const json rtl =
+        run_ok(file, dir + "/rtl",
+               {"Rtl.FlowHash=rtl", "Rtl.EntropyLoadBalancer=rtl", "Rtl.SackTracker=rtl"});
     EXPECT_FALSE(model.contains("rtl")) << "no Rtl key: no rtl member";
-    const json& fh = rtl.at("rtl").at("blocks").at("FlowHash");
-    EXPECT_GT(fh.at("requests").get<uint64_t>(), 4000u) << "the RTL answered the hashes";
-    EXPECT_EQ(fh.at("checked").get<uint64_t>(), 0u) << "rtl mode compares nothing";
+    for (const char* block : {"FlowHash", "EntropyLoadBalancer", "SackTracker"}) {
+        const json& b = rtl.at("rtl").at("blocks").at(block);
+        EXPECT_GT(b.at("requests").get<uint64_t>(), 4000u) << block << ": the RTL answered";
+        EXPECT_EQ(b.at("checked").get<uint64_t>(), 0u) << block << ": rtl mode compares nothing";
+    }
+    EXPECT_EQ(rtl.at("data_packets_sent"), model.at("data_packets_sent"));
     const auto a = csv_files(dir + "/model"), b = csv_files(dir + "/rtl");
     ASSERT_GE(a.size(), 5u);  // flow-perf, nd-stats, uet-monitor, ...
     ASSERT_EQ(a.size(), b.size());
@@ -218,29 +252,35 @@ TEST(rtl_modes, a_wrong_flow_hash_is_caught_in_both_mode)
 }
 
 // Bad values exit 2 before simulating, naming the key, the value and what is allowed; a block
-// this build lacks refuses rtl and both; the old key reads as Rtl.FlowHash: both, with a warning.
+// an RTL block too small for the device's configuration is refused; the old key reads as
+// Rtl.FlowHash: both, with a warning.
 TEST(rtl_modes, bad_values_exit_2_and_the_old_key_is_an_alias)
 {
     const std::string dir = scratch_dir("rtl-bad");
     const std::string file = write_file(dir + "/s.yaml", scenario_text());
-    const std::pair<std::string, std::string> cases[] = {
-        {"Rtl.FlowHash=RTL", "Rtl.FlowHash: 'RTL' is not one of model, rtl, both"},
-        {"Rtl.SackTracker=both",
-         "Rtl.SackTracker: both is not available in this build (no Verilated sack_tracker block "
-         "is built in); allowed: model"},
-        {"Rtl[host3].EntropyLoadBalancer=rtl",
-         "host3 with Rtl[host3].EntropyLoadBalancer: Rtl.EntropyLoadBalancer: rtl is not "
-         "available in this build"},
-        {"Rtl[host3].FlowHash=rtl",
+    // Each case: its --set values and a piece of the message. The NIC blocks' limits are the
+    // sizes of their RAMs, checked against the device's own configuration when it is built.
+    const std::pair<std::vector<std::string>, std::string> cases[] = {
+        {{"Rtl.FlowHash=RTL"}, "Rtl.FlowHash: 'RTL' is not one of model, rtl, both"},
+        {{"Rtl.SackTracker=both", "UetNic.SackContexts=5000"},
+         "UetNic.SackContexts: 5000 is above the SACK tracker RTL's CONTEXTS (4096"},
+        {{"Rtl[host3].EntropyLoadBalancer=rtl", "UetNic.EntropyContexts=4097"},
+         "UetNic.EntropyContexts 4097 is beyond the RTL entropy load balancer's 4096 context "
+         "slots"},
+        {{"Rtl.EntropyLoadBalancer=both", "UetNic.REPSBufferSizeMaskBits=9"},
+         "host0.entropy_lb: UetNic.REPSBufferSizeMaskBits 9 is beyond the RTL entropy load "
+         "balancer's cache of 2^8 entries"},
+        {{"Rtl[host3].FlowHash=rtl"},
          "Rtl[host3].FlowHash: 'host3' matches no switch of this topology (Rtl.FlowHash is a "
          "block of the switches)"},
     };
-    for (const auto& [set, message] : cases) {
-        const command_result r =
-            run_uetsim({"run", file, "--quiet", "--out", dir + "/o", "--set", set});
-        EXPECT_EQ(r.exit_code, 2) << set;
-        EXPECT_NE(r.err.find(message), std::string::npos) << set << ": " << r.err;
-        EXPECT_FALSE(std::filesystem::exists(dir + "/o/rtl-manifest.json")) << set;
+    for (const auto& [sets, message] : cases) {
+        std::vector<std::string> args = {"run", file, "--quiet", "--out", dir + "/o"};
+        for (const auto& set : sets) args.insert(args.end(), {"--set", set});
+        const command_result r = run_uetsim(args);
+        EXPECT_EQ(r.exit_code, 2) << sets.front();
+        EXPECT_NE(r.err.find(message), std::string::npos) << sets.front() << ": " << r.err;
+        EXPECT_FALSE(std::filesystem::exists(dir + "/o/rtl-manifest.json")) << sets.front();
     }
     const command_result r =
         run_uetsim({"inspect", file, "--json", "--set", "Switch.RtlFlowHashLockstep=true"});

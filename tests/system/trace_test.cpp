@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -373,6 +374,54 @@ TEST(trace, rtl_flow_hash_pins_share_the_trace_and_match_the_model)
     EXPECT_GT(hash, group);
     const size_t next_group = gtkw.find("\n@200\n-", group + 1);  // the next comment row
     EXPECT_TRUE(next_group == std::string::npos || hash < next_group);
+}
+
+// The NIC blocks (Rtl.EntropyLoadBalancer, Rtl.SackTracker in both mode) trace their pins into
+// the same FST under their NIC ({host}.rtl.entropy_lb.{pin}, {host}.rtl.sack_tracker.{pin}),
+// beside the NIC's own signals: every entropy value the model's group signal shows in the window
+// is one the RTL answered to a `next` request there, and the receiver's tracker answers data and
+// ACK requests.
+TEST(trace, rtl_nic_block_pins_share_the_trace_with_the_nic_state)
+{
+    if (!have("fst2vcd")) FAIL() << "gtkwave's fst2vcd is not installed (scripts/setup.sh)";
+    const std::string dir = scratch_dir("trace-rtl-nic");
+    const std::string sc = write_file(dir + "/rtl.yaml",
+                                      "Simulation: {Name: tr, StopTime: 1ms}\n"
+                                      "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8}\n"
+                                      "UetNic: {PacketSprayingType: Recycled Entropy Packet "
+                                      "Spraying}\n"
+                                      "Rtl: {EntropyLoadBalancer: both, SackTracker: both}\n"
+                                      "Flows:\n"
+                                      "  - {Src: 0, Dst: 8, Bytes: 256KiB}\n");
+    run_ok(sc, dir + "/out",
+           {"Trace.Enabled=true", "Trace.Components=[host0, host8]", "Trace.Start=2us",
+            "Trace.Stop=6us"});
+    const vcd v = parse_vcd(shell_output("fst2vcd " + dir + "/out/tr.fst 2>/dev/null"));
+    for (const char* p :
+         {"host0.rtl.entropy_lb.req_op", "host0.rtl.entropy_lb.rsp_value",
+          "host8.rtl.sack_tracker.req_psn", "host8.rtl.sack_tracker.rsp_cack", "host0.g0.entropy"})
+        EXPECT_NE(std::find(v.names.begin(), v.names.end(), std::string(p)), v.names.end()) << p;
+    // The pins at the end of each time step, per block.
+    std::map<std::string, uint64_t> now;
+    std::set<uint64_t> rtl_next_values, model_values;
+    std::map<uint64_t, std::map<std::string, uint64_t>> steps;
+    size_t tracker_changes = 0;
+    for (const auto& c : v.changes) {
+        now[c.name] = c.value;
+        steps[c.t] = now;
+        if (c.name.rfind("host8.rtl.sack_tracker.", 0) == 0) ++tracker_changes;
+        if (c.name == "host0.g0.entropy" && c.t > 2000000u) model_values.insert(c.value);
+    }
+    for (const auto& [t, p] : steps) {
+        auto op = p.find("host0.rtl.entropy_lb.rsp_op");
+        auto value = p.find("host0.rtl.entropy_lb.rsp_value");
+        if (op != p.end() && value != p.end() && op->second == 1)
+            rtl_next_values.insert(value->second);
+    }
+    EXPECT_GT(tracker_changes, 10u) << "host8's tracker answers many data packets in 4 us";
+    ASSERT_GT(model_values.size(), 3u) << "REPS explores several values in 4 us";
+    for (uint64_t e : model_values)
+        EXPECT_TRUE(rtl_next_values.count(e)) << "entropy " << e << " not answered by the RTL";
 }
 
 }  // namespace
