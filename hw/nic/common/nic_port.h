@@ -157,8 +157,10 @@ public:
 
 private:
     packet* next_frame();
-    packet* next_frame_paused();
-    packet* take(ring<packet*>& q);
+    [[gnu::noinline, gnu::cold]] packet* next_frame_paused();
+    [[gnu::noinline, gnu::cold]] packet* next_pfc();
+    [[gnu::noinline, gnu::cold]] sc_core::sc_time receive_pfc(packet& p);
+    [[gnu::always_inline]] inline packet* take(ring<packet*>& q);
     void frame_done();
     void received(packet* p);
 
