@@ -18,8 +18,10 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
     for (uint32_t d = m_topo.hosts; d < m_topo.devices.size(); ++d) {
         const device& dev = m_topo.devices[d];
         std::vector<fabric_switch::port_spec> ports(dev.ports.size());
-        for (size_t p = 0; p < dev.ports.size(); ++p)
+        for (size_t p = 0; p < dev.ports.size(); ++p) {
             ports[p].nic_facing = m_topo.devices[m_topo.peer(d, p)].kind == device_kind::host;
+            ports[p].uplink = dev.ports[p].uplink;
+        }
         const switch_config sw = switch_for(sc, dev.name);
         m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,
                                                              std::move(routes[dev.index]), ports,

@@ -82,7 +82,8 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
         auto& sw = fab.switch_at(i);
         s.packets_dropped += sw.no_route_drops();
         for (size_t p = 0; p < sw.port_count(); ++p) {
-            s.packets_dropped += sw.port(p).queue().stats().dropped;
+            s.packets_dropped +=
+                sw.port(p).queue().stats().dropped + sw.port(p).counters().rx_drops;
             s.packets_trimmed += sw.port(p).queue().stats().trimmed;
         }
     }
@@ -144,7 +145,9 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
                                 nd_interval);
     const double lb_interval = sc.sw.load_balancing_stats_interval_s;
     record_clock lb_clock("load_balancing_records", lb_interval, lb_interval);
-    record_context ctx{sc, fab, traffic, nullptr, {periodic_clock, lb_clock}};
+    const double buf_interval = sc.sw.buffer.buffer_stats_report_interval_s;
+    record_clock buf_clock("buffer_records", buf_interval, buf_interval);
+    record_context ctx{sc, fab, traffic, nullptr, {periodic_clock, lb_clock, buf_clock}};
     open_records records(ctx, opts.out_dir);
     records.open(false);
     std::unique_ptr<rdma_application> app;

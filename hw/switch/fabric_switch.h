@@ -1,8 +1,9 @@
 // The fabric switch: N ports, store-and-forward with a fixed forwarding latency.
 // Split as merlin and garnet split a router: classification (traffic_class.h), routing
-// (routing_table.h; member_selector.h picks the equal-cost member), admission and occupancy of the
-// switch's buffer across ports (buffer_manager.h), queueing and arbitration per egress port
-// (egress_queue.h: trimming, RED, strict priority through port_scheduler).
+// (routing_table.h; member_selector.h picks the equal-cost member), the shared buffer across
+// ports (buffer_manager.h over shared_buffer_accounting.h: ingress admission in ingress_unit.h,
+// PFC decisions to a pause_signal), queueing and arbitration per egress port (egress_queue.h:
+// trimming, RED, strict priority through port_scheduler).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,8 @@ struct port_counters
 {
     uint64_t rx_packets = 0;
     uint64_t rx_bytes = 0;
-    uint64_t tx_drops = 0;  // egress admission drops (the ingress unit only counts, it never drops)
+    uint64_t tx_drops = 0;  // egress admission drops
+    uint64_t rx_drops = 0;  // ingress admission drops (headroom or pool full)
 };
 
 class switch_port : public sc_core::sc_module
@@ -42,8 +44,7 @@ public:
 
     // Port `index` of a switch whose buffer is `buffers`.
     switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
-                const traffic_classifier& cls, buffer_manager& buffers, ingress_unit& ingress,
-                random_stream& rng);
+                const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
@@ -62,14 +63,13 @@ struct member_counters
     uint64_t packets = 0;
 };
 
-// What the forwarding pipeline carries: the packet, the port it arrived on and the traffic class
-// it was classified in there, which admission and ingress accounting need at the egress side
-// (garnet's flit keeps its input port the same way).
+// What the forwarding pipeline carries: the packet and its switch tag (page, ingress step 7: the
+// port it arrived on, its class, pool and ingress charge), which egress admission and the
+// release of the ingress charge need (garnet's flit keeps its input port the same way).
 struct switch_item
 {
     packet* p;
-    uint16_t in_port;
-    uint8_t in_tc;
+    switch_tag tag;
 };
 
 class fabric_switch : public sc_core::sc_module
@@ -78,6 +78,7 @@ public:
     struct port_spec
     {
         bool nic_facing = false;  // the peer is a host NIC (trimming marks TRIMMED_LAST_HOP)
+        bool uplink = false;      // towards a higher tier (the buffer records' ul/dl)
     };
 
     fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id, const switch_config& cfg,
@@ -93,6 +94,12 @@ public:
     const routing_table& routes() const { return m_routes; }
     const buffer_manager& buffers() const { return m_buffers; }
     const ingress_unit& ingress() const { return m_ingress; }
+    // PFC's end of the buffer's pause decisions (null: nobody listens).
+    void attach_pause_signal(pause_signal* s) { m_buffers.attach(s); }
+    // Occupancy sampling for the buffer records (before the run; a second call adds to the
+    // first).
+    void sample_buffer_occupancy(bool aggregate, bool per_port);
+    buffer_occupancy& buffer_occupancy_series() { return *m_buffers.occupancy_mut(); }
     const member_counters& member(size_t slot) const { return m_members[slot]; }
     // Simulated time (ps) a set first carried a packet; UINT64_MAX: never.
     uint64_t set_formed_ps(int32_t set) const { return m_set_formed_ps[size_t(set)]; }
@@ -113,6 +120,8 @@ private:
     packet_pool& m_pool;
     traffic_classifier m_classifier;
     random_stream m_rng;
+    std::vector<port_spec> m_port_specs;
+    bool m_sample_aggregate = false, m_sample_per_port = false;
     buffer_manager m_buffers;
     ingress_unit m_ingress;
     timed_fifo<switch_item> m_pipeline;

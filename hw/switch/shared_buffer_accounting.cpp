@@ -69,30 +69,48 @@ ingress_decision shared_buffer_accounting::on_ingress(uint16_t port, uint8_t tc,
     return d;
 }
 
+buffer_drop shared_buffer_accounting::egress_refusal(uint16_t out_port, uint8_t tc, uint32_t bytes,
+                                                     bool trimmable_rtx) const
+{
+    if (m_layout.lossless(tc)) return buffer_drop::none;
+    // Two bounds: the port's queue limit for the pool, and the pool's size at egress.
+    const uint8_t pool = m_layout.pool_of(tc);
+    const double limit = m_layout.egress_queue_limit(pool, m_pool_egress[pool], trimmable_rtx);
+    if (double(m_egress[slot(out_port, pool)] + bytes) > limit) return buffer_drop::egress_limit;
+    if (m_pool_egress[pool] + bytes > m_layout.pools[pool].bytes) return buffer_drop::egress_pool;
+    return buffer_drop::none;
+}
+
 egress_decision shared_buffer_accounting::on_egress(const switch_tag& tag, uint16_t out_port,
                                                     uint8_t tc, uint32_t bytes, bool trimmable_rtx)
 {
     egress_decision d;
-    const uint8_t pool = m_layout.pool_of(tc);
-    const size_t s = slot(out_port, pool);
-    if (!m_layout.lossless(tc)) {
-        // Two bounds: the port's queue limit for the pool, and the pool's size at egress.
-        const double limit = m_layout.egress_queue_limit(pool, m_pool_egress[pool], trimmable_rtx);
-        if (double(m_egress[s] + bytes) > limit)
-            d.drop = buffer_drop::egress_limit;
-        else if (m_pool_egress[pool] + bytes > m_layout.pools[pool].bytes)
-            d.drop = buffer_drop::egress_pool;
-        if (!d.admitted()) {
-            ++(d.drop == buffer_drop::egress_limit ? m_stats.dropped_egress_limit
-                                                   : m_stats.dropped_egress_pool);
-            release_ingress(tag);
-            return d;
-        }
+    d.drop = egress_refusal(out_port, tc, bytes, trimmable_rtx);
+    if (!d.admitted()) {
+        ++(d.drop == buffer_drop::egress_limit ? m_stats.dropped_egress_limit
+                                               : m_stats.dropped_egress_pool);
+        release_ingress(tag);
+        return d;
     }
-    m_egress[s] += bytes;
+    const uint8_t pool = m_layout.pool_of(tc);
+    m_egress[slot(out_port, pool)] += bytes;
     m_pool_egress[pool] += bytes;
     d.charge = {out_port, pool, bytes};
     return d;
+}
+
+void shared_buffer_accounting::shrink_ingress(switch_tag& tag, uint32_t bytes)
+{
+    // Only lossy packets are trimmed (trimming excludes PFC), so the cut comes off the occupancy.
+    const uint32_t cut = tag.bytes - bytes;
+    const size_t s = slot(tag.in_port, tag.pool);
+    if (tag.headroom) {
+        m_headroom[s] -= cut;
+    } else {
+        m_occupancy[s] -= cut;
+        m_pool_ingress[tag.pool] -= cut;
+    }
+    tag.bytes = bytes;
 }
 
 void shared_buffer_accounting::release_ingress(const switch_tag& tag)

@@ -2,7 +2,7 @@
 // ingress occupancy and headroom per (ingress port, pool), the pools' ingress and egress totals,
 // egress queues per (egress port, pool). It decides and counts; it sends nothing: each call
 // returns what the switch must do (admit, drop with a reason, send a pause or a resume for a
-// port's priority group), and the switch module acts on it (not wired yet, docs/shared-buffer.md).
+// port's priority group), and the switch acts on it through buffer_manager.
 // Pure logic over flat arrays, one per switch; each call is a few adds and compares.
 #pragma once
 
@@ -82,6 +82,17 @@ public:
     egress_decision on_egress(const switch_tag& tag, uint16_t out_port, uint8_t tc, uint32_t bytes,
                               bool trimmable_rtx);
 
+    // What on_egress would refuse the packet for (none: it fits), without charging anything:
+    // the trimmer asks before it cuts a packet down.
+    buffer_drop egress_refusal(uint16_t out_port, uint8_t tc, uint32_t bytes,
+                               bool trimmable_rtx) const;
+
+    // A trimmed packet keeps only its headers: its ingress charge shrinks to `bytes`.
+    void shrink_ingress(switch_tag& tag, uint32_t bytes);
+
+    // An admitted packet that leaves without egress (no route): its ingress charge is released.
+    void release_ingress(const switch_tag& tag);
+
     // Its transmission has completed: both charges are released, a lossless one headroom first;
     // returns the resume to send when the port's headroom is empty and its occupancy at or below
     // Xon while paused.
@@ -119,8 +130,6 @@ private:
     {
         return size_t(port) * shared_buffer_pools + pool;
     }
-    void release_ingress(const switch_tag& tag);
-
     shared_buffer_layout m_layout;
     std::vector<uint64_t> m_occupancy;  // [port * pools + pool]: bytes brought in, not headroom
     std::vector<uint64_t> m_headroom;

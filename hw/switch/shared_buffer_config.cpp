@@ -121,9 +121,11 @@ std::vector<std::string> shared_buffer_config::validate() const
     if (trimming_enabled && enable_pfc.size() == size_t(shared_buffer_classes)) {
         for (double e : enable_pfc)
             if (e != 0) {
-                errs.push_back("Switch.EnablePFC " + list_text(enable_pfc) +
-                               " enables PFC while Switch.TrimmingEnabled is true; trimming "
-                               "needs PFC off for every class (all entries 0)");
+                errs.push_back(
+                    "Switch.EnablePFC " + list_text(enable_pfc) +
+                    " enables PFC while Switch.TrimmingEnabled is true; trimming "
+                    "needs PFC off for every class (all entries 0: set Switch.EnablePFC: "
+                    "[0, 0, 0, 0, 0, 0, 0, 0])");
                 break;
             }
     }

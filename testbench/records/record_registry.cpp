@@ -11,6 +11,7 @@
 #include "testbench/records/nic_pipeline_record.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/rdma_records.h"
+#include "testbench/records/switch_buffer_records.h"
 #include "testbench/records/uet_events_record.h"
 #include "testbench/records/uet_records.h"
 
@@ -21,8 +22,9 @@ const std::vector<const record_def*>& record_registry()
     static const std::vector<const record_def*> r = {
         &nd_stats_record(),       &lb_stats_record(),          &flow_perf_record(),
         &pcie_stats_record(),     &uet_transport_record_def(), &uet_monitor_record_def(),
-        &uet_events_record_def(), &nic_pipeline_record_def(),  &rdma_perf_record(),
-        &beacon_record(),         &manifest_record(),
+        &uet_events_record_def(), &nic_pipeline_record_def(),  &switch_agg_buff_record(),
+        &switch_buff_record(),    &rdma_perf_record(),         &beacon_record(),
+        &manifest_record(),
     };
     return r;
 }
