@@ -7,7 +7,7 @@ admit_result egress_queue::admit(packet* p, switch_tag& tag)
     uint8_t tc = tag.tc;
     uint32_t c = tag.bytes;  // what the ingress charge holds for it
     // The trimmable-retransmission codepoint may use 1.5x a fixed limit (UET policy only).
-    const bool rtx = dscp::role_of(p->ip.dscp) == dscp::role::trimmable_rtx;
+    bool rtx = dscp::role_of(p->ip.dscp) == dscp::role::trimmable_rtx;
     admit_result result = admit_result::queued;
     if (m_cfg.trimming && p->is_data() && !p->trimmed && dscp::is_trimmable(p->ip.dscp) &&
         m_buffers.egress_refusal(m_port, tc, c, rtx) != buffer_drop::none) {
@@ -17,6 +17,7 @@ admit_result egress_queue::admit(packet* p, switch_tag& tag)
         tc = m_cls.traffic_class(*p);
         c = buffer_charge(*p);
         m_buffers.shrink_ingress(tag, c);
+        rtx = false;  // a trimmed header has the trimmed role, no allowance
         result = admit_result::trimmed;
     }
     const egress_decision d = m_buffers.on_egress(tag, m_port, tc, c, rtx);
