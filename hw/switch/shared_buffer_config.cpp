@@ -195,19 +195,6 @@ const char* to_string(egress_limit_form f)
     return "?";
 }
 
-double shared_buffer_layout::egress_queue_limit(uint8_t pool, uint64_t pool_egress_bytes,
-                                                bool trimmable_rtx) const
-{
-    const shared_buffer_pool& p = pools[pool];
-    if (form == egress_limit_form::dynamic) {
-        const uint64_t free = p.bytes > pool_egress_bytes ? p.bytes - pool_egress_bytes : 0;
-        return lossy_alpha * double(free);
-    }
-    const uint64_t limit = p.fixed_egress_limit_bytes;
-    if (trimmable_rtx && trimmable_rtx_allowance) return double(limit + limit / 2);
-    return double(limit);
-}
-
 ecn_band shared_buffer_layout::ecn_thresholds(uint8_t pool, double min_threshold,
                                               double max_threshold) const
 {
