@@ -24,6 +24,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             ports[p].nic_facing = m_topo.devices[m_topo.peer(d, p)].kind == device_kind::host;
             const link_spec& ls = m_topo.links[dev.ports[p].link];
             ports[p].link = {ls.rate_bps, ps_from_seconds(ls.delay_s)};
+            ports[p].uplink = dev.ports[p].uplink;
         }
         const switch_config sw = switch_for(sc, dev.name);
         m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,

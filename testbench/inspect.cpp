@@ -2,13 +2,14 @@
 #include <cmath>
 
 #include "hw/nic/uet/entropy/entropy_factory.h"
-#include "hw/switch/buffer_manager.h"
+#include "hw/switch/shared_buffer_config.h"
 #include "hw/nic/uet/pipeline_bounds.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "hw/pcie/pcie_lanes.h"
 #include "tlm/header_sizes.h"
 #include "testbench/app/app_inspect.h"
 #include "testbench/fabric_rtt.h"
+#include "testbench/instance_config.h"
 #include "testbench/simulation.h"
 #include "testbench/topology.h"
 
@@ -30,11 +31,47 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                       {"tier", t.devices[d].tier},
                       {"ports", t.devices[d].ports.size()}});
     tj["switch_list"] = sw;
-    const uint64_t limit = switch_buffer_config(sc.sw).port_pool_limit_bytes;
-    j["switch"] = {{"egress_queue_limit_bytes", limit},
-                   {"ecn_min_bytes", sc.sw.min_threshold * double(limit)},
-                   {"ecn_max_bytes", sc.sw.max_threshold * double(limit)},
-                   {"forwarding_latency_s", sc.sw.forwarding_latency_s}};
+    j["switch"] = {{"forwarding_latency_s", sc.sw.forwarding_latency_s}};
+    // The shared buffer of every switch as it is laid out at start (stages 1 to 5), with its
+    // own resolved configuration and connected ports.
+    nlohmann::ordered_json bufs = nlohmann::ordered_json::array();
+    for (uint32_t d = t.hosts; d < t.devices.size(); ++d) {
+        const device& dev = t.devices[d];
+        const switch_config swc = switch_for(sc, dev.name);
+        const shared_buffer_layout l =
+            derive_shared_buffer_layout(swc.buffer, uint32_t(dev.ports.size()));
+        // PFC's refresh: half the pause time of 65535 quanta (512 bits each) at the port's rate,
+        // plus the link's delay (packet-handling page), on the switch's first link.
+        double refresh_s = 0;
+        if (!dev.ports.empty()) {
+            const link_spec& ls = t.links[dev.ports[0].link];
+            refresh_s = (512.0 * 65535.0 / ls.rate_bps + ls.delay_s) / 2;
+        }
+        nlohmann::ordered_json pools = nlohmann::ordered_json::array();
+        for (uint8_t p = 0; p < shared_buffer_pools; ++p) {
+            const shared_buffer_pool& bp = l.pools[p];
+            if (!bp.allocated) continue;
+            nlohmann::ordered_json tcs = nlohmann::ordered_json::array();
+            for (int tc = 0; tc < shared_buffer_classes; ++tc)
+                if ((bp.lossless_classes >> tc) & 1u) tcs.push_back(tc);
+            const ecn_band band = l.ecn_thresholds(p, swc.min_threshold, swc.max_threshold);
+            pools.push_back({{"pool", p},
+                             {"bytes", bp.bytes},
+                             {"lossless_classes", tcs},
+                             {"static_egress_limit_bytes", bp.static_egress_limit_bytes},
+                             {"ecn_min_bytes", band.min_bytes},
+                             {"ecn_max_bytes", band.max_bytes}});
+        }
+        bufs.push_back({{"switch", dev.name},
+                        {"connected_ports", l.connected_ports},
+                        {"total_headroom_bytes", l.total_headroom_bytes},
+                        {"sizing_total_bytes", l.sizing_total_bytes},
+                        {"xoff_bytes", l.xoff_bytes},
+                        {"xon_bytes", l.xon_bytes},
+                        {"pause_refresh_s", refresh_s},
+                        {"pools", pools}});
+    }
+    j["switch_buffer"] = bufs;
     uint64_t packets = 0, bytes = 0;
     for (const auto& f : sc.flows.messages) {
         packets += wire::packets_for(f.bytes, sc.nic.data_mss());

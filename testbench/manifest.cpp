@@ -119,7 +119,8 @@ const std::vector<manifest_member>& members()
              return in.summary.data_packets_sent;
          }},
         {"packets_dropped",
-         "every packet lost: egress drops, no-route drops and frames lost on links that were down",
+         "every packet lost: switch ingress and egress drops, no-route drops and frames lost on "
+         "links that were down",
          [](const manifest_inputs& in) -> std::optional<json> {
              return in.summary.packets_dropped;
          }},

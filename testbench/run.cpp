@@ -1,6 +1,7 @@
 // run_simulation: elaborates the scenario (traffic, fabric, faults), opens the records the
 // registry says apply, simulates, closes the records, sums the run summary and writes the
 // manifest last.
+#include <memory>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -85,7 +86,8 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
         auto& sw = fab.switch_at(i);
         s.packets_dropped += sw.no_route_drops();
         for (size_t p = 0; p < sw.port_count(); ++p) {
-            s.packets_dropped += sw.port(p).queue().stats().dropped;
+            s.packets_dropped +=
+                sw.port(p).queue().stats().dropped + sw.port(p).counters().rx_drops;
             s.packets_trimmed += sw.port(p).queue().stats().trimmed;
         }
     }
@@ -182,7 +184,17 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
                                 nd_interval);
     const double lb_interval = sc.sw.load_balancing_stats_interval_s;
     record_clock lb_clock("load_balancing_records", lb_interval, lb_interval);
-    record_context ctx{sc, fab, traffic, nullptr, {periodic_clock, lb_clock}};
+    const double buf_interval = sc.sw.buffer.buffer_stats_report_interval_s;
+    // One clock per report interval: the buffer records share the load-balancing clock when
+    // their intervals agree (both 1 ms by default), so turning them on adds no event.
+    std::unique_ptr<record_clock> own_buf_clock;
+    record_clock* buf_clock = &lb_clock;
+    if (buf_interval != lb_interval) {
+        own_buf_clock =
+            std::make_unique<record_clock>("buffer_records", buf_interval, buf_interval);
+        buf_clock = own_buf_clock.get();
+    }
+    record_context ctx{sc, fab, traffic, nullptr, {periodic_clock, lb_clock, *buf_clock}};
     open_records records(ctx, opts.out_dir);
     records.open(false);
     std::unique_ptr<rdma_application> app;

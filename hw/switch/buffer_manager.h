@@ -1,94 +1,119 @@
-// Admission and occupancy of one switch's packet buffer across all its ports: the MMU role that
-// merlin's PortInterface::spaceToSend and garnet's credit check play, kept apart from the
-// queues. Without a policy it applies the switch pages' static limit per (egress port, buffer
-// pool), inline; another policy (the shared buffer's dynamic threshold, issue #13) is a class
-// behind admission_policy that reads the occupancy kept here: per (port, pool), per pool across
-// ports and in total (per port on demand). Pure logic, one per switch.
+// The switch's shared buffer at run time (the MMU role that merlin's PortInterface::spaceToSend
+// and garnet's credit check play, kept apart from the queues): the shared-buffer page's
+// accounting (shared_buffer_accounting) for one switch, acting on its decisions: a pause or a
+// resume goes to the attached pause_signal (PFC; none attached: nobody listens), and the
+// occupancy the buffer records read is sampled when one of them is on. The ingress unit
+// charges through it, the egress queues charge and release through it. Pure logic, one per
+// switch.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
 
-#include "hw/switch/admission_policy.h"
-#include "hw/switch/switch_config.h"
+#include "hw/switch/buffer_occupancy.h"
+#include "hw/switch/pause_signal.h"
+#include "hw/switch/shared_buffer_accounting.h"
+#include "hw/switch/shared_buffer_config.h"
+#include "tlm/packet.h"
 
 namespace uetsim {
 
-struct buffer_config
+// Bytes a packet is charged (page: its size as received without the Ethernet header, at least
+// 46): its IP datagram.
+inline uint32_t buffer_charge(const packet& p)
 {
-    uint64_t port_pool_limit_bytes = 1'500'000;  // static: the limit of each (port, pool)
-    uint64_t buffer_bytes = 0;  // the whole buffer, for free_bytes(); 0: not bounded (static)
-};
-
-// The buffer of a switch with `cfg`: the static limit the switch pages derive.
-buffer_config switch_buffer_config(const switch_config& cfg);
+    return p.ip_bytes() < wire::min_ip_charge ? uint32_t(wire::min_ip_charge)
+                                              : uint32_t(p.ip_bytes());
+}
 
 class buffer_manager
 {
 public:
-    static constexpr int num_pools = 8;
+    static constexpr int num_pools = shared_buffer_pools;
 
-    buffer_manager(size_t ports, const buffer_config& cfg);
+    buffer_manager(const shared_buffer_layout& layout, size_t ports);
 
-    // May `bytes` more be held for egress port `out_port` in `pool`? `rtx_allowance`: the
-    // packet is a trimmable retransmission, which may use 1.5x the limit (switch pages, UET
-    // policy). The static limit needs no call through the policy seam.
-    bool admit(uint16_t in_port, uint16_t out_port, uint8_t pool, uint8_t tc, uint64_t bytes,
-               bool rtx_allowance) const
+    // PFC's end of the seam (null: nobody listens; the decisions are counted all the same).
+    void attach(pause_signal* s) { m_pause = s; }
+    // Occupancy sampling for the buffer records (before the run; off: nothing is sampled).
+    void sample_occupancy(std::unique_ptr<buffer_occupancy> o) { m_occupancy = std::move(o); }
+    const buffer_occupancy* occupancy() const { return m_occupancy.get(); }
+    buffer_occupancy* occupancy_mut() { return m_occupancy.get(); }
+
+    // Ingress steps 3 to 7 for a packet of class `tc` arriving on `port`.
+    ingress_decision on_ingress(uint16_t port, uint8_t tc, uint32_t bytes)
     {
-        if (m_policy)
-            return m_policy->admit(*this, in_port, out_port, pool, tc, bytes, rtx_allowance);
-        return port_pool_bytes(out_port, pool) + bytes <= limit(rtx_allowance);
+        const ingress_decision d = m_acc.on_ingress(port, tc, bytes);
+        if (d.xoff.send && m_pause) m_pause->xoff(port, d.xoff.pool);
+        if (m_occupancy && d.admitted()) sample_ingress(port, d.tag.pool);
+        return d;
+    }
+    // Whether egress would refuse a lossy packet (the trimmer asks before cutting).
+    buffer_drop egress_refusal(uint16_t out_port, uint8_t tc, uint32_t bytes, bool rtx) const
+    {
+        return m_acc.egress_refusal(out_port, tc, bytes, rtx);
+    }
+    void shrink_ingress(switch_tag& tag, uint32_t bytes)
+    {
+        m_acc.shrink_ingress(tag, bytes);
+        if (m_occupancy) sample_ingress(tag.in_port, tag.pool);
+    }
+    // Egress admission; a refusal releases the ingress charge.
+    egress_decision on_egress(const switch_tag& tag, uint16_t out_port, uint8_t tc, uint32_t bytes,
+                              bool rtx)
+    {
+        const egress_decision d = m_acc.on_egress(tag, out_port, tc, bytes, rtx);
+        if (m_occupancy) {
+            if (d.admitted())
+                sample_egress(out_port, d.charge.pool);
+            else
+                sample_ingress(tag.in_port, tag.pool);
+        }
+        return d;
+    }
+    // An admitted packet dropped before egress (no route).
+    void release_ingress(const switch_tag& tag)
+    {
+        m_acc.release_ingress(tag);
+        if (m_occupancy) sample_ingress(tag.in_port, tag.pool);
+    }
+    // Its serialization has completed: both charges are released; a resume goes to PFC.
+    void on_transmit_complete(const switch_tag& tag, const egress_charge& charge)
+    {
+        const pfc_signal xon = m_acc.on_transmit_complete(tag, charge);
+        if (xon.send && m_pause) m_pause->xon(tag.in_port, tag.pool);
+        if (m_occupancy) {
+            sample_egress(charge.out_port, charge.pool);
+            sample_ingress(tag.in_port, tag.pool);
+        }
     }
 
-    // Admission by `policy` instead of the static limit (set at elaboration).
-    void set_policy(std::unique_ptr<admission_policy> policy) { m_policy = std::move(policy); }
-
-    // The bytes of an admitted packet are held from admission until its serialization ends.
-    void charge(uint16_t out_port, uint8_t pool, uint64_t bytes)
+    const shared_buffer_layout& layout() const { return m_acc.layout(); }
+    const shared_buffer_accounting& accounting() const { return m_acc; }
+    size_t ports() const { return m_acc.ports(); }
+    uint64_t egress_bytes(uint16_t port, uint8_t pool) const
     {
-        m_port_pool[slot(out_port, pool)] += bytes;
-        m_pool[pool] += bytes;
-        m_held += bytes;
+        return m_acc.egress_queue_bytes(port, pool);
     }
-    void release(uint16_t out_port, uint8_t pool, uint64_t bytes)
-    {
-        m_port_pool[slot(out_port, pool)] -= bytes;
-        m_pool[pool] -= bytes;
-        m_held -= bytes;
-    }
-
-    // The static limit: the most a (port, pool) may hold.
-    uint64_t limit(bool rtx_allowance) const { return rtx_allowance ? m_rtx_limit : m_limit; }
-
-    size_t ports() const { return m_port_pool.size() / num_pools; }
-    uint64_t port_pool_bytes(uint16_t port, uint8_t pool) const
-    {
-        return m_port_pool[slot(port, pool)];
-    }
-    uint64_t port_bytes(uint16_t port) const;  // all pools (summed: not on the packet path)
-    uint64_t pool_bytes(uint8_t pool) const { return m_pool[pool]; }  // across all ports
-    uint64_t held_bytes() const { return m_held; }
-    // Unheld bytes of the whole buffer (0 when it is full or not bounded).
-    uint64_t free_bytes() const
-    {
-        return m_cfg.buffer_bytes > m_held ? m_cfg.buffer_bytes - m_held : 0;
-    }
-    const buffer_config& config() const { return m_cfg; }
+    uint64_t port_egress_bytes(uint16_t port) const;  // all pools (summed: not on the packet path)
+    // Bytes held for egress across the switch (every port and pool).
+    uint64_t held_bytes() const;
 
 private:
-    static size_t slot(uint16_t port, uint8_t pool) { return size_t(port) * num_pools + pool; }
+    void sample_ingress(uint16_t port, uint8_t pool)
+    {
+        m_occupancy->ingress(port, pool, m_acc.ingress_occupancy(port, pool),
+                             m_acc.headroom(port, pool), m_acc.pool_ingress_bytes(pool));
+    }
+    void sample_egress(uint16_t port, uint8_t pool)
+    {
+        m_occupancy->egress(port, pool, m_acc.egress_queue_bytes(port, pool));
+    }
 
-    buffer_config m_cfg;
-    uint64_t m_limit;
-    uint64_t m_rtx_limit;
-    std::vector<uint64_t> m_port_pool;  // [port * num_pools + pool]
-    std::array<uint64_t, num_pools> m_pool{};
-    uint64_t m_held = 0;
-    std::unique_ptr<admission_policy> m_policy;
+    shared_buffer_accounting m_acc;
+    pause_signal* m_pause = nullptr;
+    std::unique_ptr<buffer_occupancy> m_occupancy;
 };
 
 }  // namespace uetsim

@@ -1,7 +1,8 @@
 // The egress side of one switch port: a FIFO per traffic class, admission through the switch's
-// buffer_manager (drop-tail, or trimming of trimmable packets), RED ECN marking per pool, and
-// strict-priority dequeue TC7 -> TC0 through the shared port arbiter (port_scheduler). Pure
-// logic: the switch module wraps it.
+// shared buffer (buffer_manager: lossless classes always, lossy ones within their egress limit
+// and the pool, or trimmed when trimmable), RED ECN marking per pool against the pool's static
+// band, and strict-priority dequeue TC7 -> TC0 through the shared port arbiter (port_scheduler).
+// Pure logic: the switch module wraps it.
 #pragma once
 
 #include <array>
@@ -11,7 +12,6 @@
 #include "hw/common/ring.h"
 #include "hw/common/state_probe.h"
 #include "hw/switch/buffer_manager.h"
-#include "hw/switch/ingress_unit.h"
 #include "hw/switch/red_marker.h"
 #include "hw/switch/traffic_class.h"
 #include "tlm/packet.h"
@@ -21,8 +21,8 @@ namespace uetsim {
 struct egress_queue_config
 {
     bool trimming = false;
-    bool nic_facing = false;  // trimmed here means TRIMMED_LAST_HOP
-    red_params red;
+    bool nic_facing = false;                            // trimmed here means TRIMMED_LAST_HOP
+    std::array<red_params, shared_buffer_pools> red{};  // per pool: its band (X3)
 };
 
 enum class admit_result { queued, trimmed, dropped };
@@ -32,32 +32,27 @@ class egress_queue
 public:
     static constexpr int num_pools = buffer_manager::num_pools;
 
-    // `port` is this queue's egress port in `buffers`; `ingress` is the switch's ingress
-    // accounting, released here when a packet's bytes leave the buffer.
+    // `port` is this queue's egress port in `buffers`.
     egress_queue(const egress_queue_config& cfg, const traffic_classifier& cls,
-                 buffer_manager& buffers, ingress_unit& ingress, uint16_t port)
-        : m_cfg(cfg), m_cls(cls), m_buffers(buffers), m_ingress(ingress), m_port(port)
+                 buffer_manager& buffers, uint16_t port)
+        : m_cfg(cfg), m_cls(cls), m_buffers(buffers), m_port(port)
     {
     }
 
     // Bytes a packet is charged: its IP datagram, at least 46.
-    static uint64_t charge(const packet& p)
-    {
-        return p.ip_bytes() < wire::min_ip_charge ? wire::min_ip_charge : p.ip_bytes();
-    }
+    static uint64_t charge(const packet& p) { return buffer_charge(p); }
 
-    // Admission of a packet that arrived on `in_port` with traffic class `tc` (classified at
-    // ingress, where its bytes were charged to the ingress unit). A trimmed packet's charge
-    // shrinks to its header's; on `dropped` the ingress charge is released and the caller
-    // still owns the packet (and releases it).
-    admit_result offer(packet* p, uint16_t in_port, uint8_t tc)
+    // Admission of a packet admitted at ingress with `tag` (its arrival port, class, pool and
+    // charge). A trimmed packet's charges shrink to its header's; on `dropped` the ingress
+    // charge is released and the caller still owns the packet (and releases it).
+    admit_result offer(packet* p, switch_tag tag)
     {
-        const admit_result r = admit(p, in_port, tc);
+        const admit_result r = admit(p, tag);
         if (m_probe) m_probe->changed();
         return r;
     }
 
-    // Called each time the port is free: releases the charge of the frame that was serialising
+    // Called each time the port is free: releases the charges of the frame that was serialising
     // and returns the next frame by strict priority, ECN-marked per RED when ECT; nullptr when
     // empty. `draw` is a uniform [0,1) number for the marking decision.
     packet* dequeue(double draw);
@@ -65,8 +60,8 @@ public:
     bool empty() const { return m_packets == 0; }
     uint64_t packets_queued() const { return m_packets; }
     // Queued + the frame serialising.
-    uint64_t bytes_held() const { return m_buffers.port_bytes(m_port); }
-    uint64_t pool_bytes(int pool) const { return m_buffers.port_pool_bytes(m_port, uint8_t(pool)); }
+    uint64_t bytes_held() const { return m_buffers.port_egress_bytes(m_port); }
+    uint64_t pool_bytes(int pool) const { return m_buffers.egress_bytes(m_port, uint8_t(pool)); }
     double mean_bytes(int pool) const { return m_red[size_t(pool)].mean_bytes(); }
     // Waveforms: called after each admission and dequeue (nullptr: not traced).
     void set_probe(state_probe* p) { m_probe = p; }
@@ -75,14 +70,14 @@ public:
     const port_scheduler& scheduler() const { return m_scheduler; }
 
     // The port sends a PFC frame instead of dequeuing: the frame that was serialising has left
-    // all the same, so its charge is released (dequeue() does this itself).
+    // all the same, so its charges are released (dequeue() does this itself).
     void release_transmitted()
     {
         release_sent();
         if (m_probe) m_probe->changed();
     }
-    // The PFC watchdog: every packet queued in class `tc` leaves the buffer (charges released)
-    // and is handed to `drop` (which releases it); returns how many.
+    // The PFC watchdog: every packet queued in class `tc` leaves the buffer (both charges
+    // released, as when sent) and is handed to `drop` (which releases it); returns how many.
     template <typename F>
     uint64_t drop_class(uint8_t tc, F&& drop)
     {
@@ -91,9 +86,7 @@ public:
         while (!q.empty()) {
             const entry e = q.front();
             q.pop_front();
-            const uint64_t c = charge(*e.p);
-            m_buffers.release(m_port, e.pool, c);
-            m_ingress.release(e.in_port, e.in_tc, c);
+            m_buffers.on_transmit_complete(e.tag, e.charge);
             --m_packets;
             ++n;
             drop(e.p);
@@ -117,46 +110,35 @@ public:
     const counters& stats() const { return m_stats; }
 
 private:
-    admit_result admit(packet* p, uint16_t in_port, uint8_t tc);
+    admit_result admit(packet* p, switch_tag& tag);
     packet* next(double draw);
     void release_sent()
     {
-        if (m_tx_charge) {
-            m_buffers.release(m_port, m_tx_pool, m_tx_charge);
-            m_ingress.release(m_tx_in_port, m_tx_in_tc, m_tx_charge);
-            m_tx_charge = 0;
+        if (m_tx_held) {
+            m_tx_held = false;
+            m_buffers.on_transmit_complete(m_tx_tag, m_tx_charge);
         }
     }
-    bool fits(const packet& p, uint64_t c, uint16_t in_port, uint8_t tc, uint8_t pool) const
-    {
-        // The trimmable-retransmission codepoint may use 1.5x the limit (switch pages).
-        return m_buffers.admit(in_port, m_port, pool, tc, c,
-                               dscp::role_of(p.ip.dscp) == dscp::role::trimmable_rtx);
-    }
-    void enqueue(packet* p, uint8_t tc, uint8_t pool, uint64_t c, uint16_t in_port, uint8_t in_tc);
 
     struct entry
     {
         packet* p;
-        uint8_t pool;
-        uint8_t in_tc;  // the class its ingress bytes are counted in
-        uint16_t in_port;
+        switch_tag tag;        // its ingress charge
+        egress_charge charge;  // its egress charge
     };
 
     egress_queue_config m_cfg;
     const traffic_classifier& m_cls;
     buffer_manager& m_buffers;
-    ingress_unit& m_ingress;
     uint16_t m_port;
     std::array<ring<entry>, num_traffic_classes> m_fifo;
     uint8_t m_waiting = 0;  // bit c: m_fifo[c] holds a frame
     port_scheduler m_scheduler;
     std::array<red_marker, num_pools> m_red{};
     uint64_t m_packets = 0;  // queued only
-    uint64_t m_tx_charge = 0;
-    uint8_t m_tx_pool = 0;
-    uint8_t m_tx_in_tc = 0;
-    uint16_t m_tx_in_port = 0;
+    bool m_tx_held = false;  // the frame serialising still holds its charges
+    switch_tag m_tx_tag;
+    egress_charge m_tx_charge;
     counters m_stats;
     state_probe* m_probe = nullptr;
 };

@@ -8,8 +8,8 @@ namespace uetsim {
 
 switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
                          const egress_queue_config& cfg, const traffic_classifier& cls,
-                         buffer_manager& buffers, ingress_unit& ingress, random_stream& rng,
-                         const pfc_settings& pfc, packet_pool& pool)
+                         buffer_manager& buffers, random_stream& rng, const pfc_settings& pfc,
+                         packet_pool& pool)
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx",
@@ -17,7 +17,7 @@ switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
              if (__builtin_expect(m_pfc.waiting(), 0)) return next_pfc();  // PFC frames first
              return m_queue.dequeue(rng.uniform());
          })
-    , m_queue(cfg, cls, buffers, ingress, index)
+    , m_queue(cfg, cls, buffers, index)
     , m_pfc("pfc", pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
 {
     m_pfc.on_watchdog([this, &pool](int t) {
@@ -40,34 +40,46 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_routes(std::move(routes))
     , m_ecmp(cfg.hash_method, switch_salt(node_id, random_seed))
     , m_pool(pool)
-    , m_classifier(cfg.uet_policy_enabled)
+    , m_classifier(cfg.buffer.uet_policy_enabled)
     , m_rng(random_seed, std::string(basename()) + ".ecn")
-    , m_buffers(ports.size(), switch_buffer_config(cfg))
-    , m_ingress(ports.size())
+    , m_port_specs(ports)
+    // Every port of a switch has a link (the topology creates ports per link): all are connected.
+    , m_buffers(derive_shared_buffer_layout(cfg.buffer, uint32_t(ports.size())), ports.size())
+    , m_ingress(m_buffers)
     , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
     , m_latency(seconds(cfg.forwarding_latency_s))
 {
+    // The shared buffer's Xoff/Xon name a pool; its priority group is the pool's lossless
+    // classes, one pause frame per class.
     m_pause_generator.sw = this;
-    m_pause_generator.groups = {uint8_t(1u << 0), uint8_t(1u << 1), 0, 0, 0, 0, 0, 0};
-    const uint64_t limit = m_buffers.limit(false);  // RED thresholds are fractions of it
+    for (uint8_t pool = 0; pool < shared_buffer_pools; ++pool)
+        m_pause_generator.groups[pool] = m_buffers.layout().pools[pool].lossless_classes;
+    m_buffers.attach(&m_pause_generator);
+    // RED per pool, its band a fraction of the pool's static egress limit (X3); lossless
+    // classes are marked against the same band.
+    egress_queue_config q;
+    q.trimming = cfg.buffer.trimming_enabled;
+    for (uint8_t pool = 0; pool < shared_buffer_pools; ++pool) {
+        const ecn_band band =
+            m_buffers.layout().ecn_thresholds(pool, cfg.min_threshold, cfg.max_threshold);
+        red_params& r = q.red[pool];
+        r.enabled = cfg.enable_ecn;
+        r.ewma_weight = cfg.ewma_weight;
+        r.min_bytes = double(band.min_bytes);
+        r.max_bytes = double(band.max_bytes);
+        r.max_probability = cfg.max_mark_probability;
+    }
     for (size_t i = 0; i < ports.size(); ++i) {
-        egress_queue_config q;
-        q.trimming = cfg.trimming_enabled;
         q.nic_facing = ports[i].nic_facing;
-        q.red.enabled = cfg.enable_ecn;
-        q.red.ewma_weight = cfg.ewma_weight;
-        q.red.min_bytes = cfg.min_threshold * double(limit);
-        q.red.max_bytes = cfg.max_threshold * double(limit);
-        q.red.max_probability = cfg.max_mark_probability;
         pfc_settings pfc;
         pfc.link = ports[i].link;
         pfc.frame_bytes = ports[i].pfc_frame_bytes;
         pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
-        m_ports.push_back(std::make_unique<switch_port>(
-            name_i.c_str(), uint16_t(i), q, m_classifier, m_buffers, m_ingress, m_rng, pfc, pool));
+        m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
+                                                        m_classifier, m_buffers, m_rng, pfc, pool));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;
@@ -82,10 +94,26 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     c.rx_bytes += p.wire_bytes;
     if (__builtin_expect(p.kind == packet_kind::pfc, 0)) return receive_pfc(port, p);
     ++p.hops;
-    // Classified once, at ingress: its bytes count against (port, class) until they leave.
+    // Classified once, at ingress, and charged to the shared buffer until it leaves.
     const uint8_t tc = m_classifier.traffic_class(p);
-    m_ingress.charge(uint16_t(port), tc, egress_queue::charge(p));
-    m_pipeline.push({&p, uint16_t(port), tc}, sc_core::sc_time_stamp() + m_latency);
+    const ingress_decision d = m_ingress.admit(uint16_t(port), tc, p);
+    if (!d.admitted()) {
+        ++c.rx_drops;
+        m_pool.release(&p);
+        return;
+    }
+    m_pipeline.push({&p, d.tag}, sc_core::sc_time_stamp() + m_latency);
+}
+
+void fabric_switch::sample_buffer_occupancy(bool aggregate, bool per_port)
+{
+    m_sample_aggregate = m_sample_aggregate || aggregate;
+    m_sample_per_port = m_sample_per_port || per_port;
+    if (!m_sample_aggregate && !m_sample_per_port) return;
+    std::vector<bool> uplink(m_port_specs.size());
+    for (size_t i = 0; i < m_port_specs.size(); ++i) uplink[i] = m_port_specs[i].uplink;
+    m_buffers.sample_occupancy(std::make_unique<buffer_occupancy>(
+        std::move(uplink), m_sample_aggregate, m_sample_per_port));
 }
 
 void fabric_switch::receive_pfc(size_t port, packet& p)
@@ -101,14 +129,14 @@ void fabric_switch::forward(const switch_item& item)
     const int32_t set = m_routes.set_of(p->dst_node);
     if (set == routing_table::no_route) {
         ++m_no_route_drops;
-        m_ingress.release(item.in_port, item.in_tc, egress_queue::charge(*p));
+        m_buffers.release_ingress(item.tag);
         m_pool.release(p);
         return;
     }
     const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
     const size_t member = m_ecmp.select(*p, set, m_routes.set_size(set), now_ps);
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
-    if (out.queue().offer(p, item.in_port, item.in_tc) == admit_result::dropped) {
+    if (out.queue().offer(p, item.tag) == admit_result::dropped) {
         ++out.counters().tx_drops;
         m_pool.release(p);
         return;

@@ -1,8 +1,9 @@
 // The fabric switch: N ports, store-and-forward with a fixed forwarding latency.
 // Split as merlin and garnet split a router: classification (traffic_class.h), routing
-// (routing_table.h; member_selector.h picks the equal-cost member), admission and occupancy of the
-// switch's buffer across ports (buffer_manager.h), queueing and arbitration per egress port
-// (egress_queue.h: trimming, RED, strict priority through port_scheduler).
+// (routing_table.h; member_selector.h picks the equal-cost member), the shared buffer across
+// ports (buffer_manager.h over shared_buffer_accounting.h: ingress admission in ingress_unit.h,
+// PFC decisions to a pause_signal), queueing and arbitration per egress port (egress_queue.h:
+// trimming, RED, strict priority through port_scheduler).
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,8 @@ struct port_counters
 {
     uint64_t rx_packets = 0;
     uint64_t rx_bytes = 0;
-    uint64_t tx_drops = 0;  // egress admission drops (the ingress unit only counts, it never drops)
+    uint64_t tx_drops = 0;  // egress admission drops
+    uint64_t rx_drops = 0;  // ingress admission drops (headroom or pool full)
 };
 
 class switch_port : public sc_core::sc_module
@@ -44,8 +46,8 @@ public:
 
     // Port `index` of a switch whose buffer is `buffers`; `pfc`: its PFC frames and timing.
     switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
-                const traffic_classifier& cls, buffer_manager& buffers, ingress_unit& ingress,
-                random_stream& rng, const pfc_settings& pfc, packet_pool& pool);
+                const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng,
+                const pfc_settings& pfc, packet_pool& pool);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
@@ -71,14 +73,13 @@ struct member_counters
     uint64_t packets = 0;
 };
 
-// What the forwarding pipeline carries: the packet, the port it arrived on and the traffic class
-// it was classified in there, which admission and ingress accounting need at the egress side
-// (garnet's flit keeps its input port the same way).
+// What the forwarding pipeline carries: the packet and its switch tag (page, ingress step 7: the
+// port it arrived on, its class, pool and ingress charge), which egress admission and the
+// release of the ingress charge need (garnet's flit keeps its input port the same way).
 struct switch_item
 {
     packet* p;
-    uint16_t in_port;
-    uint8_t in_tc;
+    switch_tag tag;
 };
 
 class fabric_switch : public sc_core::sc_module
@@ -89,6 +90,7 @@ public:
         bool nic_facing = false;  // the peer is a host NIC (trimming marks TRIMMED_LAST_HOP)
         pfc_link link;            // the port's link: PFC pause and refresh times
         uint32_t pfc_frame_bytes = wire::pfc_uet_bytes;
+        bool uplink = false;      // towards a higher tier (the buffer records' ul/dl)
     };
 
     fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id, const switch_config& cfg,
@@ -104,6 +106,12 @@ public:
     const routing_table& routes() const { return m_routes; }
     const buffer_manager& buffers() const { return m_buffers; }
     const ingress_unit& ingress() const { return m_ingress; }
+    // PFC's end of the buffer's pause decisions (null: nobody listens).
+    void attach_pause_signal(pause_signal* s) { m_buffers.attach(s); }
+    // Occupancy sampling for the buffer records (before the run; a second call adds to the
+    // first).
+    void sample_buffer_occupancy(bool aggregate, bool per_port);
+    buffer_occupancy& buffer_occupancy_series() { return *m_buffers.occupancy_mut(); }
     const member_counters& member(size_t slot) const { return m_members[slot]; }
     // Simulated time (ps) a set first carried a packet; UINT64_MAX: never.
     uint64_t set_formed_ps(int32_t set) const { return m_set_formed_ps[size_t(set)]; }
@@ -116,9 +124,8 @@ public:
     // The switch's PFC generator: the shared buffer's Xoff/Xon of (ingress port, priority
     // group) become pause and resume frames on that port, one per class of the group.
     pause_signal& pause_generator() { return m_pause_generator; }
-    // Priority group -> its lossless classes (bit t: TCt). By default the shared-buffer page's
-    // defaults (EnablePFC [1,1,0,...], TrafficClassPoolMapping [0,1,0,...]): group 0 is TC0,
-    // group 1 is TC1.
+    // Priority group (a pool) -> its lossless classes (bit t: TCt), from the shared buffer's
+    // layout at construction; with the pages' defaults group 0 is TC0 and group 1 is TC1.
     void set_priority_groups(const std::array<uint8_t, 8>& g) { m_pause_generator.groups = g; }
 
 private:
@@ -146,6 +153,8 @@ private:
     packet_pool& m_pool;
     traffic_classifier m_classifier;
     random_stream m_rng;
+    std::vector<port_spec> m_port_specs;
+    bool m_sample_aggregate = false, m_sample_per_port = false;
     buffer_manager m_buffers;
     ingress_unit m_ingress;
     timed_fifo<switch_item> m_pipeline;

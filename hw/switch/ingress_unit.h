@@ -1,36 +1,28 @@
-// Ingress accounting of one switch: the bytes each (ingress port, traffic class) has in the
-// buffer, charged when a packet arrives and released when it leaves (its serialization at the
-// egress port ends) or is dropped. Pause thresholds (Xoff/Xon) and headroom read these counts
-// (issue #13). Pure logic, one flat array per switch: a charge is one add.
+// The ingress stage of one switch (packet-handling page, ingress steps 3 to 7): an arriving
+// packet, classified, is charged to the shared buffer through buffer_manager, which may pause
+// the port's sender, admit it to headroom or drop it; an admitted packet carries the tag its
+// ingress charge is released with. Pure logic.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
-#include <vector>
 
-#include "hw/switch/traffic_class.h"
+#include "hw/switch/buffer_manager.h"
 
 namespace uetsim {
 
 class ingress_unit
 {
 public:
-    explicit ingress_unit(size_t ports);
+    explicit ingress_unit(buffer_manager& buffers) : m_buffers(buffers) {}
 
-    void charge(uint16_t port, uint8_t tc, uint64_t bytes) { m_bytes[slot(port, tc)] += bytes; }
-    void release(uint16_t port, uint8_t tc, uint64_t bytes) { m_bytes[slot(port, tc)] -= bytes; }
-
-    size_t ports() const { return m_bytes.size() / num_traffic_classes; }
-    uint64_t bytes(uint16_t port, uint8_t tc) const { return m_bytes[slot(port, tc)]; }
-    uint64_t port_bytes(uint16_t port) const;  // all classes
-
-private:
-    static size_t slot(uint16_t port, uint8_t tc)
+    // The packet of class `tc` that arrived on `port`, charged as the buffer counts it.
+    ingress_decision admit(uint16_t port, uint8_t tc, const packet& p)
     {
-        return size_t(port) * num_traffic_classes + tc;
+        return m_buffers.on_ingress(port, tc, buffer_charge(p));
     }
 
-    std::vector<uint64_t> m_bytes;  // [port * num_traffic_classes + tc]
+private:
+    buffer_manager& m_buffers;
 };
 
 }  // namespace uetsim

@@ -2,8 +2,8 @@
 // ingress occupancy and headroom per (ingress port, pool), the pools' ingress and egress totals,
 // egress queues per (egress port, pool). It decides and counts; it sends nothing: each call
 // returns what the switch must do (admit, drop with a reason, send a pause or a resume for a
-// port's priority group), and the switch module acts on it (not wired yet, docs/shared-buffer.md).
-// Pure logic over flat arrays, one per switch; each call is a few adds and compares.
+// port's priority group), and the switch acts on it through buffer_manager.
+// Pure logic over flat arrays, one per switch; each call is a few adds and compares (inline).
 #pragma once
 
 #include <array>
@@ -82,6 +82,17 @@ public:
     egress_decision on_egress(const switch_tag& tag, uint16_t out_port, uint8_t tc, uint32_t bytes,
                               bool trimmable_rtx);
 
+    // What on_egress would refuse the packet for (none: it fits), without charging anything:
+    // the trimmer asks before it cuts a packet down.
+    buffer_drop egress_refusal(uint16_t out_port, uint8_t tc, uint32_t bytes,
+                               bool trimmable_rtx) const;
+
+    // A trimmed packet keeps only its headers: its ingress charge shrinks to `bytes`.
+    void shrink_ingress(switch_tag& tag, uint32_t bytes);
+
+    // An admitted packet that leaves without egress (no route): its ingress charge is released.
+    void release_ingress(const switch_tag& tag);
+
     // Its transmission has completed: both charges are released, a lossless one headroom first;
     // returns the resume to send when the port's headroom is empty and its occupancy at or below
     // Xon while paused.
@@ -89,7 +100,7 @@ public:
 
     const shared_buffer_layout& layout() const { return m_layout; }
     size_t ports() const { return m_paused.size() / shared_buffer_pools; }
-    bool paused(uint16_t port, uint8_t pool) const { return m_paused[slot(port, pool)]; }
+    bool paused(uint16_t port, uint8_t pool) const { return m_paused[slot(port, pool)] != 0; }
     uint64_t ingress_occupancy(uint16_t port, uint8_t pool) const
     {
         return m_occupancy[slot(port, pool)];
@@ -119,16 +130,138 @@ private:
     {
         return size_t(port) * shared_buffer_pools + pool;
     }
-    void release_ingress(const switch_tag& tag);
-
     shared_buffer_layout m_layout;
     std::vector<uint64_t> m_occupancy;  // [port * pools + pool]: bytes brought in, not headroom
     std::vector<uint64_t> m_headroom;
     std::vector<uint64_t> m_egress;
-    std::vector<bool> m_paused;
+    std::vector<uint8_t> m_paused;  // bytes, not bits: read on every lossless arrival
     std::array<uint64_t, shared_buffer_pools> m_pool_ingress{};  // sum of the ports' occupancy
     std::array<uint64_t, shared_buffer_pools> m_pool_egress{};
     counters m_stats;
 };
+
+// The per-packet calls, inline: they run for every packet at every switch.
+
+inline ingress_decision shared_buffer_accounting::on_ingress(uint16_t port, uint8_t tc,
+                                                             uint32_t bytes)
+{
+    ingress_decision d;
+    const uint8_t pool = m_layout.pool_of(tc);
+    const size_t s = slot(port, pool);
+    d.tag = {port, tc, pool, bytes, false};
+
+    if (m_layout.lossless(tc)) {
+        if (m_paused[s]) {
+            // The port has paused its sender: what is still in flight goes to headroom, which
+            // is not part of the pool and is not checked against it.
+            if (m_headroom[s] + bytes > m_layout.pools[pool].headroom_limit_bytes) {
+                d.drop = buffer_drop::headroom;
+                ++m_stats.dropped_headroom;
+                return d;
+            }
+            m_headroom[s] += bytes;
+            d.tag.headroom = true;
+            ++m_stats.admitted;
+            return d;
+        }
+        // Xoff is checked before the charge: the packet that crosses it is still admitted.
+        if (m_occupancy[s] + bytes > m_layout.xoff_bytes) {
+            m_paused[s] = 1;
+            d.xoff = {true, port, pool, m_layout.pools[pool].lossless_classes};
+            ++m_stats.xoff_sent;
+        }
+    }
+    // Lossless (not paused) and lossy alike: the pool and the port's occupancy; over the pool's
+    // size the charge is rolled back and the packet dropped, whatever its class.
+    if (m_pool_ingress[pool] + bytes > m_layout.pools[pool].bytes) {
+        d.drop = buffer_drop::ingress_pool;
+        ++m_stats.dropped_ingress_pool;
+        return d;
+    }
+    m_pool_ingress[pool] += bytes;
+    m_occupancy[s] += bytes;
+    ++m_stats.admitted;
+    return d;
+}
+
+inline buffer_drop shared_buffer_accounting::egress_refusal(uint16_t out_port, uint8_t tc,
+                                                            uint32_t bytes,
+                                                            bool trimmable_rtx) const
+{
+    if (m_layout.lossless(tc)) return buffer_drop::none;
+    // Two bounds: the port's queue limit for the pool, and the pool's size at egress.
+    const uint8_t pool = m_layout.pool_of(tc);
+    const double limit = m_layout.egress_queue_limit(pool, m_pool_egress[pool], trimmable_rtx);
+    if (double(m_egress[slot(out_port, pool)] + bytes) > limit) return buffer_drop::egress_limit;
+    if (m_pool_egress[pool] + bytes > m_layout.pools[pool].bytes) return buffer_drop::egress_pool;
+    return buffer_drop::none;
+}
+
+inline egress_decision shared_buffer_accounting::on_egress(const switch_tag& tag, uint16_t out_port,
+                                                           uint8_t tc, uint32_t bytes,
+                                                           bool trimmable_rtx)
+{
+    egress_decision d;
+    d.drop = egress_refusal(out_port, tc, bytes, trimmable_rtx);
+    if (!d.admitted()) {
+        ++(d.drop == buffer_drop::egress_limit ? m_stats.dropped_egress_limit
+                                               : m_stats.dropped_egress_pool);
+        release_ingress(tag);
+        return d;
+    }
+    const uint8_t pool = m_layout.pool_of(tc);
+    m_egress[slot(out_port, pool)] += bytes;
+    m_pool_egress[pool] += bytes;
+    d.charge = {out_port, pool, bytes};
+    return d;
+}
+
+inline void shared_buffer_accounting::shrink_ingress(switch_tag& tag, uint32_t bytes)
+{
+    // Only lossy packets are trimmed (trimming excludes PFC), so the cut comes off the occupancy.
+    const uint32_t cut = tag.bytes - bytes;
+    const size_t s = slot(tag.in_port, tag.pool);
+    if (tag.headroom) {
+        m_headroom[s] -= cut;
+    } else {
+        m_occupancy[s] -= cut;
+        m_pool_ingress[tag.pool] -= cut;
+    }
+    tag.bytes = bytes;
+}
+
+inline void shared_buffer_accounting::release_ingress(const switch_tag& tag)
+{
+    const size_t s = slot(tag.in_port, tag.pool);
+    uint64_t rest = tag.bytes;
+    if (m_layout.lossless(tag.tc)) {
+        // Headroom is given back first, whichever bucket this packet was charged to, so it is
+        // ready for the next pause; only the remainder lowers the occupancy (and the pool).
+        const uint64_t h = rest < m_headroom[s] ? rest : m_headroom[s];
+        m_headroom[s] -= h;
+        rest -= h;
+    }
+    m_occupancy[s] -= rest;
+    m_pool_ingress[tag.pool] -= rest;
+}
+
+inline pfc_signal shared_buffer_accounting::on_transmit_complete(const switch_tag& tag,
+                                                                 const egress_charge& charge)
+{
+    const size_t e = slot(charge.out_port, charge.pool);
+    m_egress[e] -= charge.bytes;
+    m_pool_egress[charge.pool] -= charge.bytes;
+    release_ingress(tag);
+
+    pfc_signal xon;
+    const size_t s = slot(tag.in_port, tag.pool);
+    if (m_layout.lossless(tag.tc) && m_paused[s] && m_headroom[s] == 0 &&
+        m_occupancy[s] <= m_layout.xon_bytes) {
+        m_paused[s] = 0;
+        xon = {true, tag.in_port, tag.pool, m_layout.pools[tag.pool].lossless_classes};
+        ++m_stats.xon_sent;
+    }
+    return xon;
+}
 
 }  // namespace uetsim

@@ -121,9 +121,11 @@ std::vector<std::string> shared_buffer_config::validate() const
     if (trimming_enabled && enable_pfc.size() == size_t(shared_buffer_classes)) {
         for (double e : enable_pfc)
             if (e != 0) {
-                errs.push_back("Switch.EnablePFC " + list_text(enable_pfc) +
-                               " enables PFC while Switch.TrimmingEnabled is true; trimming "
-                               "needs PFC off for every class (all entries 0)");
+                errs.push_back(
+                    "Switch.EnablePFC " + list_text(enable_pfc) +
+                    " enables PFC while Switch.TrimmingEnabled is true; trimming "
+                    "needs PFC off for every class (all entries 0: set Switch.EnablePFC: "
+                    "[0, 0, 0, 0, 0, 0, 0, 0])");
                 break;
             }
     }
@@ -191,19 +193,6 @@ const char* to_string(egress_limit_form f)
             return "uet_policy";
     }
     return "?";
-}
-
-double shared_buffer_layout::egress_queue_limit(uint8_t pool, uint64_t pool_egress_bytes,
-                                                bool trimmable_rtx) const
-{
-    const shared_buffer_pool& p = pools[pool];
-    if (form == egress_limit_form::dynamic) {
-        const uint64_t free = p.bytes > pool_egress_bytes ? p.bytes - pool_egress_bytes : 0;
-        return lossy_alpha * double(free);
-    }
-    const uint64_t limit = p.fixed_egress_limit_bytes;
-    if (trimmable_rtx && trimmable_rtx_allowance) return double(limit + limit / 2);
-    return double(limit);
 }
 
 ecn_band shared_buffer_layout::ecn_thresholds(uint8_t pool, double min_threshold,

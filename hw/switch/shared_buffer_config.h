@@ -3,7 +3,7 @@
 // turn them into a layout (headroom, pools, priority groups, egress limits with the static limit
 // the ECN band is a fraction of, Xoff/Xon), plus the UET-policy variant and the lossless-class
 // sizing rule. Pure arithmetic, computed once per switch; shared_buffer_accounting applies the
-// layout at run time. Not wired into the switch yet (docs/shared-buffer.md).
+// layout at run time (docs/buffers-and-pfc.md).
 #pragma once
 
 #include <array>
@@ -34,10 +34,10 @@ struct shared_buffer_config
     bool queue_drop_threshold_enable = false;             // QueueDropThresholdEnable
     uint32_t queue_drop_threshold = 5;                    // QueueDropThreshold, x PlaneBDP
     uint64_t plane_bdp_bytes = 300'000;                   // PlaneBDP 300KB
-    double buffer_stats_report_interval_s = 1e-3;  // BufferStatsReportInterval (record, later)
+    double buffer_stats_report_interval_s = 1e-3;         // BufferStatsReportInterval
 
     // Switch attributes the layout depends on: UETPolicyEnabled (pages' default false), the
-    // output-files page's ReportPerPortBufferStats (record, later) and the switch's packet
+    // output-files page's ReportPerPortBufferStats and the switch's packet
     // trimming (Switch.TrimmingEnabled), which sets the UET policy's fixed limit.
     bool uet_policy_enabled = false;
     bool report_per_port_buffer_stats = false;
@@ -152,5 +152,19 @@ struct lossless_class_sizing
 std::vector<lossless_class_sizing> check_lossless_sizing(const shared_buffer_layout& layout,
                                                          uint64_t largest_packet_bytes,
                                                          uint64_t in_flight_bytes);
+
+// Per lossy packet at egress, inline.
+inline double shared_buffer_layout::egress_queue_limit(uint8_t pool, uint64_t pool_egress_bytes,
+                                                       bool trimmable_rtx) const
+{
+    const shared_buffer_pool& p = pools[pool];
+    if (form == egress_limit_form::dynamic) {
+        const uint64_t free = p.bytes > pool_egress_bytes ? p.bytes - pool_egress_bytes : 0;
+        return lossy_alpha * double(free);
+    }
+    const uint64_t limit = p.fixed_egress_limit_bytes;
+    if (trimmable_rtx && trimmable_rtx_allowance) return double(limit + limit / 2);
+    return double(limit);
+}
 
 }  // namespace uetsim

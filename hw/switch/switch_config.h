@@ -6,6 +6,7 @@
 #include "hw/common/value_range.h"
 
 #include "hw/switch/flow_hash.h"
+#include "hw/switch/shared_buffer_config.h"
 
 namespace uetsim {
 
@@ -18,16 +19,12 @@ struct switch_config
 
     double forwarding_latency_s = 500e-9;  // ingress to egress-queue, fixed
 
-    // Egress admission: one byte limit per egress port (all lossy classes share it). 0 means
-    // the derived default: PlaneBDP with trimming on, QueueDropThreshold x PlaneBDP otherwise.
-    uint64_t egress_queue_limit_bytes = 0;
-    uint64_t plane_bdp_bytes = 300'000;
-    uint32_t queue_drop_threshold = 5;
+    // The shared buffer (SharedBufferManager), with UETPolicyEnabled (classify control/trimmed/
+    // data to TC2/TC1/TC0), the trimmer's switch and ReportPerPortBufferStats.
+    shared_buffer_config buffer;
 
-    bool uet_policy_enabled = false;  // classify control/trimmed/data to TC2/TC1/TC0
-    bool trimming_enabled = false;    // requires the UET policy
-
-    // RED ECN marker per egress port, thresholds as fractions of the static egress limit.
+    // RED ECN marker per egress port and pool, thresholds as fractions of the pool's static
+    // egress limit (shared_buffer_layout::ecn_thresholds).
     bool enable_ecn = true;
     double ewma_weight = 0.10;
     double min_threshold = 0.2;
@@ -42,12 +39,6 @@ struct switch_config
     // Switch.RtlFlowHashLockstep, deprecated: true reads as Rtl.FlowHash: both (sim/config's
     // rule sets the scenario's Rtl modes; the fabric reads only those).
     bool rtl_flow_hash_lockstep = false;
-
-    uint64_t effective_egress_limit() const
-    {
-        if (egress_queue_limit_bytes) return egress_queue_limit_bytes;
-        return trimming_enabled ? plane_bdp_bytes : queue_drop_threshold * plane_bdp_bytes;
-    }
 };
 
 }  // namespace uetsim

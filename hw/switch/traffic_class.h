@@ -1,4 +1,5 @@
-// Classification: a packet's traffic class and buffer pool at a switch.
+// Classification: a packet's traffic class at a switch (its pool is the shared buffer's
+// TrafficClassPoolMapping, shared_buffer_layout::pool_of).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@ class traffic_classifier
 {
 public:
     explicit traffic_classifier(bool uet_policy) : m_uet_policy(uet_policy) {}
+    bool uet_policy() const { return m_uet_policy; }
 
     // DSCP / 8, or under the UET policy: control -> TC2, trimmed -> TC1, everything else TC0.
     uint8_t traffic_class(const packet& p) const
@@ -24,14 +26,6 @@ public:
         if (r == dscp::role::control) return 2;
         if (r == dscp::role::trimmed || r == dscp::role::trimmed_last_hop) return 1;
         return 0;
-    }
-
-    // Buffer pool of a class: one pool per class under the UET policy (TC0..TC2), otherwise the
-    // default TrafficClassPoolMapping [0, 1, 0, 0, 0, 0, 0, 0].
-    uint8_t pool(uint8_t tc) const
-    {
-        if (m_uet_policy) return tc < 3 ? tc : 0;
-        return tc == 1 ? 1 : 0;
     }
 
 private:

@@ -1,5 +1,6 @@
 // Switch.* keys: every fabric switch (the switch pages' attributes) and their rules.
 #include "sim/config/keys_common.h"
+#include "testbench/topology.h"
 
 namespace uetsim::config {
 
@@ -35,18 +36,66 @@ void add_switch_keys(scenario_schema& s)
         .fabric_wide();
     k.time("Switch.ForwardingLatency", UETSIM_FIELD(sw.forwarding_latency_s), {0, 100e-6},
            "Fixed pipeline latency from ingress to the egress queue.");
-    k.bytes("Switch.EgressQueueLimit", UETSIM_FIELD(sw.egress_queue_limit_bytes), {0, u32_max},
-            "Byte limit of each egress port; 0 derives it: PlaneBDP with trimming, "
-            "QueueDropThreshold x PlaneBDP without.");
-    k.bytes("Switch.PlaneBDP", UETSIM_FIELD(sw.plane_bdp_bytes), {1, u32_max},
-            "The fabric's bandwidth-delay product: base of the derived egress limit.");
-    k.integer("Switch.QueueDropThreshold", UETSIM_FIELD(sw.queue_drop_threshold), {1, 1000},
-              "Egress limit as a multiple of PlaneBDP when trimming is off.");
-    k.boolean("Switch.UETPolicyEnabled", UETSIM_FIELD(sw.uet_policy_enabled),
-              "Classify control, trimmed and data packets to TC2, TC1 and TC0.");
-    k.boolean("Switch.TrimmingEnabled", UETSIM_FIELD(sw.trimming_enabled),
+    // The shared buffer (the configuration page's SharedBufferManager attributes).
+    k.bytes("Switch.TotalSharedBufferSize", UETSIM_FIELD(sw.buffer.total_shared_buffer_size_bytes),
+            {1, u32_max},
+            "Total packet buffer of the switch; headroom is reserved from it first, the pools "
+            "divide the rest.");
+    k.bytes("Switch.HeadRoomPerPortLimit", UETSIM_FIELD(sw.buffer.head_room_per_port_limit_bytes),
+            {0, u32_max},
+            "Headroom reserved for every connected port; a paused port may hold this much in "
+            "each pool that carries a lossless class.");
+    k.number_list("Switch.PoolAllocationMap", UETSIM_FIELD(sw.buffer.pool_allocation_map),
+                  "eight fractions 0.0..1.0, one per pool 0 to 7",
+                  "Fraction of the buffer left after headroom for each pool; 0: no pool. Any "
+                  "remainder goes to the last pool with a non-zero entry.");
+    k.number_list("Switch.TrafficClassPoolMapping",
+                  UETSIM_FIELD(sw.buffer.traffic_class_pool_mapping),
+                  "eight pool numbers 0..7, one per traffic class 0 to 7",
+                  "Pool of each traffic class (index: the class). Map each PFC-enabled class n to "
+                  "pool n.");
+    k.number_list("Switch.EnablePFC", UETSIM_FIELD(sw.buffer.enable_pfc),
+                  "eight entries 0 or 1, one per traffic class 0 to 7",
+                  "1: the class is lossless (PFC pauses its sender above Xoff; never dropped at "
+                  "egress); 0: lossy.");
+    k.bytes("Switch.StaticPoolXoffThreshold",
+            UETSIM_FIELD(sw.buffer.static_pool_xoff_threshold_bytes), {0, u32_max},
+            "A port's ingress occupancy in a pool above which it pauses its sender (every port "
+            "and pool).");
+    k.bytes("Switch.StaticPoolXonThreshold",
+            UETSIM_FIELD(sw.buffer.static_pool_xon_threshold_bytes), {0, u32_max},
+            "The ingress occupancy at or below which a paused port resumes its sender, once its "
+            "headroom is empty.");
+    k.real("Switch.LossyAlpha", UETSIM_FIELD(sw.buffer.lossy_alpha),
+           reals(shared_buffer_config::lossy_alpha_range),
+           "Multiplier on the pool's free egress bytes giving a lossy egress queue's limit, per "
+           "packet; 0: a fixed limit (QueueDropThresholdEnable).");
+    k.boolean("Switch.QueueDropThresholdEnable",
+              UETSIM_FIELD(sw.buffer.queue_drop_threshold_enable),
+              "With LossyAlpha 0: cap each lossy egress queue at QueueDropThreshold x PlaneBDP "
+              "(true) or split each pool evenly between the connected ports (false).");
+    k.integer("Switch.QueueDropThreshold", UETSIM_FIELD(sw.buffer.queue_drop_threshold),
+              ints(shared_buffer_config::queue_drop_threshold_range),
+              "The fixed egress cap (and, under the UET policy without trimming, the egress "
+              "limit) as a multiple of PlaneBDP.");
+    k.bytes("Switch.PlaneBDP", UETSIM_FIELD(sw.buffer.plane_bdp_bytes), {1, u32_max},
+            "The fabric's bandwidth-delay product: base of the fixed egress cap and of the UET "
+            "policy's egress limit.");
+    k.time("Switch.BufferStatsReportInterval",
+           UETSIM_FIELD(sw.buffer.buffer_stats_report_interval_s),
+           reals(shared_buffer_config::buffer_stats_report_interval_range),
+           "Spacing of scala-switch-agg-buff-stats (and scala-switch-buff-stats) rows.")
+        .fabric_wide();
+    k.boolean("Switch.ReportPerPortBufferStats",
+              UETSIM_FIELD(sw.buffer.report_per_port_buffer_stats),
+              "Write the per-port buffer record scala-switch-buff-stats.")
+        .fabric_wide();
+    k.boolean("Switch.UETPolicyEnabled", UETSIM_FIELD(sw.buffer.uet_policy_enabled),
+              "The UET policy: classify control, trimmed and data packets to TC2, TC1 and TC0, "
+              "three pools 1.5 : 1 : 1, fixed egress limits.");
+    k.boolean("Switch.TrimmingEnabled", UETSIM_FIELD(sw.buffer.trimming_enabled),
               "Trim an over-limit packet to its headers instead of dropping it (requires "
-              "UETPolicyEnabled).");
+              "UETPolicyEnabled and EnablePFC all 0).");
     k.time("Switch.PfcWatchdogTimeout", UETSIM_FIELD(sw.pfc_watchdog_timeout_s),
            reals(switch_config::pfc_watchdog_timeout_range),
            "PFC watchdog: a traffic class that a port's peer keeps paused without a break for "
@@ -73,10 +122,38 @@ void add_switch_keys(scenario_schema& s)
         {"Switch.TrimmingEnabled requires Switch.UETPolicyEnabled.",
          {"Switch.TrimmingEnabled", "Switch.UETPolicyEnabled"},
          [](scenario& sc, const given_keys&) {
-             if (sc.sw.trimming_enabled && !sc.sw.uet_policy_enabled)
+             if (sc.sw.buffer.trimming_enabled && !sc.sw.buffer.uet_policy_enabled)
                  fail_rule(
                      "Switch.TrimmingEnabled is true but Switch.UETPolicyEnabled is false; "
                      "trimming requires the UET policy (set Switch.UETPolicyEnabled: true)");
+         }});
+    s.rules.push_back(
+        {"The shared buffer's rules (configuration page): EnablePFC and TrafficClassPoolMapping "
+         "have eight whole entries, PoolAllocationMap eight fractions with a non-zero one and "
+         "no excess beyond its last non-zero entry, trimming only with PFC off for every class, "
+         "and the headroom of every switch's connected ports within TotalSharedBufferSize.",
+         {"Switch.EnablePFC", "Switch.TrafficClassPoolMapping", "Switch.PoolAllocationMap",
+          "Switch.TrimmingEnabled", "Switch.HeadRoomPerPortLimit", "Switch.TotalSharedBufferSize"},
+         [](scenario& sc, const given_keys&) {
+             std::vector<std::string> errs = sc.sw.buffer.validate();
+             if (errs.empty()) {
+                 // Connected ports: the switch with the most links (every port has one).
+                 uint32_t ports = 0;
+                 std::string name;
+                 try {
+                     const topology t = build_topology(sc.topology, sc.link);
+                     for (uint32_t d = t.hosts; d < t.devices.size(); ++d)
+                         if (t.devices[d].ports.size() > ports) {
+                             ports = uint32_t(t.devices[d].ports.size());
+                             name = t.devices[d].name;
+                         }
+                 } catch (const std::exception&) {
+                     return;  // the topology's own rules report it
+                 }
+                 errs = sc.sw.buffer.validate(ports);
+                 if (!errs.empty()) errs[0] = name + ": " + errs[0];
+             }
+             if (!errs.empty()) fail_rule(errs.front());
          }});
     s.rules.push_back({"Switch.MaxThreshold is at least Switch.MinThreshold.",
                        {"Switch.MaxThreshold", "Switch.MinThreshold"},

@@ -269,6 +269,41 @@ std::vector<std::string> read_string_list(
 
 }  // namespace
 
+std::vector<double> read_number_list(const YAML::Node& node, const value_context& ctx)
+{
+    if (node.IsMap()) fail(node, ctx, "expected a list of numbers, got a map");
+    std::vector<double> out;
+    auto one = [&](const std::string& text, const YAML::Node& n, size_t i) {
+        const std::string t = trim(text);
+        char* end = nullptr;
+        const double v = t.empty() ? 0 : std::strtod(t.c_str(), &end);
+        if (t.empty() || *end != '\0' || !std::isfinite(v))
+            fail(n, {ctx.name + "[" + std::to_string(i) + "]", ctx.source},
+                 in_quotes(t) + " is not a number");
+        out.push_back(v);
+    };
+    if (node.IsSequence()) {
+        for (size_t i = 0; i < node.size(); ++i) {
+            if (!node[i].IsScalar())
+                fail(node[i], {ctx.name + "[" + std::to_string(i) + "]", ctx.source},
+                     "expected a number");
+            one(node[i].Scalar(), node[i], i);
+        }
+    } else if (node.IsScalar() && !trim(node.Scalar()).empty()) {
+        // The platform's spelling: "0.9, 0.1, 0, ..." with or without the brackets.
+        std::string t = trim(node.Scalar());
+        if (t.size() >= 2 && t.front() == '[' && t.back() == ']') t = t.substr(1, t.size() - 2);
+        size_t i = 0;
+        for (size_t start = 0;; ++i) {
+            const size_t comma = t.find(',', start);
+            one(t.substr(start, comma - start), node, i);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return out;
+}
+
 std::vector<std::string> read_choice_list(const YAML::Node& node, const value_context& ctx,
                                           const std::vector<std::string>& allowed,
                                           const std::vector<choice_alias>& aliases)

@@ -144,6 +144,9 @@ struct choice_alias
 std::vector<std::string> read_choice_list(const YAML::Node& node, const value_context& ctx,
                                           const std::vector<std::string>& allowed,
                                           const std::vector<choice_alias>& aliases = {});
+// A list of numbers (a sequence, or comma-separated in one scalar with or without brackets);
+// the count and the values are the key's rules to check.
+std::vector<double> read_number_list(const YAML::Node& node, const value_context& ctx);
 // A list of names checked by `rule` (a sequence, or comma-separated in one scalar).
 std::vector<std::string> read_name_list(const YAML::Node& node, const value_context& ctx,
                                         const text_rule& rule);
@@ -361,6 +364,26 @@ public:
             field(o) = detail::read_choice_list(n, c, allowed, aliases);
         };
         return string_list(k, field);
+    }
+
+    // A list of numbers, e.g. Switch.PoolAllocationMap; `allowed` says what the entries may be
+    // (a rule checks them).
+    template <class F>
+    key_table& number_list(std::string path, F field, std::string allowed, std::string doc)
+    {
+        auto& k =
+            add(std::move(path), value_type::choice_list, "", std::move(allowed), std::move(doc));
+        k.assign = [field](Owner& o, const YAML::Node& n, const value_context& c) {
+            field(o) = detail::read_number_list(n, c);
+        };
+        k.to_yaml = [field](const Owner& o) {
+            YAML::Node seq(YAML::NodeType::Sequence);
+            for (double v : field(o)) seq.push_back(detail::format_real(v));
+            seq.SetStyle(YAML::EmitterStyle::Flow);
+            return seq;
+        };
+        k.to_json = [field](const Owner& o) { return nlohmann::ordered_json(field(o)); };
+        return done(k);
     }
 
     // A list of free names, e.g. link names (checked against the topology by a rule).

@@ -74,8 +74,9 @@ const column_table<nd_stats_row>& nd_stats_columns()
          "packets dropped at egress admission of this switch port since the start; 0 on hosts",
          UETSIM_CELL(row, r.tx_drops)},
         {"rx_drops",
-         "on a switch port always 0: there is no ingress admission in this version "
-         "([fabric.md](fabric.md#not-modelled-yet)); on a host, packets its NIC discarded on "
+         "on a switch port, packets dropped at ingress admission of the shared buffer since the "
+         "start (a paused port's headroom or the pool full, "
+         "[buffers-and-pfc.md](buffers-and-pfc.md)); on a host, packets its NIC discarded on "
          "receipt (0 for a NIC-less raw host)",
          UETSIM_CELL(row, r.rx_drops)},
         {"link_name", "the link on this port, e.g. `host3-leaf0` (uetsim addition)",
@@ -144,7 +145,7 @@ void nd_stats_record_module::write(double now, double interval)
             switch_port& sp = m_fab.switch_at(dev.index).port(pr.port);
             txp = sp.tx.packets(), txb = sp.tx.bytes();
             rxp = sp.counters().rx_packets, rxb = sp.counters().rx_bytes;
-            txd = sp.counters().tx_drops;  // rx_drops stays 0: no ingress admission yet
+            txd = sp.counters().tx_drops, rxd = sp.counters().rx_drops;
         }
         const double ivl_tx = double(txb - pr.last_tx_bytes),
                      ivl_rx = double(rxb - pr.last_rx_bytes);

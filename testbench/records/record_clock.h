@@ -33,6 +33,7 @@ struct record_clocks
 {
     record_clock& periodic;        // Simulation.NDStatsReportInterval (nd-stats, pcie-stats, ...)
     record_clock& load_balancing;  // Switch.LoadBalancingStatsReportInterval
+    record_clock& buffer_stats;    // Switch.BufferStatsReportInterval
 };
 
 }  // namespace uetsim

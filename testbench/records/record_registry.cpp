@@ -12,6 +12,7 @@
 #include "testbench/records/nic_pipeline_record.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/rdma_records.h"
+#include "testbench/records/switch_buffer_records.h"
 #include "testbench/records/uet_events_record.h"
 #include "testbench/records/uet_records.h"
 
@@ -29,6 +30,8 @@ const std::vector<const record_def*>& record_registry()
         &uet_events_record_def(),
         &nic_pipeline_record_def(),
         &ecn_pfc_stats_record(),
+        &switch_agg_buff_record(),
+        &switch_buff_record(),
         &rdma_perf_record(),
         &beacon_record(),
         &manifest_record(),

@@ -459,7 +459,7 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
         fabric_switch& sw = fab.switch_at(i);
         std::vector<int> pools;
         for (uint8_t tc = 0; tc < num_traffic_classes; ++tc) {
-            const int p = sw.classifier().pool(tc);
+            const int p = sw.buffers().layout().pool_of(tc);
             if (std::find(pools.begin(), pools.end(), p) == pools.end()) pools.push_back(p);
         }
         std::sort(pools.begin(), pools.end());

@@ -17,9 +17,15 @@ scenario incast(bool trimming)
     sc.topology.kind = topology_kind::single_switch;
     sc.topology.hosts = 5;
     sc.nic.type = nic_kind::raw;  // no transport: what the switch drops stays lost
-    sc.sw.egress_queue_limit_bytes = 10 * 4184;
-    sc.sw.uet_policy_enabled = trimming;
-    sc.sw.trimming_enabled = trimming;
+    // A fixed egress limit of 10 data packets: QueueDropThreshold 1 x PlaneBDP 41,840 B
+    // without trimming, PlaneBDP under the UET policy with trimming; every class lossy.
+    sc.sw.buffer.enable_pfc.assign(8, 0);
+    sc.sw.buffer.lossy_alpha = 0;
+    sc.sw.buffer.queue_drop_threshold_enable = true;
+    sc.sw.buffer.queue_drop_threshold = 1;
+    sc.sw.buffer.plane_bdp_bytes = 10 * 4184;
+    sc.sw.buffer.uet_policy_enabled = trimming;
+    sc.sw.buffer.trimming_enabled = trimming;
     for (uint32_t s = 1; s <= 4; ++s) {
         flow_spec f;
         f.src = s;

@@ -35,8 +35,9 @@ void add(scenario& sc, uint32_t src, uint32_t dst, uint64_t bytes, double start 
 void trimming(scenario& sc)
 {
     sc.nic.uet.trimming_enabled = true;
-    sc.sw.uet_policy_enabled = true;
-    sc.sw.trimming_enabled = true;
+    sc.sw.buffer.uet_policy_enabled = true;
+    sc.sw.buffer.trimming_enabled = true;
+    sc.sw.buffer.enable_pfc.assign(8, 0);  // trimming excludes PFC
 }
 
 struct outcome
@@ -125,7 +126,7 @@ TEST(uet_transport, trimming_storm_recovers_every_packet)
 {
     scenario sc = base();
     trimming(sc);
-    sc.sw.egress_queue_limit_bytes = 5 * 4184;  // a very shallow egress queue
+    sc.sw.buffer.plane_bdp_bytes = 5 * 4184;  // the trimming limit: a very shallow egress queue
     for (uint32_t s = 1; s < 16; ++s) add(sc, s, 0, 1u << 20);
     outcome r = run(sc);
     EXPECT_GT(r.summary.packets_trimmed, 1000u);

@@ -22,7 +22,7 @@ std::string scenario(int flows, int entropy_values)
     std::string y = R"(Simulation: {Name: coll}
 Nic: {Type: raw}
 Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}
-Switch: {EcmpHashMethod: crc32WithSalt, EgressQueueLimit: 4000000000}
+Switch: {EcmpHashMethod: crc32WithSalt, EnablePFC: [0, 0, 0, 0, 0, 0, 0, 0]}
 Flows:
 )";
     for (int i = 0; i < flows; ++i) {

@@ -25,7 +25,8 @@ const std::string fabric_1us =
 std::string incast_8_to_1()
 {
     std::string y = "Simulation: {Name: rtt, StopTime: 5ms}\n" + fabric_1us +
-                    "Switch: {UETPolicyEnabled: true, TrimmingEnabled: true}\n"
+                    "Switch: {UETPolicyEnabled: true, TrimmingEnabled: true,\n"
+                    "         EnablePFC: [0, 0, 0, 0, 0, 0, 0, 0]}\n"
                     "UetNic: {TrimmingEnabled: true}\n"
                     "Flows:\n";
     for (int s = 8; s < 16; ++s) y += "  - {Src: " + std::to_string(s) + ", Dst: 0, Bytes: 2MB}\n";

@@ -21,13 +21,14 @@ using namespace uetsim::test;
 
 namespace {
 
-// An RDMA incast (15 initiators to one responder) on a leaf-spine with trimming at 200 KB.
+// An RDMA incast (15 initiators to one responder) on a leaf-spine with trimming at PlaneBDP 200 KB.
 const char* const incast =
     "Simulation: {Name: tr, RunTime: 200us}\n"
     "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}\n"
     "Nic: {Type: uet}\n"
     "UetNic: {PacketSprayingType: Recycled Entropy Packet Spraying}\n"
-    "Switch: {UETPolicyEnabled: true, TrimmingEnabled: true, EgressQueueLimit: 200KB}\n"
+    "Switch: {UETPolicyEnabled: true, TrimmingEnabled: true, PlaneBDP: 200KB,\n"
+    "         EnablePFC: [0, 0, 0, 0, 0, 0, 0, 0]}\n"
     "RdmaApplication: {InitiatorRatio: 0.9, ResponderRatio: 0.1, NumConnections: 2, "
     "MaxPendingWQEs: 10, StartType: uniform}\n";
 constexpr uint64_t queue_limit = 200000;

@@ -1,7 +1,10 @@
-// Switch buffer admission and occupancy (static mode), without the kernel. Numbers are the
-// switch pages' defaults: PlaneBDP 300,000 B, QueueDropThreshold 5, a 4,096-byte UET data packet
-// charged its 4,184-byte IP datagram.
+// The switch's shared buffer as the switch drives it (hw/switch/buffer_manager.h), without the
+// kernel: the pause and release examples of the shared-buffer page reach an attached
+// pause_signal exactly once each, nothing is called with none attached, and the buffer records'
+// occupancy series follow the charges.
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "hw/switch/buffer_manager.h"
 
@@ -9,148 +12,109 @@ using namespace uetsim;
 
 namespace {
 
-constexpr uint64_t k_data = 4184;
+constexpr uint32_t k_pkt = 4000;
 
-// How many 4,184-byte packets (port 0, pool 0) admits before the first refusal.
-int fill(buffer_manager& b, bool rtx = false)
+// A test double of PFC's end of the seam: counts the calls and remembers the last.
+struct counting_pause : pause_signal
 {
-    int n = 0;
-    while (b.admit(0, 0, 0, 0, k_data, rtx)) {
-        b.charge(0, 0, k_data);
-        ++n;
-    }
-    return n;
-}
-
-}  // namespace
-
-// Without trimming: 5 x PlaneBDP = 1,500,000 B per (port, pool); 358 x 4,184 = 1,497,872 fits,
-// the 359th (1,502,056) does not; 2,128 B more fit exactly, 2,129 do not.
-TEST(buffer_manager, static_limit_without_trimming_is_five_plane_bdp)
-{
-    switch_config sc;
-    const buffer_config c = switch_buffer_config(sc);
-    EXPECT_EQ(c.port_pool_limit_bytes, 1'500'000u);
-    buffer_manager b(4, c);
-    EXPECT_EQ(b.limit(false), 1'500'000u);
-    EXPECT_EQ(fill(b), 358);
-    EXPECT_EQ(b.port_pool_bytes(0, 0), 1'497'872u);
-    EXPECT_FALSE(b.admit(0, 0, 0, 0, 2129, false));
-    EXPECT_TRUE(b.admit(0, 0, 0, 0, 2128, false));
-}
-
-// With trimming: PlaneBDP = 300,000 B; 71 x 4,184 = 297,064 fits, 72 (301,248) does not.
-TEST(buffer_manager, static_limit_with_trimming_is_one_plane_bdp)
-{
-    switch_config sc;
-    sc.trimming_enabled = true;
-    buffer_manager b(4, switch_buffer_config(sc));
-    EXPECT_EQ(b.limit(false), 300'000u);
-    EXPECT_EQ(fill(b), 71);
-    EXPECT_EQ(b.port_pool_bytes(0, 0), 297'064u);
-    EXPECT_FALSE(b.admit(0, 0, 0, 0, 2937, false));  // 300,001
-    EXPECT_TRUE(b.admit(0, 0, 0, 0, 2936, false));   // 300,000
-}
-
-// A trimmable retransmission may use 1.5 x the limit: 450,000 B, 107 x 4,184 = 447,688 fits.
-TEST(buffer_manager, trimmable_retransmission_allowance_is_one_and_a_half_limits)
-{
-    switch_config sc;
-    sc.trimming_enabled = true;
-    buffer_manager b(1, switch_buffer_config(sc));
-    EXPECT_EQ(b.limit(true), 450'000u);
-    EXPECT_EQ(fill(b), 71);
-    EXPECT_EQ(fill(b, true), 107 - 71);  // retransmissions go on where new data stopped
-    EXPECT_EQ(b.port_pool_bytes(0, 0), 447'688u);
-    // The allowance rounds down: 1,001 + 500.
-    buffer_config odd;
-    odd.port_pool_limit_bytes = 1001;
-    EXPECT_EQ(buffer_manager(1, odd).limit(true), 1501u);
-}
-
-// An explicit EgressQueueLimit overrides the PlaneBDP derivation.
-TEST(buffer_manager, explicit_egress_queue_limit_wins)
-{
-    switch_config sc;
-    sc.egress_queue_limit_bytes = 10 * k_data;
-    buffer_manager b(1, switch_buffer_config(sc));
-    EXPECT_EQ(fill(b), 10);
-}
-
-// Each (port, pool) has its own limit; the totals see across ports.
-TEST(buffer_manager, occupancy_per_port_pool_port_pool_and_total)
-{
-    buffer_config c;
-    c.port_pool_limit_bytes = 10'000;
-    c.buffer_bytes = 50'000;
-    buffer_manager b(3, c);
-    EXPECT_EQ(b.ports(), 3u);
-    EXPECT_EQ(b.free_bytes(), 50'000u);
-    b.charge(0, 0, 9'000);
-    b.charge(0, 1, 4'000);
-    b.charge(2, 0, 6'000);
-    EXPECT_FALSE(b.admit(1, 0, 0, 0, 1'001, false));  // port 0 pool 0: 9,000 + 1,001
-    EXPECT_TRUE(b.admit(1, 0, 1, 1, 6'000, false));   // pool 1 of the same port
-    EXPECT_TRUE(b.admit(1, 2, 0, 0, 4'000, false));   // pool 0 of another port
-    EXPECT_EQ(b.port_pool_bytes(0, 0), 9'000u);
-    EXPECT_EQ(b.port_bytes(0), 13'000u);
-    EXPECT_EQ(b.port_bytes(1), 0u);
-    EXPECT_EQ(b.pool_bytes(0), 15'000u);  // across ports 0 and 2
-    EXPECT_EQ(b.pool_bytes(1), 4'000u);
-    EXPECT_EQ(b.held_bytes(), 19'000u);
-    EXPECT_EQ(b.free_bytes(), 31'000u);
-    b.release(0, 0, 9'000);
-    EXPECT_TRUE(b.admit(1, 0, 0, 0, 10'000, false));
-    EXPECT_EQ(b.pool_bytes(0), 6'000u);
-    EXPECT_EQ(b.held_bytes(), 10'000u);
-    EXPECT_EQ(b.free_bytes(), 40'000u);
-}
-
-// Static mode does not bound the whole buffer: no free space is reported.
-TEST(buffer_manager, unbounded_buffer_reports_no_free_space)
-{
-    buffer_manager b(2, buffer_config{});
-    b.charge(1, 0, 100);
-    EXPECT_EQ(b.free_bytes(), 0u);
-    EXPECT_EQ(b.held_bytes(), 100u);
-}
-
-namespace {
-
-// A policy of the shape the shared buffer takes: a (port, pool) may grow while it holds less
-// than alpha x the free space of a bounded buffer (here alpha = 1, buffer 100,000 B).
-class free_space_policy final : public admission_policy
-{
-public:
-    bool admit(const buffer_manager& b, uint16_t, uint16_t out_port, uint8_t pool, uint8_t,
-               uint64_t bytes, bool) const override
-    {
-        ++calls;
-        return b.port_pool_bytes(out_port, pool) + bytes <= b.free_bytes();
-    }
-    mutable int calls = 0;
+    int xoffs = 0, xons = 0;
+    uint32_t port = 99, group = 99;
+    void xoff(uint32_t p, uint32_t g) override { ++xoffs, port = p, group = g; }
+    void xon(uint32_t p, uint32_t g) override { ++xons, port = p, group = g; }
 };
 
+struct held
+{
+    switch_tag tag;
+    egress_charge charge;
+};
+
+held arrive(buffer_manager& b, uint16_t port, uint8_t tc, uint16_t out, bool* admitted)
+{
+    const ingress_decision d = b.on_ingress(port, tc, k_pkt);
+    *admitted = d.admitted();
+    if (!d.admitted()) return {};
+    const egress_decision e = b.on_egress(d.tag, out, tc, k_pkt, false);
+    EXPECT_TRUE(e.admitted());
+    return {d.tag, e.charge};
+}
+
+shared_buffer_layout defaults_128()
+{
+    return derive_shared_buffer_layout({}, 128);
+}
+
 }  // namespace
 
-// With a policy set, admission is the policy's: with 100,000 B and one port filling, the (port,
-// pool) stops where its bytes + the next packet exceed the free rest. 11 x 4,184 = 46,024 held
-// leaves 53,976 free, and 46,024 + 4,184 = 50,208 <= 53,976 admits a 12th; then 50,208 held
-// leaves 49,792 free and 54,392 > 49,792 refuses the 13th. The static limit (1.5 MB) would take
-// all of them. The occupancy the policy reads is the manager's, across ports.
-TEST(buffer_manager, a_policy_behind_the_seam_decides_from_the_managers_occupancy)
+// Pause on packet 176 (one xoff for port 7's pool 0), drop on 241; the release continues it:
+// resume on departure 165 (one xon), and nothing more.
+TEST(buffer_manager, pause_and_release_examples_reach_the_pause_signal_once_each)
 {
-    buffer_config c;
-    c.buffer_bytes = 100'000;
-    buffer_manager b(2, c);
-    auto policy = std::make_unique<free_space_policy>();
-    const free_space_policy* p = policy.get();
-    b.set_policy(std::move(policy));
-    EXPECT_EQ(fill(b), 12);
-    EXPECT_EQ(b.held_bytes(), 12 * k_data);
-    EXPECT_EQ(p->calls, 13);
-    // Another port's bytes count against the free space too.
-    b.charge(1, 0, 40'000);
-    EXPECT_EQ(b.free_bytes(), 100'000 - 12 * k_data - 40'000);
-    EXPECT_FALSE(b.admit(0, 1, 0, 0, 1, false));  // 40,001 > 9,792 free
+    buffer_manager b(defaults_128(), 128);
+    counting_pause pfc;
+    b.attach(&pfc);
+    std::vector<held> q;
+    for (int n = 1; n <= 241; ++n) {
+        bool ok = false;
+        const held h = arrive(b, 7, 0, 9, &ok);
+        EXPECT_EQ(ok, n <= 240) << n;
+        if (ok) q.push_back(h);
+        EXPECT_EQ(pfc.xoffs, n >= 176 ? 1 : 0) << n;
+    }
+    EXPECT_EQ(pfc.port, 7u);
+    EXPECT_EQ(pfc.group, 0u);  // the priority group of pool 0
+    EXPECT_EQ(b.accounting().stats().dropped_headroom, 1u);
+    for (int n = 1; n <= 240; ++n) {
+        b.on_transmit_complete(q[size_t(n - 1)].tag, q[size_t(n - 1)].charge);
+        EXPECT_EQ(pfc.xons, n >= 165 ? 1 : 0) << n;
+    }
+    EXPECT_EQ(pfc.xoffs, 1);
+    EXPECT_EQ(b.held_bytes(), 0u);
+}
+
+// Nobody listening: the decisions are made and counted all the same.
+TEST(buffer_manager, without_a_pause_signal_the_decisions_are_still_counted)
+{
+    buffer_manager b(defaults_128(), 128);
+    for (int n = 1; n <= 241; ++n) {
+        bool ok = false;
+        arrive(b, 3, 1, 4, &ok);
+    }
+    EXPECT_TRUE(b.accounting().paused(3, 1));
+    EXPECT_EQ(b.accounting().stats().xoff_sent, 1u);
+    EXPECT_EQ(b.accounting().stats().dropped_headroom, 1u);
+}
+
+// The aggregate series: egress on a downlink port, ingress on an uplink port, the pool's
+// ingress total; min, max, mean and count over an interval, and the bytes that entered.
+TEST(buffer_manager, occupancy_series_follow_charges_and_releases)
+{
+    buffer_manager b(defaults_128(), 4);
+    b.sample_occupancy(std::make_unique<buffer_occupancy>(
+        std::vector<bool>{true, false, false, false}, true, true));
+    bool ok = false;
+    const held a = arrive(b, 0, 0, 1, &ok);
+    const held c = arrive(b, 0, 0, 1, &ok);
+    const buffer_occupancy& o = *b.occupancy();
+    const auto& eg = o.aggregate_series(buffer_occupancy::egress_dl, 0);
+    const auto& in = o.aggregate_series(buffer_occupancy::ingress_ul, 0);
+    EXPECT_EQ(eg.bytes, 2u * k_pkt);
+    EXPECT_EQ(in.bytes, 2u * k_pkt);
+    EXPECT_EQ(o.aggregate_series(buffer_occupancy::ingress_dl, 0).bytes, 0u);
+    EXPECT_EQ(o.aggregate_series(buffer_occupancy::shared, 0).bytes, 2u * k_pkt);
+    b.on_transmit_complete(a.tag, a.charge);
+    EXPECT_EQ(eg.count, 3u);  // 4,000, 8,000, 4,000
+    EXPECT_EQ(eg.ivl_min(), 4000u);
+    EXPECT_EQ(eg.ivl_max(), 8000u);
+    EXPECT_DOUBLE_EQ(eg.ivl_mean(), 16000.0 / 3);
+    EXPECT_EQ(eg.total_bytes, 8000u);
+    EXPECT_EQ(o.port_series(1, 0, buffer_occupancy::port_egress).bytes, 4000u);
+    EXPECT_EQ(o.port_series(0, 0, buffer_occupancy::port_ingress).bytes, 4000u);
+    b.occupancy_mut()->start_aggregate_interval();
+    EXPECT_EQ(eg.count, 0u);
+    EXPECT_EQ(eg.ivl_min(), 4000u);  // held throughout an interval without a change
+    b.on_transmit_complete(c.tag, c.charge);
+    EXPECT_EQ(eg.bytes, 0u);
+    EXPECT_EQ(eg.ivl_max(), 0u);
+    EXPECT_EQ(eg.total_bytes, 8000u);
 }

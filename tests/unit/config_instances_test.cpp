@@ -131,9 +131,17 @@ TEST(config_instances, rules_hold_for_every_device)
               "leaf0, leaf1 with Switch[leaf*].TrimmingEnabled: Switch.TrimmingEnabled is true but "
               "Switch.UETPolicyEnabled is false; trimming requires the UET policy (set "
               "Switch.UETPolicyEnabled: true)");
-    // Valid together: the policy is on for the same switches.
+    // Trimming also needs PFC off (the default EnablePFC is [1, 1, 0, ...]) ...
     EXPECT_EQ(error_of(small, {"Switch[leaf*].TrimmingEnabled=true",
                                "Switch[leaf*].UETPolicyEnabled=true"}),
+              "leaf0, leaf1 with Switch[leaf*].TrimmingEnabled, Switch[leaf*].UETPolicyEnabled: "
+              "Switch.EnablePFC [1, 1, 0, 0, 0, 0, 0, 0] enables PFC while "
+              "Switch.TrimmingEnabled is true; trimming needs PFC off for every class (all "
+              "entries 0: set Switch.EnablePFC: [0, 0, 0, 0, 0, 0, 0, 0])");
+    // ... valid together: the policy on and PFC off for the same switches.
+    EXPECT_EQ(error_of(small,
+                       {"Switch[leaf*].TrimmingEnabled=true", "Switch[leaf*].UETPolicyEnabled=true",
+                        "Switch[leaf*].EnablePFC=0, 0, 0, 0, 0, 0, 0, 0"}),
               "no error");
     EXPECT_EQ(error_of(small, {"Switch[leaf0].MinThreshold=0.9"}),
               "leaf0 with Switch[leaf0].MinThreshold: Switch.MaxThreshold (0.8) must be at least "

@@ -46,7 +46,8 @@ TEST(config, empty_scenario_has_struct_defaults)
     EXPECT_EQ(sc.topology.link_rate_bps, def.topology.link_rate_bps);
     EXPECT_EQ(sc.link.nic_delay_s, def.link.nic_delay_s);
     EXPECT_EQ(sc.sw.hash_method, def.sw.hash_method);
-    EXPECT_EQ(sc.sw.plane_bdp_bytes, def.sw.plane_bdp_bytes);
+    EXPECT_EQ(sc.sw.buffer.plane_bdp_bytes, def.sw.buffer.plane_bdp_bytes);
+    EXPECT_EQ(sc.sw.buffer.enable_pfc, def.sw.buffer.enable_pfc);
     EXPECT_EQ(sc.sw.ewma_weight, def.sw.ewma_weight);
     EXPECT_EQ(sc.nic.uet.rdma_data_mss, def.nic.uet.rdma_data_mss);
     EXPECT_TRUE(sc.flows.messages.empty());
@@ -91,7 +92,9 @@ Switch:
   EnableLoadBalancingStats: FALSE
   LoadBalancingStatsReportInterval: 10us
   ForwardingLatency: 0ns
-  EgressQueueLimit: 1MiB
+  TotalSharedBufferSize: 64MB
+  PoolAllocationMap: 0.59, 0.41, 0, 0, 0, 0, 0, 0
+  EnablePFC: [0, 0, 0, 0, 0, 0, 0, 0]
   PlaneBDP: 600KB
   QueueDropThreshold: 3
   UETPolicyEnabled: true
@@ -127,11 +130,14 @@ Records:
     EXPECT_FALSE(sc.sw.enable_load_balancing_stats);
     EXPECT_EQ(sc.sw.load_balancing_stats_interval_s, 10e-6);
     EXPECT_EQ(sc.sw.forwarding_latency_s, 0.0);
-    EXPECT_EQ(sc.sw.egress_queue_limit_bytes, 1048576u);
-    EXPECT_EQ(sc.sw.plane_bdp_bytes, 600000u);
-    EXPECT_EQ(sc.sw.queue_drop_threshold, 3u);
-    EXPECT_TRUE(sc.sw.uet_policy_enabled);
-    EXPECT_TRUE(sc.sw.trimming_enabled);
+    EXPECT_EQ(sc.sw.buffer.total_shared_buffer_size_bytes, 64'000'000u);
+    EXPECT_EQ(sc.sw.buffer.pool_allocation_map,
+              (std::vector<double>{0.59, 0.41, 0, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(sc.sw.buffer.enable_pfc, std::vector<double>(8, 0.0));
+    EXPECT_EQ(sc.sw.buffer.plane_bdp_bytes, 600000u);
+    EXPECT_EQ(sc.sw.buffer.queue_drop_threshold, 3u);
+    EXPECT_TRUE(sc.sw.buffer.uet_policy_enabled);
+    EXPECT_TRUE(sc.sw.buffer.trimming_enabled);
     EXPECT_FALSE(sc.sw.enable_ecn);
     EXPECT_EQ(sc.sw.ewma_weight, 0.5);
     EXPECT_EQ(sc.sw.min_threshold, 0.1);
@@ -308,9 +314,9 @@ TEST(config, out_of_range)
               "scenario.yaml:2:17: Switch.MaxThreshold: 1.5 is out of range 0..1");
     EXPECT_EQ(error_of("UetNic:\n  RdmaDataMSS: 9KiB\n"),
               "scenario.yaml:2:16: UetNic.RdmaDataMSS: '9KiB' (9216 B) is out of range 64..9000 B");
-    EXPECT_EQ(error_of("Switch:\n  EgressQueueLimit: 4294967296\n"),
-              "scenario.yaml:2:21: Switch.EgressQueueLimit: 4294967296 is out of range "
-              "0..4294967295 B");
+    EXPECT_EQ(error_of("Switch:\n  TotalSharedBufferSize: 4294967296\n"),
+              "scenario.yaml:2:26: Switch.TotalSharedBufferSize: 4294967296 is out of range "
+              "1..4294967295 B");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, Entropy: 65536}\n"),
               "scenario.yaml:2:41: Flows[0].Entropy: 65536 is out of range -1..65535");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1, TrafficClass: 8}\n"),
@@ -348,7 +354,7 @@ TEST(config, unknown_enum_value_lists_the_allowed)
         error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
         "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
         "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
-        "pcie-stats, nic-pipeline-stats, ecn-pfc-stats");
+        "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }
@@ -410,6 +416,27 @@ TEST(config, cross_field_rules_name_both_keys)
     EXPECT_EQ(error_of("Switch:\n  TrimmingEnabled: true\n"),
               "Switch.TrimmingEnabled is true but Switch.UETPolicyEnabled is false; trimming "
               "requires the UET policy (set Switch.UETPolicyEnabled: true)");
+    // Trimming with the default EnablePFC [1, 1, 0, ...]: the page's rule stops the run.
+    EXPECT_EQ(error_of("Switch:\n  TrimmingEnabled: true\n  UETPolicyEnabled: true\n"),
+              "Switch.EnablePFC [1, 1, 0, 0, 0, 0, 0, 0] enables PFC while Switch.TrimmingEnabled "
+              "is true; trimming needs PFC off for every class (all entries 0: set "
+              "Switch.EnablePFC: [0, 0, 0, 0, 0, 0, 0, 0])");
+    EXPECT_EQ(error_of("Switch:\n  PoolAllocationMap: [0.9, 0.1]\n"),
+              "Switch.PoolAllocationMap [0.9, 0.1] has 2 entries; it needs exactly 8, one for "
+              "each pool 0 to 7");
+    EXPECT_EQ(error_of("Switch:\n  EnablePFC: 1, 1, 0, 0, 0, 0, 0, 2\n"),
+              "Switch.EnablePFC [1, 1, 0, 0, 0, 0, 0, 2]: entry 7 is 2; allowed: 0 (lossy) or 1 "
+              "(lossless)");
+    EXPECT_EQ(error_of("Switch:\n  PoolAllocationMap: [0, 0, 0, 0, 0, 0, 0, 0]\n"),
+              "Switch.PoolAllocationMap [0, 0, 0, 0, 0, 0, 0, 0] has no non-zero entry; at least "
+              "one pool must get a fraction");
+    EXPECT_EQ(error_of("Switch:\n  TrafficClassPoolMapping: [0, x, 0, 0, 0, 0, 0, 0]\n"),
+              "scenario.yaml:2:32: Switch.TrafficClassPoolMapping[1]: 'x' is not a number");
+    // 16 connected ports on each leaf of the default fabric: 16 x 16 MB > 200 MB.
+    EXPECT_EQ(error_of("Switch:\n  HeadRoomPerPortLimit: 16MB\n  TotalSharedBufferSize: 200MB\n"),
+              "leaf0: Switch.HeadRoomPerPortLimit 16000000 B x 16 connected ports = 256000000 B "
+              "of headroom is larger than Switch.TotalSharedBufferSize 200000000 B; allowed: at "
+              "most TotalSharedBufferSize / connected ports = 12500000 B");
     EXPECT_EQ(error_of("Switch:\n  MinThreshold: 0.5\n  MaxThreshold: 0.4\n"),
               "Switch.MaxThreshold (0.4) must be at least Switch.MinThreshold (0.5)");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dst: 1, Bytes: 1}\n  - {Src: 0, Dst: 16, Bytes: 1}\n"),

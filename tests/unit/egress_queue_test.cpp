@@ -26,37 +26,47 @@ egress_queue_config queue_config(bool trimming = false, bool nic_facing = false)
     egress_queue_config c;
     c.trimming = trimming;
     c.nic_facing = nic_facing;
-    c.red.enabled = false;
+    for (auto& r : c.red) r.enabled = false;
     return c;
 }
 
-buffer_config limited(uint64_t limit)
+// A fixed egress limit of `limit` bytes per (port, pool), every class lossy: QueueDropThreshold
+// 1 x PlaneBDP, or under the UET policy PlaneBDP (the trimming limit, or 1 x PlaneBDP without).
+shared_buffer_layout limited(uint64_t limit, bool uet_policy, bool trimming)
 {
-    buffer_config b;
-    b.port_pool_limit_bytes = limit;
-    return b;
+    shared_buffer_config c;
+    c.enable_pfc.assign(8, 0);
+    c.head_room_per_port_limit_bytes = 0;
+    c.lossy_alpha = 0;
+    c.queue_drop_threshold_enable = true;
+    c.queue_drop_threshold = 1;
+    c.plane_bdp_bytes = limit;
+    c.uet_policy_enabled = uet_policy;
+    c.trimming_enabled = trimming;
+    return derive_shared_buffer_layout(c, 1);
 }
 
-// Port 0 of a one-port switch with a static (port, pool) limit; packets arrive on port 0 and
-// are charged to the ingress unit first, as the switch does.
+// Port 0 of a one-port switch with a fixed (port, pool) limit; packets arrive on port 0 and
+// are admitted at ingress first, as the switch does.
 struct one_port
 {
     const traffic_classifier& cls;
     buffer_manager buffers;
-    ingress_unit ingress{1};
     egress_queue q;
 
     one_port(uint64_t limit, const traffic_classifier& c,
              const egress_queue_config& qc = queue_config())
-        : cls(c), buffers(1, limited(limit)), q(qc, c, buffers, ingress, 0)
+        : cls(c), buffers(limited(limit, c.uet_policy(), qc.trimming), 1), q(qc, c, buffers, 0)
     {
     }
     admit_result offer(packet* p)
     {
         const uint8_t tc = cls.traffic_class(*p);
-        ingress.charge(0, tc, egress_queue::charge(*p));
-        return q.offer(p, 0, tc);
+        const ingress_decision d = buffers.on_ingress(0, tc, buffer_charge(*p));
+        EXPECT_TRUE(d.admitted());
+        return q.offer(p, d.tag);
     }
+    uint64_t ingress_bytes() const { return buffers.accounting().ingress_occupancy(0, 0); }
 };
 
 }  // namespace
@@ -188,10 +198,10 @@ TEST(egress_queue, marks_only_ect_packets_at_transmission)
 {
     traffic_classifier cls(false);
     egress_queue_config c = queue_config();
-    c.red.enabled = true;
-    c.red.ewma_weight = 1.0;  // the mean is the current length
-    c.red.min_bytes = 0;
-    c.red.max_bytes = 1;  // any queue: probability 1
+    c.red[0].enabled = true;
+    c.red[0].ewma_weight = 1.0;  // the mean is the current length
+    c.red[0].min_bytes = 0;
+    c.red[0].max_bytes = 1;  // any queue: probability 1
     one_port port(10'000, cls, c);
     egress_queue& q = port.q;
     packet ect = make_data(100), plain = make_data(100);
@@ -205,7 +215,7 @@ TEST(egress_queue, marks_only_ect_packets_at_transmission)
     EXPECT_EQ(q.stats().ecn_marked, 1u);
 }
 
-// The ingress unit holds a packet's bytes from arrival until its serialization ends, only the
+// The ingress charge holds a packet's bytes from arrival until its serialization ends, only the
 // header's once it is trimmed, and none once it is dropped.
 TEST(egress_queue, releases_ingress_bytes_when_they_leave_the_buffer)
 {
@@ -214,16 +224,15 @@ TEST(egress_queue, releases_ingress_bytes_when_they_leave_the_buffer)
     egress_queue& q = port.q;
     packet a = make_data(4096), b = make_data(4096), c = make_data(4096, 0, dscp::role::no_trim);
     EXPECT_EQ(port.offer(&a), admit_result::queued);
-    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u);
+    EXPECT_EQ(port.ingress_bytes(), 4184u);
     EXPECT_EQ(port.offer(&b), admit_result::trimmed);  // counted in its arrival class, TC0
-    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);   // a 62-byte frame: 44 B, charged 46
-    EXPECT_EQ(port.ingress.bytes(0, 1), 0u);
+    EXPECT_EQ(port.ingress_bytes(), 4184u + 46);       // a 62-byte frame: 44 B, charged 46
     EXPECT_EQ(port.offer(&c), admit_result::dropped);
-    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);
+    EXPECT_EQ(port.ingress_bytes(), 4184u + 46);
     EXPECT_EQ(q.dequeue(0.5), &b);  // b serialising: still held
-    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u + 46);
+    EXPECT_EQ(port.ingress_bytes(), 4184u + 46);
     EXPECT_EQ(q.dequeue(0.5), &a);  // b has left
-    EXPECT_EQ(port.ingress.bytes(0, 0), 4184u);
+    EXPECT_EQ(port.ingress_bytes(), 4184u);
     EXPECT_EQ(q.dequeue(0.5), nullptr);
-    EXPECT_EQ(port.ingress.bytes(0, 0), 0u);
+    EXPECT_EQ(port.ingress_bytes(), 0u);
 }
