@@ -17,6 +17,7 @@
 #include "hw/common/transmitter.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
+#include "hw/switch/flowlet_selector.h"
 #include "hw/switch/ingress_unit.h"
 #include "hw/switch/member_selector.h"
 #include "hw/switch/routing_table.h"
@@ -99,11 +100,40 @@ public:
 
     uint64_t no_route_drops() const { return m_no_route_drops; }
 
+    // The flowlet selector (LoadBalancingMethod: flowlet), nullptr with none.
+    const flowlet_selector* flowlet() const { return m_flowlet.get(); }
+
     // Every flow hash the switch computes, for an RTL block in lockstep (ecmp_selector).
     using hash_observer = ecmp_selector::hash_observer;
-    void observe_hashes(hash_observer f) { m_ecmp.observe_hashes(std::move(f)); }
+    void observe_hashes(hash_observer f)
+    {
+        if (m_flowlet) m_flowlet->observe_hashes(f);
+        m_ecmp.observe_hashes(std::move(f));
+    }
 
 private:
+    // What the flowlet selector reads of the egress ports: occupancy, and the classes the
+    // port's scheduler has paused (PFC pauses and resumes them there; until PFC is modelled
+    // nothing does, so no member is ever paused).
+    class ports_view final : public member_view
+    {
+    public:
+        explicit ports_view(const std::vector<std::unique_ptr<switch_port>>& ports) : m_ports(ports)
+        {
+        }
+        uint64_t egress_bytes(uint16_t port) const override
+        {
+            return m_ports[port]->queue().bytes_held();
+        }
+        bool paused(uint16_t port, uint8_t tc) const override
+        {
+            return (m_ports[port]->queue().scheduler().paused() >> tc) & 1u;
+        }
+
+    private:
+        const std::vector<std::unique_ptr<switch_port>>& m_ports;
+    };
+
     void on_arrival(size_t port, packet& p);
     void forward(const switch_item& item);
 
@@ -117,6 +147,8 @@ private:
     ingress_unit m_ingress;
     timed_fifo<switch_item> m_pipeline;
     std::vector<std::unique_ptr<switch_port>> m_ports;
+    ports_view m_view{m_ports};
+    std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet
     std::vector<member_counters> m_members;
     std::vector<uint64_t> m_set_formed_ps;
     sc_core::sc_time m_latency;

@@ -30,7 +30,7 @@ size_t pick(ecmp_hash_method m, const packet& p, size_t members)
 {
     ecmp_selector s(m, k_salt);
     member_selector& through_interface = s;
-    return through_interface.select(p, 0, members, 0);
+    return through_interface.select(p, 0, 0, members, 0);
 }
 
 }  // namespace
@@ -66,7 +66,7 @@ TEST(member_selector, ecmp_matches_select_member_for_every_method)
             p.udp.dst_port = uint16_t(rng());
             const size_t members = 1 + rng() % 16;
             const flow_key k{p.ip.protocol, p.ip.src, p.ip.dst, p.udp.src_port, p.udp.dst_port};
-            ASSERT_EQ(s.select(p, 0, members, uint64_t(i)), select_member(m, k, k_salt, members))
+            ASSERT_EQ(s.select(p, 0, 0, members, uint64_t(i)), select_member(m, k, k_salt, members))
                 << to_string(m) << " key " << i;
         }
     }
@@ -83,12 +83,12 @@ TEST(member_selector, the_observer_sees_every_hash_and_no_hash_without_a_choice)
         seen.push_back(h);
     });
     packet p = golden_packet();
-    EXPECT_EQ(s.select(p, 0, 1, 0), 0u);  // one member: no hash computed
+    EXPECT_EQ(s.select(p, 0, 0, 1, 0), 0u);  // one member: no hash computed
     EXPECT_TRUE(seen.empty());
-    EXPECT_EQ(s.select(p, 0, 6, 0), 2u);
+    EXPECT_EQ(s.select(p, 0, 0, 6, 0), 2u);
     ASSERT_EQ(seen.size(), 1u);
     EXPECT_EQ(seen[0], 0x03ECu);
     p.ip.protocol = 1;  // not UDP/TCP: member 0, but the hash is still reported
-    EXPECT_EQ(s.select(p, 0, 6, 0), 0u);
+    EXPECT_EQ(s.select(p, 0, 0, 6, 0), 0u);
     EXPECT_EQ(seen.size(), 2u);
 }
