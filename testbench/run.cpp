@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "hw/common/activity.h"
@@ -122,17 +123,50 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
     return s;
 }
 
+// "host0, host1 and 14 more": the devices a warning names.
+std::string some_names(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (size_t i = 0; i < names.size() && i < 2; ++i) out += (i ? ", " : "") + names[i];
+    if (names.size() > 2) out += " and " + std::to_string(names.size() - 2) + " more";
+    return out;
+}
+
+// The UET NIC page's validation warning: REPS on a NIC and flowlet on a switch both steer
+// around congestion, each unaware of the other (a flowlet move changes the path behind an
+// entropy value REPS has recycled as good).
+std::optional<std::string> reps_flowlet_warning(const scenario& sc, const topology& t)
+{
+    std::vector<std::string> reps_hosts, flowlet_switches;
+    for (uint32_t h = 0; h < t.hosts; ++h)
+        if (nic_for(sc, t.devices[h].name).spraying.type == packet_spraying_type::reps)
+            reps_hosts.push_back(t.devices[h].name);
+    for (size_t d = t.hosts; d < t.devices.size(); ++d)
+        if (switch_for(sc, t.devices[d].name).lb_method == load_balancing_method::flowlet)
+            flowlet_switches.push_back(t.devices[d].name);
+    if (reps_hosts.empty() || flowlet_switches.empty()) return std::nullopt;
+    return "UetNic.PacketSprayingType is Recycled Entropy Packet Spraying (" +
+           some_names(reps_hosts) + ") and Switch.LoadBalancingMethod is flowlet (" +
+           some_names(flowlet_switches) +
+           "): the switches move flows between paths behind the entropy values REPS reuses "
+           "as uncongested, so the two react to the same congestion without knowing of each "
+           "other";
+}
+
 // A UET NIC whose InitialBaseRTT is below the fabric's unloaded round trip reads every sample
-// as queueing delay: one warning, for the lowest value any host has.
+// as queueing delay: one warning, for the lowest value any host has. REPS with flowlet
+// switches: one more.
 std::vector<std::string> configuration_warnings(const scenario& sc, const topology& t)
 {
     if (sc.nic.type != nic_kind::uet) return {};
+    std::vector<std::string> out;
     double lowest = sc.nic.nscc.initial_base_rtt_s;
     for (uint32_t h = 0; h < t.hosts; ++h)
         if (has_overrides(sc, t.devices[h].name))
             lowest = std::min(lowest, nic_for(sc, t.devices[h].name).nscc.initial_base_rtt_s);
-    if (auto w = initial_base_rtt_warning(lowest, derive_fabric_rtt(t, sc))) return {*w};
-    return {};
+    if (auto w = initial_base_rtt_warning(lowest, derive_fabric_rtt(t, sc))) out.push_back(*w);
+    if (auto w = reps_flowlet_warning(sc, t)) out.push_back(*w);
+    return out;
 }
 
 // Rtl.* both: the first mismatch stops the run (sc_stop, so the records so far are flushed and

@@ -85,6 +85,13 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
             return sc_core::SC_ZERO_TIME;
         });
     }
+    if (cfg.lb_method == load_balancing_method::flowlet) {
+        // Ties draw from a stream of the switch's own, seeded from RandomSeed and its name.
+        const flowlet_config fc{ps_from_seconds(cfg.flowlet_gap_s), cfg.flowlet_pfc_aware};
+        m_flowlet = std::make_unique<flowlet_selector>(
+            cfg.hash_method, m_ecmp.salt(), fc, m_routes, m_view,
+            random_stream(random_seed, std::string(basename()) + ".flowlet"));
+    }
 }
 
 void fabric_switch::on_arrival(size_t port, packet& p)
@@ -134,13 +141,16 @@ void fabric_switch::forward(const switch_item& item)
         return;
     }
     const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
-    const size_t member = m_ecmp.select(*p, set, m_routes.set_size(set), now_ps);
+    const size_t members = m_routes.set_size(set);
+    const size_t member = m_flowlet ? m_flowlet->select(*p, item.in_tc, set, members, now_ps)
+                                    : m_ecmp.select(*p, item.in_tc, set, members, now_ps);
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
     if (out.queue().offer(p, item.tag) == admit_result::dropped) {
         ++out.counters().tx_drops;
         m_pool.release(p);
         return;
     }
+    if (m_flowlet) m_flowlet->admitted(now_ps);
     auto& mc = m_members[m_routes.member_slot(set, member)];
     mc.bytes += p->wire_bytes;  // as admitted (a trimmed packet counts its trimmed size)
     ++mc.packets;

@@ -19,6 +19,7 @@
 #include "hw/common/transmitter.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
+#include "hw/switch/flowlet_selector.h"
 #include "hw/switch/ingress_unit.h"
 #include "hw/switch/member_selector.h"
 #include "hw/switch/pause_signal.h"
@@ -119,7 +120,11 @@ public:
     uint64_t no_route_drops() const { return m_no_route_drops; }
 
     // Rtl.FlowHash rtl|both: the ECMP hashes come from `h` (hw/switch/flow_hasher.h; not owned).
-    void use_hasher(flow_hasher* h) { m_ecmp.use_hasher(h); }
+    void use_hasher(flow_hasher* h)
+    {
+        m_ecmp.use_hasher(h);
+        if (m_flowlet) m_flowlet->use_hasher(h);
+    }
 
     // The switch's PFC generator: the shared buffer's Xoff/Xon of (ingress port, priority
     // group) become pause and resume frames on that port, one per class of the group.
@@ -127,6 +132,9 @@ public:
     // Priority group (a pool) -> its lossless classes (bit t: TCt), from the shared buffer's
     // layout at construction; with the pages' defaults group 0 is TC0 and group 1 is TC1.
     void set_priority_groups(const std::array<uint8_t, 8>& g) { m_pause_generator.groups = g; }
+
+    // The flowlet selector (LoadBalancingMethod: flowlet), nullptr with none.
+    const flowlet_selector* flowlet() const { return m_flowlet.get(); }
 
 private:
     struct pause_generator_impl : pause_signal
@@ -141,6 +149,27 @@ private:
         {
             sw->port(port).pfc().xon(groups[group & 7u]);
         }
+    };
+
+    // What the flowlet selector reads of the egress ports: occupancy, and the classes the
+    // port's scheduler has paused (received PFC frames pause and resume them there).
+    class ports_view final : public member_view
+    {
+    public:
+        explicit ports_view(const std::vector<std::unique_ptr<switch_port>>& ports) : m_ports(ports)
+        {
+        }
+        uint64_t egress_bytes(uint16_t port) const override
+        {
+            return m_ports[port]->queue().bytes_held();
+        }
+        bool paused(uint16_t port, uint8_t tc) const override
+        {
+            return (m_ports[port]->queue().scheduler().paused() >> tc) & 1u;
+        }
+
+    private:
+        const std::vector<std::unique_ptr<switch_port>>& m_ports;
     };
 
     void on_arrival(size_t port, packet& p);
@@ -159,6 +188,8 @@ private:
     ingress_unit m_ingress;
     timed_fifo<switch_item> m_pipeline;
     std::vector<std::unique_ptr<switch_port>> m_ports;
+    ports_view m_view{m_ports};
+    std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet
     std::vector<member_counters> m_members;
     std::vector<uint64_t> m_set_formed_ps;
     sc_core::sc_time m_latency;

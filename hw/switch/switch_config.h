@@ -10,9 +10,17 @@
 
 namespace uetsim {
 
+// LoadBalancingMethod: none = flow hash mod set size; flowlet = flowlet_selector.h.
+enum class load_balancing_method : uint8_t { none, flowlet };
+
 struct switch_config
 {
     ecmp_hash_method hash_method = ecmp_hash_method::crc32_with_salt;
+    load_balancing_method lb_method = load_balancing_method::none;
+    // The LoadBalancingFlowlet component: read only with lb_method flowlet.
+    double flowlet_gap_s = 100e-6;
+    static constexpr value_range flowlet_gap_range{0, 2};
+    bool flowlet_pfc_aware = true;
     bool enable_load_balancing_stats = true;
     double load_balancing_stats_interval_s = 1e-3;
     static constexpr value_range load_balancing_stats_interval_range{10e-6, 10};

@@ -23,9 +23,18 @@ void add_switch_keys(scenario_schema& s)
     auto& k = s.keys;
     k.choice("Switch.EcmpHashMethod", UETSIM_FIELD(sw.hash_method), ecmp_hash_methods(),
              "Hash that sets a flow's identity for equal-cost path selection.");
-    k.fixed_choice("Switch.LoadBalancingMethod", "none",
-                   "Member selection in an equal-cost set: the flow hash modulo the set size.",
-                   {"flowlet"});
+    k.choice("Switch.LoadBalancingMethod", UETSIM_FIELD(sw.lb_method),
+             {{"none", load_balancing_method::none}, {"flowlet", load_balancing_method::flowlet}},
+             "Member selection in an equal-cost set: none, the flow hash modulo the set size; "
+             "flowlet, at a gap in a flow the member with the least egress occupancy (PFC-aware, "
+             "a 512-slot flow table per set).");
+    k.time("Switch.Gap", UETSIM_FIELD(sw.flowlet_gap_s), reals(switch_config::flowlet_gap_range),
+           "LoadBalancingFlowlet: smallest idle time of a flow after which flowlet selects its "
+           "member again (0s: every packet). Read only with LoadBalancingMethod flowlet; its "
+           "range is checked whenever it is given.");
+    k.boolean("Switch.PFCAware", UETSIM_FIELD(sw.flowlet_pfc_aware),
+              "LoadBalancingFlowlet: a flowlet selection leaves out members whose egress port PFC "
+              "has paused for the packet's class, unless every member is paused.");
     k.boolean("Switch.EnableLoadBalancingStats", UETSIM_FIELD(sw.enable_load_balancing_stats),
               "Write the scala-switch-load-balancing-stats record.")
         .fabric_wide();
@@ -154,6 +163,19 @@ void add_switch_keys(scenario_schema& s)
                  if (!errs.empty()) errs[0] = name + ": " + errs[0];
              }
              if (!errs.empty()) fail_rule(errs.front());
+         }});
+    s.rules.push_back(
+        {"Switch.LoadBalancingMethod flowlet cannot be combined with Switch.EcmpHashMethod dpr or "
+         "dprWithFallback.",
+         {"Switch.LoadBalancingMethod", "Switch.EcmpHashMethod"},
+         [](scenario& sc, const given_keys&) {
+             const auto m = sc.sw.hash_method;
+             if (sc.sw.lb_method == load_balancing_method::flowlet &&
+                 (m == ecmp_hash_method::dpr || m == ecmp_hash_method::dpr_with_fallback))
+                 fail_rule("Switch.LoadBalancingMethod is flowlet but Switch.EcmpHashMethod is " +
+                           std::string(to_string(m)) +
+                           "; flowlet needs a flow hash (crc32WithSalt, crc32, hashWithSalt or "
+                           "hash), not a destination index");
          }});
     s.rules.push_back({"Switch.MaxThreshold is at least Switch.MinThreshold.",
                        {"Switch.MaxThreshold", "Switch.MinThreshold"},

@@ -335,8 +335,7 @@ public:
         return done(k);
     }
 
-    // A key that has one supported value and no field yet (e.g. LoadBalancingMethod: none
-    // until flowlet switching is modelled).
+    // A key that has one supported value and no field yet (e.g. RdmaApplication.OpCode).
     key_table& fixed_choice(std::string path, std::string value, std::string doc,
                             std::vector<std::string> not_modelled)
     {

@@ -29,11 +29,6 @@ private:
 
 const column_table<lb_stats_row>& lb_stats_columns()
 {
-    static const char* const always0_assign =
-        "flows given a member when their flow slot was empty: always 0";
-    static const char* const always0_move = "flows moved to or away from the member: always 0";
-    static const char* const always0_pause =
-        "decisions that avoided, or chose, a member paused by PFC: always 0";
     static const char* const when = "when the row was written";
     static const char* const sw = "the switch";
     static const column_table<row> c = {
@@ -60,8 +55,11 @@ const column_table<lb_stats_row>& lb_stats_columns()
          "simulated time, in ns, at which a packet was first admitted through this set; −1 if "
          "none has been",
          UETSIM_CELL(row, r.group_formed_ns)},
-        {"flow_table_slots", "flow-table slots of the set: always 0 (see below)",
-         UETSIM_CELL(row, 0)},
+        {"flow_table_slots",
+         "flow-table slots of the set: 512 under `flowlet` once the switch has seen the set "
+         "(the first 128 sets it sees); 0 with `none`, before the set's first packet, or past "
+         "the 128th set",
+         UETSIM_CELL(row, r.flow_table_slots)},
         {"bytes",
          "bytes admitted to the member's egress queue since the start: wire bytes as admitted "
          "(a packet trimmed at admission counts 62); dropped packets are not counted",
@@ -72,20 +70,40 @@ const column_table<lb_stats_row>& lb_stats_columns()
          "counted)",
          UETSIM_CELL(row, r.packets)},
         {"ivl_packets", "`packets` since the previous row", UETSIM_CELL(row, r.ivl_packets)},
-        {"assignments", always0_assign, UETSIM_CELL(row, 0)},
-        {"ivl_assignments", always0_assign, UETSIM_CELL(row, 0)},
-        {"movements_in", always0_move, UETSIM_CELL(row, 0)},
-        {"ivl_movements_in", always0_move, UETSIM_CELL(row, 0)},
-        {"movements_out", always0_move, UETSIM_CELL(row, 0)},
-        {"ivl_movements_out", always0_move, UETSIM_CELL(row, 0)},
+        {"assignments",
+         "`flowlet`: flow slots given this member when they were empty, since the start "
+         "(counted when the packet that filled the slot was admitted); 0 with `none`",
+         UETSIM_CELL(row, r.assignments)},
+        {"ivl_assignments", "`assignments` since the previous row",
+         UETSIM_CELL(row, r.ivl_assignments)},
+        {"movements_in",
+         "`flowlet`: flow slots moved to this member at a gap of at least `Switch.Gap`, since the "
+         "start; 0 with `none`",
+         UETSIM_CELL(row, r.movements_in)},
+        {"ivl_movements_in", "`movements_in` since the previous row",
+         UETSIM_CELL(row, r.ivl_movements_in)},
+        {"movements_out",
+         "`flowlet`: flow slots moved away from this member, since the start; 0 with `none`",
+         UETSIM_CELL(row, r.movements_out)},
+        {"ivl_movements_out", "`movements_out` since the previous row",
+         UETSIM_CELL(row, r.ivl_movements_out)},
         {"ivl_share",
          "the member's `ivl_bytes` divided by the set's total `ivl_bytes`; 0 when the set "
          "carried nothing in the interval",
          UETSIM_CELL(row, r.ivl_share)},
-        {"paused_skips", always0_pause, UETSIM_CELL(row, 0)},
-        {"ivl_paused_skips", always0_pause, UETSIM_CELL(row, 0)},
-        {"paused_selections", always0_pause, UETSIM_CELL(row, 0)},
-        {"ivl_paused_selections", always0_pause, UETSIM_CELL(row, 0)},
+        {"paused_skips",
+         "`flowlet` with `Switch.PFCAware`: selections that left this member out because PFC "
+         "had paused it for the packet's class, since the start; 0 with `none` (and while PFC "
+         "is not modelled)",
+         UETSIM_CELL(row, r.paused_skips)},
+        {"ivl_paused_skips", "`paused_skips` since the previous row",
+         UETSIM_CELL(row, r.ivl_paused_skips)},
+        {"paused_selections",
+         "`flowlet`: selections that chose this member while PFC had paused it (every member "
+         "paused, or `PFCAware: false`), since the start; 0 with `none`",
+         UETSIM_CELL(row, r.paused_selections)},
+        {"ivl_paused_selections", "`paused_selections` since the previous row",
+         UETSIM_CELL(row, r.ivl_paused_selections)},
     };
     return c;
 }
@@ -106,14 +124,13 @@ const record_def& lb_stats_record()
             "port.";
         r.columns = column_docs(lb_stats_columns());
         r.notes =
-            "### Columns that are always 0 with `LoadBalancingMethod: none`\n\n`none`, the only "
-            "method modelled, chooses the member as *flow hash mod set size* for every packet.\n"
-            "There is no flow table, so there are no slots (`flow_table_slots` 0), no slot is "
-            "ever filled\n(`assignments` 0) and no flow is ever moved (`movements_in`, "
-            "`movements_out` 0); those columns\ndescribe the flowlet method. The four `paused_*` "
-            "columns count decisions influenced by PFC pauses;\nthere is no PFC in this version "
-            "and `none` takes no such decisions anyway, so they are 0 too. All\nof them are kept "
-            "so the record has the reference model's layout.";
+            "### The flowlet columns\n\nWith `LoadBalancingMethod: none` the member is *flow "
+            "hash mod set size* for every packet: there is\nno flow table, so `flow_table_slots`, "
+            "`assignments`, `movements_*` and `paused_*` are 0. Under\n`flowlet` they count the "
+            "flow table's decisions ([flowlet.md](flowlet.md)): a decision counts when\nthe "
+            "packet it was taken for is admitted, since a dropped packet leaves its slot as it "
+            "was. A\nselection at a gap that keeps the member is neither an assignment nor a "
+            "movement. Flows that\nshare a slot move together and count once.";
         r.applies = [](const record_context& ctx) { return ctx.sc.sw.enable_load_balancing_stats; };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
             return std::make_unique<lb_open>(ctx, path);
@@ -132,7 +149,8 @@ lb_stats_record_module::lb_stats_record_module(const sc_core::sc_module_name& na
         const routing_table& rt = fab.switch_at(s).routes();
         for (int32_t set = 0; set < int32_t(rt.set_count()); ++set)
             // Every set, a single path included: the reference writes a row for each member.
-            for (uint32_t m = 0; m < rt.set_size(set); ++m) m_members.push_back({s, set, m});
+            for (uint32_t m = 0; m < rt.set_size(set); ++m)
+                m_members.push_back({s, set, m, 0, 0, {}});
     }
     clock.follow([this](double now) { write(now); });
 }
@@ -171,10 +189,33 @@ void lb_stats_record_module::write(double now)
         const uint64_t ivl_b = c.bytes - mr.last_bytes, ivl_p = c.packets - mr.last_packets;
         mr.last_bytes = c.bytes, mr.last_packets = c.packets;
         const uint64_t formed = sw.set_formed_ps(mr.set);
-        m_csv.write({utc, now, &dev, rt.member_port(mr.set, mr.member), mr.set, ifids,
-                     rt.set_size(mr.set), formed == UINT64_MAX ? -1.0 : double(formed) / 1e3,
-                     c.bytes, ivl_b, c.packets, ivl_p,
-                     set_ivl[i] ? double(ivl_b) / double(set_ivl[i]) : 0.0});
+        lb_stats_row r{utc,
+                       now,
+                       &dev,
+                       rt.member_port(mr.set, mr.member),
+                       mr.set,
+                       ifids,
+                       rt.set_size(mr.set),
+                       formed == UINT64_MAX ? -1.0 : double(formed) / 1e3,
+                       c.bytes,
+                       ivl_b,
+                       c.packets,
+                       ivl_p,
+                       set_ivl[i] ? double(ivl_b) / double(set_ivl[i]) : 0.0};
+        if (const flowlet_selector* f = sw.flowlet()) {
+            const auto& s = f->stats(rt.member_slot(mr.set, mr.member));
+            auto& l = mr.last_flowlet;
+            r.flow_table_slots = f->flow_table_slots(mr.set);
+            r.assignments = s.assignments, r.ivl_assignments = s.assignments - l.assignments;
+            r.movements_in = s.movements_in, r.ivl_movements_in = s.movements_in - l.movements_in;
+            r.movements_out = s.movements_out;
+            r.ivl_movements_out = s.movements_out - l.movements_out;
+            r.paused_skips = s.paused_skips, r.ivl_paused_skips = s.paused_skips - l.paused_skips;
+            r.paused_selections = s.paused_selections;
+            r.ivl_paused_selections = s.paused_selections - l.paused_selections;
+            l = s;
+        }
+        m_csv.write(r);
     }
 }
 

@@ -30,6 +30,13 @@ struct lb_stats_row
     uint64_t bytes = 0, ivl_bytes = 0;
     uint64_t packets = 0, ivl_packets = 0;
     double ivl_share = 0;
+    // Flowlet only (0 with none).
+    size_t flow_table_slots = 0;
+    uint64_t assignments = 0, ivl_assignments = 0;
+    uint64_t movements_in = 0, ivl_movements_in = 0;
+    uint64_t movements_out = 0, ivl_movements_out = 0;
+    uint64_t paused_skips = 0, ivl_paused_skips = 0;
+    uint64_t paused_selections = 0, ivl_paused_selections = 0;
 };
 
 const column_table<lb_stats_row>& lb_stats_columns();
@@ -51,6 +58,7 @@ private:
         uint32_t member;
         uint64_t last_bytes = 0;
         uint64_t last_packets = 0;
+        flowlet_selector::member_stats last_flowlet;
     };
 
     void write(double now);

@@ -95,8 +95,8 @@ TEST(cli, bad_scenarios_exit_2_naming_key_value_and_allowed)
     expect_bad_input({"validate", scenario_file("Switch:\n  EcmpHashMethod: md5\n")},
                      "Switch.EcmpHashMethod: 'md5' is not one of crc32WithSalt, crc32, "
                      "hashWithSalt, hash, dpr, dprWithFallback");
-    expect_bad_input({"validate", scenario_file("Switch:\n  LoadBalancingMethod: flowlet\n")},
-                     "Switch.LoadBalancingMethod: 'flowlet' is not modelled yet; allowed: none");
+    expect_bad_input({"validate", scenario_file("Switch:\n  LoadBalancingMethod: ecmp\n")},
+                     "Switch.LoadBalancingMethod: 'ecmp' is not one of none, flowlet");
     expect_bad_input({"validate", scenario_file("Records:\n  Enabled: [pcap]\n")},
                      "Records.Enabled[0]: 'pcap' is not one of nd-stats, "
                      "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats");

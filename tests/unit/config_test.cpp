@@ -347,9 +347,9 @@ TEST(config, unknown_enum_value_lists_the_allowed)
     EXPECT_EQ(error_of("Topology:\n  Kind: torus\n"),
               "scenario.yaml:2:9: Topology.Kind: 'torus' is not one of leaf-spine, fat-tree, "
               "single-switch");
-    EXPECT_EQ(error_of("Switch:\n  LoadBalancingMethod: flowlet\n"),
-              "scenario.yaml:2:24: Switch.LoadBalancingMethod: 'flowlet' is not modelled yet; "
-              "allowed: none");
+    EXPECT_EQ(error_of("Switch:\n  LoadBalancingMethod: flowlets\n"),
+              "scenario.yaml:2:24: Switch.LoadBalancingMethod: 'flowlets' is not one of none, "
+              "flowlet; did you mean 'flowlet'?");
     EXPECT_EQ(
         error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
         "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "

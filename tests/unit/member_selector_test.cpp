@@ -30,7 +30,7 @@ size_t pick(ecmp_hash_method m, const packet& p, size_t members)
 {
     ecmp_selector s(m, k_salt);
     member_selector& through_interface = s;
-    return through_interface.select(p, 0, members, 0);
+    return through_interface.select(p, 0, 0, members, 0);
 }
 
 }  // namespace
@@ -66,7 +66,7 @@ TEST(member_selector, ecmp_matches_select_member_for_every_method)
             p.udp.dst_port = uint16_t(rng());
             const size_t members = 1 + rng() % 16;
             const flow_key k{p.ip.protocol, p.ip.src, p.ip.dst, p.udp.src_port, p.udp.dst_port};
-            ASSERT_EQ(s.select(p, 0, members, uint64_t(i)), select_member(m, k, k_salt, members))
+            ASSERT_EQ(s.select(p, 0, 0, members, uint64_t(i)), select_member(m, k, k_salt, members))
                 << to_string(m) << " key " << i;
         }
     }
@@ -91,15 +91,15 @@ TEST(member_selector, the_hasher_seam_answers_every_hash)
     ecmp_selector s(ecmp_hash_method::crc32_with_salt, k_salt);
     s.use_hasher(&h);
     packet p = golden_packet();
-    EXPECT_EQ(s.select(p, 0, 1, 0), 0u);  // one member: no hash asked
+    EXPECT_EQ(s.select(p, 0, 0, 1, 0), 0u);  // one member: no hash asked
     EXPECT_TRUE(h.asked.empty());
     h.answer = 13;
-    EXPECT_EQ(s.select(p, 0, 6, 0), 1u);  // 13 % 6, not the model's 0x03EC % 6 = 2
+    EXPECT_EQ(s.select(p, 0, 0, 6, 0), 1u);  // 13 % 6, not the model's 0x03EC % 6 = 2
     ASSERT_EQ(h.asked.size(), 1u);
     EXPECT_EQ(h.asked[0].first, ecmp_hash_method::crc32_with_salt);
     EXPECT_EQ(h.asked[0].second, k_salt);
     p.ip.protocol = 1;  // not UDP/TCP: member 0, no hash
-    EXPECT_EQ(s.select(p, 0, 6, 0), 0u);
+    EXPECT_EQ(s.select(p, 0, 0, 6, 0), 0u);
     EXPECT_EQ(h.asked.size(), 1u);
     p.ip.protocol = 17;
 
@@ -107,14 +107,14 @@ TEST(member_selector, the_hasher_seam_answers_every_hash)
     f.use_hasher(&h);
     h.asked.clear();
     h.answer = 4;  // a member of 6: no fallback
-    EXPECT_EQ(f.select(p, 0, 6, 0), 4u);
+    EXPECT_EQ(f.select(p, 0, 0, 6, 0), 4u);
     EXPECT_EQ(h.asked.size(), 1u);
     h.answer = 9;  // not a member: the fallback hash, crc32 with salt 0, asked of the hasher too
-    EXPECT_EQ(f.select(p, 0, 6, 0), 0x867Au % 6);
+    EXPECT_EQ(f.select(p, 0, 0, 6, 0), 0x867Au % 6);
     ASSERT_EQ(h.asked.size(), 3u);
     EXPECT_EQ(h.asked[2].first, ecmp_hash_method::crc32);
     EXPECT_EQ(h.asked[2].second, 0u);
     f.use_hasher(nullptr);  // back to the model
-    EXPECT_EQ(f.select(p, 0, 6, 0),
+    EXPECT_EQ(f.select(p, 0, 0, 6, 0),
               select_member(ecmp_hash_method::dpr_with_fallback, flow_key_of(p), k_salt, 6));
 }
