@@ -18,8 +18,11 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
     for (uint32_t d = m_topo.hosts; d < m_topo.devices.size(); ++d) {
         const device& dev = m_topo.devices[d];
         std::vector<fabric_switch::port_spec> ports(dev.ports.size());
-        for (size_t p = 0; p < dev.ports.size(); ++p)
+        for (size_t p = 0; p < dev.ports.size(); ++p) {
             ports[p].nic_facing = m_topo.devices[m_topo.peer(d, p)].kind == device_kind::host;
+            const link_spec& ls = m_topo.links[dev.ports[p].link];
+            ports[p].link = {ls.rate_bps, ps_from_seconds(ls.delay_s)};
+        }
         const switch_config sw = switch_for(sc, dev.name);
         m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,
                                                              std::move(routes[dev.index]), ports,
@@ -61,6 +64,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
                                   host_ip(h), sc.simulation.random_seed,
                                   pool,       *m_host_ifs.back()};
             m_nics.push_back(make_nic(name, nic, ctx, m_topo.host_link(h).rate_bps));
+            m_nics.back()->port.set_link(
+                {m_topo.host_link(h).rate_bps, ps_from_seconds(m_topo.host_link(h).delay_s)});
             nic_host_interface& hif = *m_host_ifs.back();
             hif.attach(m_nics.back().get());
             hif.on_direct_complete([&traffic](uint64_t m, double t) { traffic.completed(m, t); });

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <filesystem>
+
+#include <fmt/format.h>
 #include <iostream>
 #include <stdexcept>
 
@@ -99,6 +101,20 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
         const std::string r = app->scoreboard_report();
         if (!r.empty()) s.scoreboard_message += (s.scoreboard_message.empty() ? "" : "\n") + r;
     }
+    // Lost messages are named above; say where PFC's watchdog dropped, so that none of those
+    // losses is left unexplained.
+    if (!s.scoreboard_message.empty())
+        for (size_t i = 0; i < fab.switch_count(); ++i) {
+            auto& sw = fab.switch_at(i);
+            for (size_t p = 0; p < sw.port_count(); ++p)
+                for (int tc = 0; tc < 8; ++tc)
+                    if (const uint64_t n = sw.port(p).pfc().counters(tc).watchdog_drops)
+                        s.scoreboard_message += fmt::format(
+                            "{}PFC watchdog: {} port {} dropped {} packets of TC{} "
+                            "(Switch.PfcWatchdogTimeout)",
+                            s.scoreboard_message.back() == '\n' ? "" : "\n", sw.basename(), p, n,
+                            tc);
+        }
     s.scoreboard_ok = s.scoreboard_message.empty();
     return s;
 }

@@ -75,7 +75,7 @@ struct flows_config
     std::vector<flow_spec> messages;  // packets carry at most UetNic.RdmaDataMSS bytes
 };
 
-enum class fault_action { down, up, degrade, loss };
+enum class fault_action { down, up, degrade, loss, pause, resume };
 
 // One entry of the Faults list: at `at_s`, on the link named `link` (e.g. leaf0-spine3), both
 // directions.
@@ -86,6 +86,7 @@ struct fault_spec
     fault_action action = fault_action::down;
     double rate_bps = 0;  // degrade: the new rate
     double loss = 0;      // loss: probability that a frame is lost, 0..1
+    uint32_t traffic_class = 0;  // pause, resume: the class the link's lower end pauses
 };
 
 // The RDMA application (RdmaApplication.*): Initiators and Responders placed on the hosts,

@@ -46,6 +46,17 @@ inline constexpr uint32_t uet_trimmed_bytes = pds_rud_request + ip_udp + eth_ove
 // NIC pages model no invariant CRC).
 inline constexpr uint32_t roce_data_overhead = roce_bth + ip_udp + eth_overhead;
 
+// PFC (IEEE 802.1Qbb) MAC control frame: 01:80:C2:00:00:01, ethertype 0x8808, opcode 0x0101,
+// a class-enable vector and eight pause times. Its size differs by NIC page: 46 B of data plus
+// Ethernet's 18 B on UET links (UET NIC transport page), 34 B of header fields plus 46 B of data
+// plus FCS on RoCE links (RoCE NIC transport page).
+inline constexpr uint16_t mac_control_ethertype = 0x8808;
+inline constexpr uint16_t pfc_opcode = 0x0101;
+inline constexpr uint32_t pfc_header = eth_header + 2 + 2 + 8 * 2;  // 34: addresses to pause times
+inline constexpr uint32_t pfc_uet_bytes = 46 + eth_overhead;                 // 64
+inline constexpr uint32_t pfc_roce_bytes = pfc_header + 46 + eth_fcs;        // 84
+inline constexpr uint16_t pfc_default_quanta = 65535;  // switch pages; NIC QuantaValue default
+
 // Packets a message of `bytes` takes at `mss` payload bytes each; an empty message is one packet.
 inline constexpr uint64_t packets_for(uint64_t bytes, uint32_t mss)
 {
@@ -58,5 +69,8 @@ static_assert(uet_ack_bytes == 78);
 static_assert(uet_nack_bytes == 62);
 static_assert(uet_trimmed_bytes == 62);
 static_assert(roce_data_overhead == 58);
+static_assert(pfc_header == 34);
+static_assert(pfc_uet_bytes == 64);
+static_assert(pfc_roce_bytes == 84);
 
 }  // namespace uetsim::wire

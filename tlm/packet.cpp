@@ -50,7 +50,7 @@ uint32_t wire_size(packet_kind kind, uint32_t payload)
         case packet_kind::roce_cnp:
             return 122;
         case packet_kind::pfc:
-            return 64;
+            return wire::pfc_uet_bytes;  // a RoCE link's port sets wire::pfc_roce_bytes itself
         case packet_kind::connection:
             return wire::cm_bytes;
     }

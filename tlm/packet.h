@@ -102,6 +102,14 @@ struct bth_fields
     bool ack_request = false;
 };
 
+// A PFC frame's fields: class c is named when bit c of `class_enable` is set, with its pause
+// time in `quanta[c]` (512 bit times each; 0 resumes the class).
+struct pfc_fields
+{
+    uint8_t class_enable = 0;
+    uint16_t quanta[8] = {};
+};
+
 struct packet
 {
     packet_kind kind = packet_kind::raw_data;
@@ -117,6 +125,7 @@ struct packet
     ses_fields ses;
     bth_fields bth;
     cm_fields cm;
+    pfc_fields pfc;
 
     // Model bookkeeping that real hardware would keep in sideband state, not on the wire.
     uint64_t id = 0;       // unique per run, for traces and captures

@@ -50,11 +50,7 @@ packet* egress_queue::next(double draw)
 {
     // Called when the port is free again: the frame that was serialising has left, so its
     // charge is released now (charges are held until serialization completes).
-    if (m_tx_charge) {
-        m_buffers.release(m_port, m_tx_pool, m_tx_charge);
-        m_ingress.release(m_tx_in_port, m_tx_in_tc, m_tx_charge);
-        m_tx_charge = 0;
-    }
+    release_sent();
     const int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot
     if (tc == port_scheduler::none) return nullptr;
     auto& q = m_fifo[size_t(tc)];

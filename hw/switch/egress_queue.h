@@ -72,6 +72,38 @@ public:
     void set_probe(state_probe* p) { m_probe = p; }
     // The port's arbiter: PFC pauses and resumes its classes here.
     port_scheduler& scheduler() { return m_scheduler; }
+    const port_scheduler& scheduler() const { return m_scheduler; }
+
+    // The port sends a PFC frame instead of dequeuing: the frame that was serialising has left
+    // all the same, so its charge is released (dequeue() does this itself).
+    void release_transmitted()
+    {
+        release_sent();
+        if (m_probe) m_probe->changed();
+    }
+    // The PFC watchdog: every packet queued in class `tc` leaves the buffer (charges released)
+    // and is handed to `drop` (which releases it); returns how many.
+    template <typename F>
+    uint64_t drop_class(uint8_t tc, F&& drop)
+    {
+        auto& q = m_fifo[tc];
+        uint64_t n = 0;
+        while (!q.empty()) {
+            const entry e = q.front();
+            q.pop_front();
+            const uint64_t c = charge(*e.p);
+            m_buffers.release(m_port, e.pool, c);
+            m_ingress.release(e.in_port, e.in_tc, c);
+            --m_packets;
+            ++n;
+            drop(e.p);
+        }
+        m_waiting &= uint8_t(~(1u << tc));
+        m_stats.dropped += n;
+        m_stats.watchdog_dropped += n;
+        if (m_probe) m_probe->changed();
+        return n;
+    }
 
     struct counters
     {
@@ -79,6 +111,7 @@ public:
         uint64_t dropped = 0;
         uint64_t trimmed = 0;
         uint64_t ecn_marked = 0;
+        uint64_t watchdog_dropped = 0;  // of `dropped`: by the PFC watchdog
         std::array<uint64_t, num_traffic_classes> ecn_marked_tc{};
     };
     const counters& stats() const { return m_stats; }
@@ -86,6 +119,14 @@ public:
 private:
     admit_result admit(packet* p, uint16_t in_port, uint8_t tc);
     packet* next(double draw);
+    void release_sent()
+    {
+        if (m_tx_charge) {
+            m_buffers.release(m_port, m_tx_pool, m_tx_charge);
+            m_ingress.release(m_tx_in_port, m_tx_in_tc, m_tx_charge);
+            m_tx_charge = 0;
+        }
+    }
     bool fits(const packet& p, uint64_t c, uint16_t in_port, uint8_t tc, uint8_t pool) const
     {
         // The trimmable-retransmission codepoint may use 1.5x the limit (switch pages).

@@ -8,12 +8,24 @@ namespace uetsim {
 
 switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
                          const egress_queue_config& cfg, const traffic_classifier& cls,
-                         buffer_manager& buffers, ingress_unit& ingress, random_stream& rng)
+                         buffer_manager& buffers, ingress_unit& ingress, random_stream& rng,
+                         const pfc_settings& pfc, packet_pool& pool)
     : sc_core::sc_module(name)
     , in("in")
-    , tx("tx", [this, &rng]() { return m_queue.dequeue(rng.uniform()); })
+    , tx("tx",
+         [this, &rng]() {
+             if (m_pfc.waiting()) {  // PFC frames first, never buffered
+                 m_queue.release_transmitted();
+                 return m_pfc.pop();
+             }
+             return m_queue.dequeue(rng.uniform());
+         })
     , m_queue(cfg, cls, buffers, ingress, index)
+    , m_pfc("pfc", pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
 {
+    m_pfc.on_watchdog([this, &pool](int t) {
+        return m_queue.drop_class(uint8_t(t), [&pool](packet* p) { pool.release(p); });
+    });
 }
 
 fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id,
@@ -34,6 +46,8 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
     , m_latency(seconds(cfg.forwarding_latency_s))
 {
+    m_pause_generator.sw = this;
+    m_pause_generator.groups = {uint8_t(1u << 0), uint8_t(1u << 1), 0, 0, 0, 0, 0, 0};
     const uint64_t limit = m_buffers.limit(false);  // RED thresholds are fractions of it
     for (size_t i = 0; i < ports.size(); ++i) {
         egress_queue_config q;
@@ -44,9 +58,14 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         q.red.min_bytes = cfg.min_threshold * double(limit);
         q.red.max_bytes = cfg.max_threshold * double(limit);
         q.red.max_probability = cfg.max_mark_probability;
+        pfc_settings pfc;
+        pfc.link = ports[i].link;
+        pfc.frame_bytes = ports[i].pfc_frame_bytes;
+        pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
         m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
-                                                        m_classifier, m_buffers, m_ingress, m_rng));
+                                                        m_classifier, m_buffers, m_ingress, m_rng,
+                                                        pfc, pool));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;
@@ -59,6 +78,11 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     auto& c = m_ports[port]->counters();
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
+    if (p.kind == packet_kind::pfc) {  // a MAC control frame: consumed, never buffered
+        m_ports[port]->pfc().receive(p);
+        m_pool.release(&p);
+        return;
+    }
     ++p.hops;
     // Classified once, at ingress: its bytes count against (port, class) until they leave.
     const uint8_t tc = m_classifier.traffic_class(p);

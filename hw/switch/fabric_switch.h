@@ -13,12 +13,14 @@
 #include <systemc>
 
 #include "hw/common/delay_line.h"
+#include "hw/common/pfc_unit.h"
 #include "hw/common/random.h"
 #include "hw/common/transmitter.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
 #include "hw/switch/ingress_unit.h"
 #include "hw/switch/member_selector.h"
+#include "hw/switch/pause_signal.h"
 #include "hw/switch/routing_table.h"
 #include "hw/switch/switch_config.h"
 #include "tlm/packet_pool.h"
@@ -40,19 +42,24 @@ public:
     packet_target_socket in;
     transmitter tx;
 
-    // Port `index` of a switch whose buffer is `buffers`.
+    // Port `index` of a switch whose buffer is `buffers`; `pfc`: its PFC frames and timing.
     switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
                 const traffic_classifier& cls, buffer_manager& buffers, ingress_unit& ingress,
-                random_stream& rng);
+                random_stream& rng, const pfc_settings& pfc, packet_pool& pool);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
     port_counters& counters() { return m_counters; }
     const port_counters& counters() const { return m_counters; }
+    // PFC of this port: pauses it receives hold its egress classes; pauses it sends hold the
+    // peer. The PFC queue is served before the egress queue's classes.
+    pfc_unit& pfc() { return m_pfc; }
+    const pfc_unit& pfc() const { return m_pfc; }
 
 private:
     egress_queue m_queue;
     port_counters m_counters;
+    pfc_unit m_pfc;
 };
 
 // Per-member load-balancing counters (scala-switch-load-balancing-stats).
@@ -78,6 +85,8 @@ public:
     struct port_spec
     {
         bool nic_facing = false;  // the peer is a host NIC (trimming marks TRIMMED_LAST_HOP)
+        pfc_link link;            // the port's link: PFC pause and refresh times
+        uint32_t pfc_frame_bytes = wire::pfc_uet_bytes;
     };
 
     fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id, const switch_config& cfg,
@@ -99,11 +108,33 @@ public:
 
     uint64_t no_route_drops() const { return m_no_route_drops; }
 
+    // The switch's PFC generator: the shared buffer's Xoff/Xon of (ingress port, priority
+    // group) become pause and resume frames on that port, one per class of the group.
+    pause_signal& pause_generator() { return m_pause_generator; }
+    // Priority group -> its lossless classes (bit t: TCt). By default the shared-buffer page's
+    // defaults (EnablePFC [1,1,0,...], TrafficClassPoolMapping [0,1,0,...]): group 0 is TC0,
+    // group 1 is TC1.
+    void set_priority_groups(const std::array<uint8_t, 8>& g) { m_pause_generator.groups = g; }
+
     // Every flow hash the switch computes, for an RTL block in lockstep (ecmp_selector).
     using hash_observer = ecmp_selector::hash_observer;
     void observe_hashes(hash_observer f) { m_ecmp.observe_hashes(std::move(f)); }
 
 private:
+    struct pause_generator_impl : pause_signal
+    {
+        fabric_switch* sw = nullptr;
+        std::array<uint8_t, 8> groups{};
+        void xoff(uint32_t port, uint32_t group) override
+        {
+            sw->port(port).pfc().xoff(groups[group & 7u]);
+        }
+        void xon(uint32_t port, uint32_t group) override
+        {
+            sw->port(port).pfc().xon(groups[group & 7u]);
+        }
+    };
+
     void on_arrival(size_t port, packet& p);
     void forward(const switch_item& item);
 
@@ -121,6 +152,7 @@ private:
     std::vector<uint64_t> m_set_formed_ps;
     sc_core::sc_time m_latency;
     uint64_t m_no_route_drops = 0;
+    pause_generator_impl m_pause_generator;
 };
 
 }  // namespace uetsim

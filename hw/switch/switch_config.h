@@ -34,6 +34,11 @@ struct switch_config
     double max_threshold = 0.8;
     double max_mark_probability = 1.0;
 
+    // PFC watchdog: a class a port's peer keeps paused this long has its egress queue dropped
+    // (again every timeout while the pause lasts); 0: off, the default.
+    double pfc_watchdog_timeout_s = 0;
+    static constexpr value_range pfc_watchdog_timeout_range{0, 10};
+
     // Run the flow-hash RTL block (rtl/flow_hash) in lockstep with the C++ hash in every switch;
     // the first mismatch stops the run.
     bool rtl_flow_hash_lockstep = false;

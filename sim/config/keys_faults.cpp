@@ -19,13 +19,20 @@ key_table<fault_spec> fault_keys()
              {{"down", fault_action::down},
               {"up", fault_action::up},
               {"degrade", fault_action::degrade},
-              {"loss", fault_action::loss}},
+              {"loss", fault_action::loss},
+              {"pause", fault_action::pause},
+              {"resume", fault_action::resume}},
              "down: every frame on the link is lost, in both directions, in flight too; up: back "
              "to its nominal rate, no loss; degrade: runs at Rate; loss: loses each frame with "
-             "probability Loss.")
+             "probability Loss; pause: the link's lower end (the NIC on a host link) holds its "
+             "peer in PFC pause for traffic class Class, re-sending the pause every half pause "
+             "time until a resume on the same link (a PFC storm); resume: ends it with a resume "
+             "frame.")
         .required();
     t.rate("Rate", UETSIM_FIELD(rate_bps), {1e6, 3.2e12}, "The degraded rate (Action degrade).");
     t.real("Loss", UETSIM_FIELD(loss), {0, 1}, "Probability that a frame is lost (Action loss).");
+    t.integer("Class", UETSIM_FIELD(traffic_class), {0, 7},
+              "The traffic class paused or resumed (Action pause, resume).");
     return t;
 }
 
@@ -52,8 +59,8 @@ void add_faults_keys(scenario_schema& s)
 
     s.rules.push_back(
         {"Faults and Capture.Links name links of the topology; a degrade gives a Rate and a loss a "
-         "Loss.",
-         {"Faults", "Capture.Links", "Topology.Kind"},
+         "Loss; a pause or resume on a host link needs NIC hosts.",
+         {"Faults", "Capture.Links", "Topology.Kind", "Nic.Type"},
          [](scenario& sc, const given_keys&) {
              const topology t = build_topology(sc.topology, sc.link);
              for (size_t i = 0; i < sc.faults.size(); ++i) {
@@ -62,6 +69,15 @@ void add_faults_keys(scenario_schema& s)
                  check_link_name(t, name + ".Link", f.link);
                  if (f.action == fault_action::degrade && f.rate_bps <= 0)
                      fail_rule(name + ": Action degrade needs a Rate, e.g. Rate: 100Gbps");
+                 if ((f.action == fault_action::pause || f.action == fault_action::resume) &&
+                     sc.nic.type == nic_kind::raw &&
+                     t.devices[t.links[size_t(t.find_link(f.link))].a_device].kind ==
+                         device_kind::host)
+                     fail_rule(name + ".Action: " +
+                               (f.action == fault_action::pause ? "pause" : "resume") +
+                               " on the host link " + f.link +
+                               " needs NIC hosts: a raw host (Nic.Type raw) sends no PFC; use "
+                               "Nic.Type uet or a switch-to-switch link");
                  if (f.action == fault_action::loss && f.loss <= 0)
                      fail_rule(name +
                                ": Action loss needs a Loss probability above 0, e.g. Loss: 0.01");

@@ -47,6 +47,13 @@ void add_switch_keys(scenario_schema& s)
     k.boolean("Switch.TrimmingEnabled", UETSIM_FIELD(sw.trimming_enabled),
               "Trim an over-limit packet to its headers instead of dropping it (requires "
               "UETPolicyEnabled).");
+    k.time("Switch.PfcWatchdogTimeout", UETSIM_FIELD(sw.pfc_watchdog_timeout_s),
+           reals(switch_config::pfc_watchdog_timeout_range),
+           "PFC watchdog: a traffic class that a port's peer keeps paused without a break for "
+           "this long has the packets queued in it dropped (counted in ecn-pfc-stats "
+           "pfc_watchdog_drops), again every timeout while the pause lasts; 0 (default) turns "
+           "the watchdog off. Set it above the pause time (84.4 us at 400 Gbps and 500 ns) so "
+           "that only a pause the peer keeps refreshing trips it.");
     k.boolean("Switch.EnableEcn", UETSIM_FIELD(sw.enable_ecn),
               "Mark ECT packets CE by RED on the egress queue average.");
     k.real("Switch.EwmaWeight", UETSIM_FIELD(sw.ewma_weight), {0, 1},

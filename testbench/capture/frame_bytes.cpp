@@ -51,8 +51,24 @@ uint16_t ipv4_checksum(const uint8_t* h, size_t len)
 
 void frame_headers(const packet& p, std::vector<uint8_t>& o)
 {
-    // Ethernet II.
     uint8_t mac[6];
+    if (p.kind == packet_kind::pfc) {
+        // IEEE 802.1Qbb PFC: a MAC control frame to the reserved multicast address, opcode
+        // 0x0101, the class-enable vector and eight pause times (quanta), zero-padded to the
+        // frame's size without its FCS.
+        const size_t start = o.size();
+        static const uint8_t pfc_dst[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+        o.insert(o.end(), pfc_dst, pfc_dst + 6);
+        mac_of(p.ip.src, mac);
+        o.insert(o.end(), mac, mac + 6);
+        put16(o, wire::mac_control_ethertype);
+        put16(o, wire::pfc_opcode);
+        put16(o, p.pfc.class_enable);
+        for (int t = 0; t < 8; ++t) put16(o, p.pfc.quanta[t]);
+        pad(o, start + (p.wire_bytes - wire::eth_fcs));
+        return;
+    }
+    // Ethernet II.
     mac_of(p.ip.dst, mac);
     o.insert(o.end(), mac, mac + 6);
     mac_of(p.ip.src, mac);
@@ -149,7 +165,7 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             break;
         }
         case packet_kind::pfc:
-            break;
+            break;  // written above
         case packet_kind::connection:
             o.push_back(uint8_t(p.cm.type));
             o.push_back(0);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "testbench/manifest.h"
+#include "testbench/records/ecn_pfc_stats_record.h"
 #include "testbench/records/flow_perf_record.h"
 #include "testbench/records/lb_stats_record.h"
 #include "testbench/records/nd_stats_record.h"
@@ -21,7 +22,8 @@ const std::vector<const record_def*>& record_registry()
     static const std::vector<const record_def*> r = {
         &nd_stats_record(),       &lb_stats_record(),          &flow_perf_record(),
         &pcie_stats_record(),     &uet_transport_record_def(), &uet_monitor_record_def(),
-        &uet_events_record_def(), &nic_pipeline_record_def(),  &rdma_perf_record(),
+        &uet_events_record_def(), &nic_pipeline_record_def(),  &ecn_pfc_stats_record(),
+        &rdma_perf_record(),
         &beacon_record(),         &manifest_record(),
     };
     return r;

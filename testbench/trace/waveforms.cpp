@@ -204,7 +204,7 @@ private:
 };
 
 // A switch port's egress queue: bytes held, per buffer pool its bytes and RED average, and its
-// counters. (PFC paused per class joins here with PFC.)
+// counters. (PFC's paused classes are pfc_probe's.)
 class queue_probe : public state_probe
 {
 public:
@@ -245,6 +245,35 @@ private:
     std::vector<int> m_pools;
     uint32_t m_bytes, m_packets, m_marks, m_trims, m_drops;
     std::vector<uint32_t> m_pool_bytes, m_red;
+};
+
+// PFC on one port (switch or NIC): per traffic class whether the peer has paused the port's
+// transmission of it (the `pause` trigger fires when one rises), and the classes the port holds
+// its peer in pause for (a bit mask).
+class pfc_probe : public state_probe
+{
+public:
+    pfc_probe(impl_t& w, const std::string& c, const std::string& port, const pfc_unit& u)
+        : m_w(w), m_u(u)
+    {
+        const std::string pre = port.empty() ? "" : port + ".";
+        for (int t = 0; t < 8; ++t)
+            m_paused[size_t(t)] = w.add(c, pre + "tc" + std::to_string(t) + "_paused", 1, false,
+                                        trace_trigger_kind::pause, rises);
+        m_held = w.add(c, pre + "pfc_pausing_peer", 8, false);
+    }
+    void changed() override
+    {
+        const uint8_t p = m_u.pauses().paused();
+        for (int t = 0; t < 8; ++t) m_w.set(m_paused[size_t(t)], (p >> t) & 1u);
+        m_w.set(m_held, m_u.held());
+    }
+
+private:
+    impl_t& m_w;
+    const pfc_unit& m_u;
+    std::array<uint32_t, 8> m_paused{};
+    uint32_t m_held;
 };
 
 // A link, both directions: busy while a frame serialises, up, rate. The end of a frame is an
@@ -414,6 +443,9 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
         auto p = std::make_unique<nic_probe>(*m, c, *nic, sc.trace.group_slots);
         nic->set_probe(p.get());
         m->probes.push_back(std::move(p));
+        auto pf = std::make_unique<pfc_probe>(*m, c, "", nic->port.pfc());
+        nic->port.pfc().set_probe(pf.get());
+        m->probes.push_back(std::move(pf));
         auto pp = std::make_unique<pcie_probe>(("trace_pcie_" + c).c_str(), *m, c, fab.pcie_at(h));
         fab.pcie_at(h).set_probe(pp.get());
         m->modules.push_back(std::move(pp));
@@ -437,6 +469,9 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
                 std::make_unique<queue_probe>(*m, c, pn, sw.port(port).queue(), pools, threshold);
             sw.port(port).queue().set_probe(p.get());
             m->probes.push_back(std::move(p));
+            auto pf = std::make_unique<pfc_probe>(*m, c, pn, sw.port(port).pfc());
+            sw.port(port).pfc().set_probe(pf.get());
+            m->probes.push_back(std::move(pf));
         }
         // The switch's RTL block, grouped with it in the layout (declared right after its ports).
         if (rtl_flow_hasher* rtl = fab.rtl_flow_hash_of(i)) {
@@ -469,11 +504,15 @@ void waveforms::finish()
     for (size_t h = 0; h < m->fab.nic_count(); ++h)
         if (uet_nic* nic = m->fab.uet_nic_at(h)) {
             nic->set_probe(nullptr);
+            nic->port.pfc().set_probe(nullptr);
             m->fab.pcie_at(h).set_probe(nullptr);
         }
     for (size_t i = 0; i < m->fab.switch_count(); ++i) {
         for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p)
+        {
             m->fab.switch_at(i).port(p).queue().set_probe(nullptr);
+            m->fab.switch_at(i).port(p).pfc().set_probe(nullptr);
+        }
         if (rtl_flow_hasher* rtl = m->fab.rtl_flow_hash_of(i)) rtl->set_probe(nullptr);
     }
     for (size_t i = 0; i < m->fab.link_count(); ++i) m->fab.link_at(i).set_probe(nullptr);

@@ -71,10 +71,17 @@ struct bench : sc_core::sc_module
         return t;
     }
 
+    static fabric_switch::port_spec spec(bool nic_facing)
+    {
+        fabric_switch::port_spec s;
+        s.nic_facing = nic_facing;
+        return s;
+    }
+
     bench(const sc_core::sc_module_name& n, const switch_config& cfg, size_t ports, bool nic_facing)
         : sc_core::sc_module(n)
         , sw("switch", 100, cfg, routes(ports),
-             std::vector<fabric_switch::port_spec>(ports, {nic_facing}), 1, pool)
+             std::vector<fabric_switch::port_spec>(ports, spec(nic_facing)), 1, pool)
     {
         SC_HAS_PROCESS(bench);
         for (size_t i = 0; i < ports; ++i) {

@@ -96,11 +96,13 @@ TEST(records_docs, records_enabled_comes_from_the_registry)
     const std::vector<std::string> published = {"nd-stats",   "scala-switch-load-balancing-stats",
                                                 "flow-perf",  "uet-transport-stats",
                                                 "rdma-perf",  "beacon",
-                                                "pcie-stats", "nic-pipeline-stats"};
+                                                "pcie-stats", "nic-pipeline-stats",
+                                                "ecn-pfc-stats"};
     EXPECT_EQ(enabled_record_names(), published);
     // pcie-stats (the reference's EnablePCIeStatsLogging is false) and nic-pipeline-stats are
-    // allowed but not on by default.
-    const std::vector<std::string> by_default(published.begin(), published.end() - 2);
+    // allowed but not on by default; ecn-pfc-stats is (EnablePFCECNStatsLogging is true).
+    std::vector<std::string> by_default(published.begin(), published.end() - 3);
+    by_default.push_back("ecn-pfc-stats");
     EXPECT_EQ(scenario{}.records.enabled, by_default);
     EXPECT_EQ(config::record_names(), published);
     // Every listed name is a registry entry; the unlisted ones have their own switch.

@@ -14,6 +14,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     , m_pool(pool)
     , m_dma(dma)
     , m_client(client)
+    , m_pfc("pfc", cfg.pfc, pool, m_arbiter, [this] { tx.kick(); })
     , m_fetch("fetch",
               [this](packet* p) {
                   m_data_q.push_back(p);
@@ -31,6 +32,12 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     in.on_receive([this](packet& p) {
         ++m_stats.rx_packets;
         m_stats.rx_bytes += p.wire_bytes;
+        if (p.kind == packet_kind::pfc) {
+            // Consumed by the MAC, ahead of the receive FIFO and never charged to a pool.
+            m_pfc.receive(p);
+            m_pool.release(&p);
+            return sc_core::SC_ZERO_TIME;
+        }
         const uint64_t now = sc_core::sc_time_stamp().value();
         if (!m_rx[0].has_room(now)) {
             // The MAC's receive FIFO is full: the frame is lost here, and only here; the
@@ -54,6 +61,17 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
 
 packet* nic_port::next_frame()
 {
+    if (m_pfc.waiting()) {  // the PFC queue goes ahead of every class and is never paused
+        packet* p = m_pfc.pop();
+        m_wire = sent_frame{};
+        m_wire.kind = packet_kind::pfc;
+        m_wire.wire_bytes = p->wire_bytes;
+        ++m_stats.tx_packets;
+        m_stats.tx_bytes += p->wire_bytes;
+        m_wire_copied = false;
+        return p;
+    }
+    if (m_arbiter.paused()) return next_frame_paused();
     const uint8_t data_waiting = m_data_q.empty() ? uint8_t(0) : uint8_t(1u << data_class);
     int slot = m_arbiter.pick(!m_control_q.empty(), data_waiting);
     // Strict priority between the classes: the control class goes first unless the waiting data
@@ -66,10 +84,30 @@ packet* nic_port::next_frame()
                        : slot == data_class                 ? &m_data_q
                                                             : nullptr;
     if (!q) return nullptr;
-    packet* p = q->front();
-    q->pop_front();
+    return take(*q);
+}
+
+// With a class paused: the control ring is held when its class is paused, the data ring when
+// the class of the frame at its head is (the ring is one FIFO); otherwise the same order as
+// next_frame().
+packet* nic_port::next_frame_paused()
+{
+    const uint8_t paused = m_arbiter.paused();
+    const bool control =
+        !m_control_q.empty() && !((paused >> m_cfg.control_traffic_class) & 1u);
+    const int data_tc = m_data_q.empty() ? -1 : dscp::traffic_class(m_data_q.front()->ip.dscp);
+    const bool data = data_tc >= 0 && !((paused >> data_tc) & 1u);
+    if (control && (!data || data_tc <= m_cfg.control_traffic_class)) return take(m_control_q);
+    if (data) return take(m_data_q);
+    return nullptr;
+}
+
+packet* nic_port::take(ring<packet*>& q)
+{
+    packet* p = q.front();
+    q.pop_front();
     m_wire.kind = p->kind;
-    m_wire.data = q == &m_data_q;
+    m_wire.data = &q == &m_data_q;
     m_wire.retransmit = p->pds.retransmit;
     m_wire.ack_request = p->pds.ack_request;
     m_wire.spdcid = p->pds.spdcid;
@@ -86,6 +124,7 @@ packet* nic_port::next_frame()
 
 void nic_port::frame_done()
 {
+    if (m_wire.kind == packet_kind::pfc) return;  // the transport never sees PFC frames
     if (m_wire.data) m_data_reserved -= m_wire.wire_bytes;
     if (m_wire_copied) m_client.on_transmit(m_wire_copy);
     m_client.on_sent(m_wire);

@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "hw/common/delay_line.h"
+#include "hw/common/pfc_unit.h"
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
 #include "hw/common/transmitter.h"
@@ -38,6 +39,9 @@ struct nic_port_config
     // The receive stages in order (rx_stage); RxParse's FIFO is the MAC's receive FIFO.
     pipeline_stage_timing rx_stages[4] = {};
     uint64_t cycle_ps = 1000;  // the NIC clock
+    // PFC frames this port sends: their size on its link type and the quanta per class
+    // (QuantaValue); the link's rate and delay come with set_link().
+    pfc_settings pfc;
     // PdcLookup asks the client when the frame's context is on chip (a context cache); off, the
     // lookup is the stage's latency alone and the client is not asked.
     bool pdc_context_lookup = false;
@@ -136,10 +140,25 @@ public:
     size_t data_queue_depth() const { return m_fetch.size() + m_data_q.size(); }
     size_t ack_hold_backlog() const { return m_ack_hold.size(); }
     port_scheduler& arbiter() { return m_arbiter; }
+    const port_scheduler& arbiter() const { return m_arbiter; }
+
+    // PFC. The NIC pauses its rack switch for traffic class `tc` (its receive pool reached
+    // Xoff): a pause frame now, through the PFC queue ahead of all traffic, re-sent every half
+    // pause time until pfc_xon(tc) (or until the refresh check says the pool is below Xoff).
+    void pfc_xoff(uint8_t tc) { m_pfc.xoff(uint8_t(1u << tc)); }
+    void pfc_xon(uint8_t tc) { m_pfc.xon(uint8_t(1u << tc)); }
+    // At each refresh: `still(tc)` true re-sends the pause, false sends XON (the NIC pages).
+    void pfc_refresh_check(std::function<bool(int)> still) { m_pfc.on_refresh(std::move(still)); }
+    // The port's link (the pause time is computed at its rate, plus its delay).
+    void set_link(const pfc_link& l) { m_pfc.set_link(l); }
+    pfc_unit& pfc() { return m_pfc; }
+    const pfc_unit& pfc() const { return m_pfc; }
     const pipeline_stage& stage(rx_stage s) const { return m_rx[int(s)]; }
 
 private:
     packet* next_frame();
+    packet* next_frame_paused();
+    packet* take(ring<packet*>& q);
     void frame_done();
     void received(packet* p);
 
@@ -148,6 +167,7 @@ private:
     host_dma& m_dma;
     nic_port_client& m_client;
     port_scheduler m_arbiter;
+    pfc_unit m_pfc;
     delay_line m_fetch;  // payload fetch + header build, in issue order
     pipeline_stage m_rx[k_rx_stages];
     bool m_rx_delays_only = true;  // every receive stage is a pure delay (the defaults)

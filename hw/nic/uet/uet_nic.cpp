@@ -27,6 +27,8 @@ nic_port_config port_config(const nic_context& ctx, const uet_nic_config& cfg)
     c.rx_stages[int(rx_stage::host_write)] = cfg.host_write;
     c.cycle_ps = seconds(cfg.cycle_s()).value();
     c.pdc_context_lookup = cfg.pdc_context_cache_entries > 0;
+    c.pfc.ip = ctx.ip;
+    c.pfc.frame_bytes = wire::pfc_uet_bytes;  // UET NIC transport page
     return c;
 }
 

@@ -1,0 +1,122 @@
+// PFC on one port, both directions (IEEE 802.1Qbb as the UET/RoCE NIC and switch pages use it),
+// shared by the switch port and the NIC port:
+// - received frames pause and resume classes of the port's port_scheduler, each for its pause
+//   time (pfc_pause_timer), with the transmitter kicked on a resume;
+// - xoff()/xon() from the port's owner (the switch's shared buffer through pause_signal, the
+//   NIC's receive pools) queue pause and resume frames in the PFC queue, which the port serves
+//   ahead of all data and never buffers or charges, and re-send each held pause every half pause
+//   time (pfc_requests);
+// - optionally a watchdog: a class paused without a break for the watchdog time has its queue
+//   dropped by the owner (on_watchdog), again every watchdog time while the pause lasts.
+// One frame per class, as the switch page says ("one PFC frame for each lossless traffic class").
+// Nothing here runs per data packet: with no PFC frame on the port its events never fire.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+
+#include <systemc>
+
+#include "hw/common/pfc_pause_timer.h"
+#include "hw/common/pfc_requests.h"
+#include "hw/common/port_scheduler.h"
+#include "hw/common/ring.h"
+#include "hw/common/state_probe.h"
+#include "tlm/packet_pool.h"
+
+namespace uetsim {
+
+struct pfc_settings
+{
+    pfc_link link;                                // the port's link: pause and refresh times
+    uint32_t frame_bytes = wire::pfc_uet_bytes;   // 64 B (UET links) or 84 B (RoCE links)
+    std::array<uint16_t, 8> quanta{};             // requested per class; all 65535 by default
+    uint64_t watchdog_ps = 0;                     // 0: no watchdog
+    uint32_t ip = 0;                              // the port's address (its MAC in captures)
+    pfc_settings() { quanta.fill(wire::pfc_default_quanta); }
+};
+
+// Frame counts per class (ecn-pfc-stats).
+struct pfc_class_counters
+{
+    uint64_t xoff_tx = 0;  // pause frames sent, refreshes included
+    uint64_t xon_tx = 0;   // resume frames sent
+    uint64_t watchdog_drops = 0;  // packets the watchdog dropped
+    uint64_t watchdog_fired = 0;
+};
+
+class pfc_unit : public sc_core::sc_module
+{
+public:
+    using kick_fn = std::function<void()>;
+
+    pfc_unit(const sc_core::sc_module_name& name, const pfc_settings& s, packet_pool& pool,
+             port_scheduler& scheduler, kick_fn kick);
+
+    // The port's link, known once the fabric is bound.
+    void set_link(const pfc_link& l);
+    const pfc_settings& settings() const { return m_s; }
+
+    // A PFC frame that arrived on the port (consumed: the caller releases the packet).
+    void receive(const packet& p);
+
+    // Send side: hold the peer's classes of `mask` in pause, or release them.
+    void xoff(uint8_t mask);
+    void xon(uint8_t mask);
+    // At each refresh, `still(t)` false releases class t (the NIC's pool is below Xoff)
+    // instead of re-sending; without it a held class is refreshed until xon().
+    void on_refresh(std::function<bool(int)> still) { m_still = std::move(still); }
+
+    // The PFC queue, served ahead of every class.
+    bool waiting() const { return !m_queue.empty(); }
+    packet* pop()
+    {
+        packet* p = m_queue.front();
+        m_queue.pop_front();
+        return p;
+    }
+
+    // The watchdog's action on class t: drop its queue, return how many packets.
+    void on_watchdog(std::function<uint64_t(int)> drop) { m_drop = std::move(drop); }
+
+    const pfc_pause_timer& pauses() const { return m_rx; }
+    pfc_pause_timer& pauses() { return m_rx; }
+    uint8_t held() const { return m_tx.held(); }
+    const pfc_class_counters& counters(int t) const { return m_counters[size_t(t)]; }
+    // Whether any PFC frame was ever sent or received (records skip idle ports).
+    bool active() const { return m_active; }
+    // Waveforms: called after the paused or held classes change (nullptr: not traced).
+    void set_probe(state_probe* p) { m_probe = p; }
+
+private:
+    void send(uint8_t mask, bool pause);
+    void on_expiry();
+    void on_refresh_due();
+    void on_watchdog_due();
+    void arm_expiry();
+    void arm_refresh();
+    void arm_watchdog();
+    void changed()
+    {
+        if (m_probe) m_probe->changed();
+    }
+
+    pfc_settings m_s;
+    packet_pool& m_pool;
+    port_scheduler& m_scheduler;
+    kick_fn m_kick;
+    std::function<bool(int)> m_still;
+    std::function<uint64_t(int)> m_drop;
+    std::array<uint64_t, 8> m_refresh_ps{};
+    pfc_pause_timer m_rx;
+    pfc_requests m_tx;
+    ring<packet*> m_queue;
+    std::array<pfc_class_counters, 8> m_counters{};
+    std::array<uint64_t, 8> m_watchdog_due{};
+    sc_core::sc_event m_expiry_ev, m_refresh_ev, m_watchdog_ev;
+    bool m_active = false;
+    state_probe* m_probe = nullptr;
+};
+
+}  // namespace uetsim

@@ -1,0 +1,230 @@
+// PFC on the NIC port, two ports back to back over one 400 Gbps link with 100 ns of propagation:
+// a pause from port A holds port B's paused class after B's frame on the wire while B's other
+// class keeps flowing; A's XON or the end of the pause time restarts it; A's pause API re-sends
+// every half pause time (83,984,800 / 2 = 41,992,400 ps) and, with a refresh check saying the
+// pool is below Xoff, sends XON instead; PFC frames are 64 B (UET) or 84 B (RoCE) on the wire and
+// never reach the transport.
+//
+// Times: a 4,000-byte frame is 80 ns on the wire, a 64-byte PFC frame 1.28 ns; arrival = start +
+// serialization + 100 ns; the receive pipeline adds 4 ns before the client sees a frame.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+#include "hw/common/time.h"
+#include "hw/link/link.h"
+#include "hw/nic/common/nic_port.h"
+#include "tests/support/stub_host_dma.h"
+#include "tlm/packet_pool.h"
+
+using namespace uetsim;
+using uetsim::test::stub_host_dma;
+
+namespace {
+
+constexpr uint64_t ns = 1000;  // ps
+
+struct recording_client : nic_port_client
+{
+    struct arrival
+    {
+        uint32_t psn;
+        uint64_t at_ps;
+    };
+    packet_pool* pool = nullptr;
+    std::vector<arrival> received;
+    std::vector<packet_kind> sent;
+    void on_receive(packet* p) override
+    {
+        received.push_back({p->pds.psn, sc_core::sc_time_stamp().value()});
+        pool->release(p);
+    }
+    void on_sent(const sent_frame& f) override { sent.push_back(f.kind); }
+    void on_pool_free() override {}
+};
+
+struct time_resolution
+{
+    time_resolution() { sc_core::sc_set_time_resolution(1, sc_core::SC_PS); }
+};
+
+nic_port_config config(uint32_t host, uint32_t pfc_bytes)
+{
+    nic_port_config c;
+    c.host = host;
+    c.ip = 0x0a000001 + host;
+    c.egress_data_pool_bytes = 100'000;
+    c.rx_stages[0].cycles = 4;
+    c.pfc.ip = c.ip;
+    c.pfc.frame_bytes = pfc_bytes;
+    return c;
+}
+
+struct port_pair
+{
+    struct wire_frame
+    {
+        uint64_t start_ps;
+        packet_kind kind;
+        uint32_t bytes;
+        uint8_t class_enable;
+        uint16_t quanta0, quanta1;
+    };
+    time_resolution resolution;
+    packet_pool pool;
+    stub_host_dma dma_a, dma_b;
+    recording_client client_a, client_b;
+    uetsim::link wire{"wire", 400e9, sc_core::sc_time(100, sc_core::SC_NS), pool};
+    nic_port a, b;
+    std::vector<wire_frame> a_to_b;
+
+    explicit port_pair(uint32_t pfc_bytes = wire::pfc_uet_bytes)
+        : a("port_a", config(0, pfc_bytes), pool, dma_a, client_a)
+        , b("port_b", config(1, pfc_bytes), pool, dma_b, client_b)
+    {
+        client_a.pool = client_b.pool = &pool;
+        a.tx.out.bind(wire.from_a);
+        wire.to_a.bind(a.in);
+        b.tx.out.bind(wire.from_b);
+        wire.to_b.bind(b.in);
+        a.set_link({400e9, 100 * ns});
+        b.set_link({400e9, 100 * ns});
+        wire.add_tap([this](const packet& p, uetsim::link::direction d, const sc_core::sc_time& t) {
+            if (d == uetsim::link::a_to_b)
+                a_to_b.push_back({t.value(), p.kind, p.wire_bytes, p.pfc.class_enable,
+                                  p.pfc.quanta[0], p.pfc.quanta[1]});
+        });
+    }
+    packet* frame(uint32_t psn, uint8_t tc, uint32_t wire_bytes = 4000)
+    {
+        packet* p = pool.acquire();
+        p->kind = packet_kind::uet_data;
+        p->wire_bytes = wire_bytes;
+        p->pds.psn = psn;
+        p->ip.dscp = dscp::make(tc, dscp::role::no_trim);
+        return p;
+    }
+    std::vector<uint64_t> pfc_starts() const
+    {
+        std::vector<uint64_t> r;
+        for (const auto& f : a_to_b)
+            if (f.kind == packet_kind::pfc) r.push_back(f.start_ps);
+        return r;
+    }
+};
+
+void run_until(uint64_t ps)
+{
+    sc_core::sc_start(picoseconds(ps) - sc_core::sc_time_stamp());
+}
+
+}  // namespace
+
+// A pauses TC0 at 0: the frame arrives at B at 101.28 ns, while B's second data frame (80 to
+// 160 ns) is on the wire; it finishes, B's control frame (TC1) still goes at 160 ns, the third
+// data frame waits. A's XON at 1,000 ns arrives at 1,101.28 ns and the data frame starts then.
+TEST(nic_port_pfc, a_pause_holds_the_class_after_the_current_frame_other_classes_flow)
+{
+    port_pair n;
+    run_until(0);
+    n.a.pfc_xoff(0);
+    for (uint32_t i = 1; i <= 3; ++i) n.b.push_data(n.frame(i, 0), sc_core::sc_time_stamp());
+    run_until(120 * ns);
+    n.b.push_control(n.frame(9, 1, 500));
+    run_until(1000 * ns);
+    EXPECT_TRUE(n.b.arbiter().paused() & 1u);
+    n.a.pfc_xon(0);
+    run_until(5000 * ns);
+    ASSERT_EQ(n.client_a.received.size(), 4u);
+    EXPECT_EQ(n.client_a.received[0].at_ps, 184 * ns);  // 0 + 80 + 100 + 4
+    EXPECT_EQ(n.client_a.received[1].at_ps, 264 * ns);  // 80 + 80 + 100 + 4
+    EXPECT_EQ(n.client_a.received[2].psn, 9u);          // control at 160 ns: 10 ns + 104
+    EXPECT_EQ(n.client_a.received[2].at_ps, 274 * ns);
+    EXPECT_EQ(n.client_a.received[3].psn, 3u);
+    EXPECT_EQ(n.client_a.received[3].at_ps, 1'101'280 + 80 * ns + 104 * ns);
+    EXPECT_EQ(n.pfc_starts(), (std::vector<uint64_t>{0, 1000 * ns}));
+    EXPECT_EQ(n.a_to_b[0].bytes, 64u);
+    EXPECT_EQ(n.a_to_b[0].quanta0, 65535u);
+    EXPECT_EQ(n.a_to_b[1].quanta0, 0u);
+    EXPECT_TRUE(n.client_b.received.empty());  // PFC never reaches the transport
+    EXPECT_TRUE(n.client_a.sent.empty());      // nor its on_sent
+    EXPECT_EQ(n.a.stats().tx_bytes, 128u);     // two PFC frames, counted as frames
+    EXPECT_EQ(n.b.pfc().pauses().xoff_rx(0), 1u);
+    EXPECT_EQ(n.b.pfc().pauses().xon_rx(0), 1u);
+    EXPECT_EQ(n.b.pfc().pauses().paused_ps(0, 5000 * ns), 1000 * ns);
+}
+
+// A PFC frame with 100 quanta (128 ns at 400 Gbps, + 100 ns delay = 228 ns), sent as a control
+// frame so that nobody refreshes it: B's TC0 resumes 228 ns after it arrives at 101.28 ns.
+TEST(nic_port_pfc, a_pause_ends_after_its_pause_time)
+{
+    port_pair n;
+    run_until(0);
+    packet* f = n.pool.acquire();
+    f->kind = packet_kind::pfc;
+    f->wire_bytes = wire::pfc_uet_bytes;
+    f->pfc.class_enable = 1;
+    f->pfc.quanta[0] = 100;
+    n.a.push_control(f);
+    run_until(110 * ns);
+    n.b.push_data(n.frame(1, 0), sc_core::sc_time_stamp());
+    run_until(5000 * ns);
+    ASSERT_EQ(n.client_a.received.size(), 1u);
+    EXPECT_EQ(n.client_a.received[0].at_ps, 101'280 + 228 * ns + 80 * ns + 104 * ns);
+}
+
+// A's pause for TC1 is re-sent every half pause time; XON stops it.
+TEST(nic_port_pfc, refresh_every_half_pause_time_until_xon)
+{
+    port_pair n;
+    run_until(0);
+    n.a.pfc_xoff(1);
+    n.a.pfc_xoff(1);  // already outstanding: no frame
+    run_until(100'000'000);
+    n.a.pfc_xon(1);
+    run_until(300'000'000);
+    EXPECT_EQ(n.pfc_starts(), (std::vector<uint64_t>{0, 41'992'400, 83'984'800, 100'000'000}));
+    EXPECT_EQ(n.a_to_b[0].class_enable, 0b10u);
+    EXPECT_EQ(n.a_to_b[0].quanta1, 65535u);
+    EXPECT_EQ(n.a_to_b[3].quanta1, 0u);
+    EXPECT_EQ(n.a.pfc().counters(1).xoff_tx, 3u);
+    EXPECT_EQ(n.a.pfc().counters(1).xon_tx, 1u);
+    // B stayed paused without a break from 101.28 ns to the XON's arrival.
+    EXPECT_EQ(n.b.pfc().pauses().longest_ps(1, 300'000'000), 100'000'000u);
+}
+
+// With a refresh check (the NIC pages: at each refresh, XON once the pool is below Xoff) the
+// first refresh that finds the pool drained sends XON instead of the pause.
+TEST(nic_port_pfc, refresh_check_below_xoff_sends_xon)
+{
+    port_pair n;
+    int checks = 0;
+    n.a.pfc_refresh_check([&](int tc) {
+        EXPECT_EQ(tc, 0);
+        return ++checks < 2;  // still congested at the first refresh, drained at the second
+    });
+    run_until(0);
+    n.a.pfc_xoff(0);
+    run_until(200'000'000);
+    EXPECT_EQ(n.pfc_starts(), (std::vector<uint64_t>{0, 41'992'400, 83'984'800}));
+    EXPECT_EQ(n.a_to_b[2].quanta0, 0u);
+    EXPECT_EQ(n.a.pfc().held(), 0u);
+}
+
+// RoCE links: the RoCE NIC transport page's 84-byte PFC frame, 1.68 ns at 400 Gbps.
+TEST(nic_port_pfc, roce_pfc_frames_are_84_bytes_on_the_wire)
+{
+    port_pair n(wire::pfc_roce_bytes);
+    run_until(0);
+    n.a.pfc_xoff(0);
+    n.a.push_control(n.frame(7, 1, 1000));
+    run_until(1000 * ns);
+    ASSERT_EQ(n.a_to_b.size(), 2u);
+    EXPECT_EQ(n.a_to_b[0].bytes, 84u);
+    EXPECT_EQ(n.a_to_b[1].start_ps, 1'680u);  // the control frame waits for the PFC frame
+    EXPECT_EQ(n.a.stats().tx_bytes, 84u + 1000u);
+    EXPECT_EQ(n.b.stats().rx_bytes, 84u + 1000u);
+}
