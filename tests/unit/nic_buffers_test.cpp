@@ -61,7 +61,9 @@ TEST(nic_buffer_config, default_ingress_pools_thresholds_and_headroom)
     EXPECT_EQ(i.pool_bytes(0) * 3 / 4 / k_full_rx, 645u);
     for (int c = 0; c < 8; ++c) {
         EXPECT_FALSE(i.pfc_enable[c]);
-        EXPECT_EQ(i.quanta[c], 65535u);
+        EXPECT_EQ(i.quanta[c], c < 2 ? 65535u : 0u);
+        EXPECT_DOUBLE_EQ(i.xoff_fraction[c], c < 2 ? 0.8 : 0.0);
+        EXPECT_DOUBLE_EQ(i.xon_fraction[c], c < 2 ? 0.4 : 0.0);
     }
     EXPECT_EQ(i.wrr_weights[1], 3u);
 }

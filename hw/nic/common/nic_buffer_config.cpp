@@ -30,7 +30,7 @@ uint64_t nic_buffer_settings::pool_bytes(int c) const
 int nic_buffer_settings::classes() const
 {
     int n = 0;
-    while (n < k_nic_classes && pool_allocation[n] > 0) ++n;
+    while (n < k_tc_count && pool_allocation[n] > 0) ++n;
     return n;
 }
 
@@ -59,9 +59,9 @@ nic_ingress_settings default_ingress_buffer()
     s.total_buffer_bytes = 4'000'000;
     s.pool_allocation = {0.9, 0.1, 0, 0, 0, 0, 0, 0};
     s.wrr_weights = {1, 3, 0, 0, 0, 0, 0, 0};
-    s.xoff_fraction.fill(0.8);
-    s.xon_fraction.fill(0.4);
-    s.quanta.fill(65535);
+    s.xoff_fraction = {0.8, 0.8, 0, 0, 0, 0, 0, 0};
+    s.xon_fraction = {0.4, 0.4, 0, 0, 0, 0, 0, 0};
+    s.quanta = {65535, 65535, 0, 0, 0, 0, 0, 0};
     return s;
 }
 
@@ -69,11 +69,11 @@ std::string pool_allocation_error(const nic_buffer_settings& s, const std::strin
 {
     const std::string key = prefix + "PoolAllocationVector";
     const std::string value = format_class_list(s.pool_allocation);
-    for (int c = 0; c < k_nic_classes; ++c)
+    for (int c = 0; c < k_tc_count; ++c)
         if (!(s.pool_allocation[c] >= 0 && s.pool_allocation[c] <= 1))
             return key + " = " + value + ": entry " + std::to_string(c) + " is outside 0.0 to 1.0";
     const int n = s.classes();
-    for (int c = n; c < k_nic_classes; ++c)
+    for (int c = n; c < k_tc_count; ++c)
         if (s.pool_allocation[c] > 0)
             return key + " = " + value +
                    ": the non-zero entries must come first, from class 0 with no 0 between them";
@@ -106,22 +106,22 @@ std::string wrr_weights_error(const nic_buffer_settings& s, const std::string& p
 {
     if (s.scheduling != queue_scheduling::weighted_round_robin) return "";
     if (s.wrr_weights[0] < 1 || s.wrr_weights[1] < 1) {
-        std::array<double, k_nic_classes> w{};
-        for (int c = 0; c < k_nic_classes; ++c) w[c] = s.wrr_weights[c];
+        std::array<double, k_tc_count> w{};
+        for (int c = 0; c < k_tc_count; ++c) w[c] = s.wrr_weights[c];
         return prefix + "WRRQueueWeights = " + format_class_list(w) +
                ": with WeightedRoundRobin, classes 0 and 1 need a weight of at least 1 each";
     }
     return "";
 }
 
-bool parse_class_list(const std::string& text, std::array<double, k_nic_classes>& out,
+bool parse_class_list(const std::string& text, std::array<double, k_tc_count>& out,
                       std::string& error)
 {
     std::string t = text;
     for (char& ch : t)
         if (ch == '[' || ch == ']' || ch == ',') ch = ' ';
     std::istringstream in(t);
-    std::array<double, k_nic_classes> v{};
+    std::array<double, k_tc_count> v{};
     int n = 0;
     std::string word;
     while (in >> word) {
@@ -131,13 +131,13 @@ bool parse_class_list(const std::string& text, std::array<double, k_nic_classes>
             error = "'" + word + "' is not a number";
             return false;
         }
-        if (n == k_nic_classes) {
+        if (n == k_tc_count) {
             error = "more than eight entries";
             return false;
         }
         v[n++] = d;
     }
-    if (n != k_nic_classes) {
+    if (n != k_tc_count) {
         error =
             "eight entries are needed, one per traffic class, e.g. [0.9, 0.1, 0, 0, 0, 0, 0, 0]";
         return false;
@@ -146,10 +146,10 @@ bool parse_class_list(const std::string& text, std::array<double, k_nic_classes>
     return true;
 }
 
-std::string format_class_list(const std::array<double, k_nic_classes>& v)
+std::string format_class_list(const std::array<double, k_tc_count>& v)
 {
     std::string s = "[";
-    for (int c = 0; c < k_nic_classes; ++c) s += (c ? ", " : "") + number(v[c]);
+    for (int c = 0; c < k_tc_count; ++c) s += (c ? ", " : "") + number(v[c]);
     return s + "]";
 }
 

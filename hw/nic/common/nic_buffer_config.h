@@ -11,7 +11,7 @@
 
 namespace uetsim {
 
-inline constexpr int k_nic_classes = 8;
+inline constexpr int k_tc_count = 8;
 
 // QueueSchedulingType (ProbabilisticWeightedRoundRobin is refused by the page's rules).
 enum class queue_scheduling : uint8_t { strict_priority, round_robin, weighted_round_robin };
@@ -19,9 +19,9 @@ enum class queue_scheduling : uint8_t { strict_priority, round_robin, weighted_r
 struct nic_buffer_settings
 {
     uint64_t total_buffer_bytes = 0;                      // TotalBufferSize
-    std::array<double, k_nic_classes> pool_allocation{};  // PoolAllocationVector
+    std::array<double, k_tc_count> pool_allocation{};  // PoolAllocationVector
     queue_scheduling scheduling = queue_scheduling::strict_priority;
-    std::array<uint32_t, k_nic_classes> wrr_weights{};  // WRRQueueWeights
+    std::array<uint32_t, k_tc_count> wrr_weights{};  // WRRQueueWeights
 
     // The pool of class c: PoolAllocationVector[c] x TotalBufferSize, 0 for a class without one.
     uint64_t pool_bytes(int c) const;
@@ -31,17 +31,18 @@ struct nic_buffer_settings
 
 struct nic_ingress_settings : nic_buffer_settings
 {
-    std::array<bool, k_nic_classes> pfc_enable{};       // PFCEnableVector
-    std::array<double, k_nic_classes> xoff_fraction{};  // PfcStaticXoffThreshold
-    std::array<double, k_nic_classes> xon_fraction{};   // PfcXonResumeThreshold
-    std::array<uint16_t, k_nic_classes> quanta{};       // QuantaValue
+    std::array<bool, k_tc_count> pfc_enable{};       // PFCEnableVector
+    std::array<double, k_tc_count> xoff_fraction{};  // PfcStaticXoffThreshold
+    std::array<double, k_tc_count> xon_fraction{};   // PfcXonResumeThreshold
+    std::array<uint16_t, k_tc_count> quanta{};       // QuantaValue
 
     uint64_t xoff_bytes(int c) const;  // PfcStaticXoffThreshold[c] x pool for class c
     uint64_t xon_bytes(int c) const;   // PfcXonResumeThreshold[c] x pool for class c
 };
 
 // The page's defaults: egress 256 KB [0.9, 0.1] StrictPriority weights [1, 5]; ingress 4 MB
-// [0.9, 0.1] StrictPriority weights [1, 3], PFC off, Xoff 0.8, Xon 0.4, 65,535 quanta.
+// [0.9, 0.1] StrictPriority weights [1, 3], PFC off, Xoff [0.8, 0.8], Xon [0.4, 0.4], quanta
+// [65535, 65535] (the other classes' entries 0, as the configuration page lists them).
 nic_buffer_settings default_egress_buffer();
 nic_ingress_settings default_ingress_buffer();
 
@@ -61,8 +62,8 @@ std::string wrr_weights_error(const nic_buffer_settings& s, const std::string& p
 
 // "[0.9, 0.1, 0, 0, 0, 0, 0, 0]" (brackets optional, eight comma-separated entries) into
 // `out`; false with `error` set otherwise.
-bool parse_class_list(const std::string& text, std::array<double, k_nic_classes>& out,
+bool parse_class_list(const std::string& text, std::array<double, k_tc_count>& out,
                       std::string& error);
-std::string format_class_list(const std::array<double, k_nic_classes>& v);
+std::string format_class_list(const std::array<double, k_tc_count>& v);
 
 }  // namespace uetsim

@@ -95,9 +95,9 @@ private:
         uint8_t cls;
     };
     int m_classes;
-    std::array<uint64_t, k_nic_classes> m_pool{}, m_xoff{}, m_xon{};
-    std::array<uint64_t, k_nic_classes> m_occupancy{}, m_max_occupancy{}, m_drops{};
-    std::array<bool, k_nic_classes> m_pfc_enable{}, m_paused{};
+    std::array<uint64_t, k_tc_count> m_pool{}, m_xoff{}, m_xon{};
+    std::array<uint64_t, k_tc_count> m_occupancy{}, m_max_occupancy{}, m_drops{};
+    std::array<bool, k_tc_count> m_pfc_enable{}, m_paused{};
     ring<pending> m_line;
 };
 

@@ -44,7 +44,7 @@ private:
     queue_scheduling m_type;
     int m_classes;
     uint8_t m_classes_mask;
-    std::array<uint32_t, k_nic_classes> m_weights{};
+    std::array<uint32_t, k_tc_count> m_weights{};
     int m_turn;           // RoundRobin: the next class to look at; WRR: the class in its turn
     uint32_t m_sent = 0;  // WRR: packets sent in the current turn
 };
