@@ -19,12 +19,12 @@ fault_injector::fault_injector(const sc_core::sc_module_name& name, const scenar
         const bool pfc = f.action == fault_action::pause || f.action == fault_action::resume;
         if (pfc && fab.nic_count() == 0 &&
             fab.topo().devices[fab.topo().links[size_t(l)].a_device].kind == device_kind::host)
-            throw std::invalid_argument("Faults: Action " +
-                                        std::string(f.action == fault_action::pause ? "pause"
-                                                                                    : "resume") +
-                                        " on host link '" + f.link +
-                                        "' needs NIC hosts; a raw host (Nic.Type raw) sends no "
-                                        "PFC");
+            throw std::invalid_argument(
+                "Faults: Action " +
+                std::string(f.action == fault_action::pause ? "pause" : "resume") +
+                " on host link '" + f.link +
+                "' needs NIC hosts; a raw host (Nic.Type raw) sends no "
+                "PFC");
         m_events.push_back({f, size_t(l)});
     }
     std::stable_sort(m_events.begin(), m_events.end(), [](const resolved& a, const resolved& b) {

@@ -92,6 +92,10 @@ packet* flows::next_packet(uint32_t id, bool& more)
 
 void flows::deliver(packet& p)
 {
+    if (__builtin_expect(p.kind == packet_kind::pfc, 0)) {
+        m_pool.release(&p);  // a raw host port neither honours nor sends PFC
+        return;
+    }
     flow_message& m = m_msgs[p.flow_id];
     if (p.trimmed) {
         ++m.trimmed_arrivals;  // a NIC-less receiver cannot ask for the payload again

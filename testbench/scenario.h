@@ -84,8 +84,8 @@ struct fault_spec
     double at_s = 0;
     std::string link;
     fault_action action = fault_action::down;
-    double rate_bps = 0;  // degrade: the new rate
-    double loss = 0;      // loss: probability that a frame is lost, 0..1
+    double rate_bps = 0;         // degrade: the new rate
+    double loss = 0;             // loss: probability that a frame is lost, 0..1
     uint32_t traffic_class = 0;  // pause, resume: the class the link's lower end pauses
 };
 

@@ -53,8 +53,8 @@ inline constexpr uint32_t roce_data_overhead = roce_bth + ip_udp + eth_overhead;
 inline constexpr uint16_t mac_control_ethertype = 0x8808;
 inline constexpr uint16_t pfc_opcode = 0x0101;
 inline constexpr uint32_t pfc_header = eth_header + 2 + 2 + 8 * 2;  // 34: addresses to pause times
-inline constexpr uint32_t pfc_uet_bytes = 46 + eth_overhead;                 // 64
-inline constexpr uint32_t pfc_roce_bytes = pfc_header + 46 + eth_fcs;        // 84
+inline constexpr uint32_t pfc_uet_bytes = 46 + eth_overhead;        // 64
+inline constexpr uint32_t pfc_roce_bytes = pfc_header + 46 + eth_fcs;  // 84
 inline constexpr uint16_t pfc_default_quanta = 65535;  // switch pages; NIC QuantaValue default
 
 // Packets a message of `bytes` takes at `mss` payload bytes each; an empty message is one packet.

@@ -103,7 +103,8 @@ public:
         class_state& s = m_cls[size_t(t)];
         uint64_t m = s.interval_max_ps;
         if (paused(t)) {
-            const uint64_t start = s.since_ps > s.interval_from_ps ? s.since_ps : s.interval_from_ps;
+            const uint64_t start =
+                s.since_ps > s.interval_from_ps ? s.since_ps : s.interval_from_ps;
             if (now_ps - start > m) m = now_ps - start;
         }
         s.interval_max_ps = 0;

@@ -28,8 +28,11 @@ void arm(sc_core::sc_event& ev, uint64_t at_ps)
 
 pfc_unit::pfc_unit(const sc_core::sc_module_name& name, const pfc_settings& s, packet_pool& pool,
                    port_scheduler& scheduler, kick_fn kick)
-    : sc_core::sc_module(name), m_s(s), m_pool(pool), m_scheduler(scheduler),
-      m_kick(std::move(kick))
+    : sc_core::sc_module(name)
+    , m_s(s)
+    , m_pool(pool)
+    , m_scheduler(scheduler)
+    , m_kick(std::move(kick))
 {
     set_link(s.link);
     SC_HAS_PROCESS(pfc_unit);
@@ -53,8 +56,8 @@ void pfc_unit::set_link(const pfc_link& l)
 void pfc_unit::receive(const packet& p)
 {
     m_active = true;
-    const pfc_pause_timer::change c = m_rx.on_frame(p.pfc.class_enable, p.pfc.quanta, now_ps(),
-                                                    m_s.link);
+    const pfc_pause_timer::change c =
+        m_rx.on_frame(p.pfc.class_enable, p.pfc.quanta, now_ps(), m_s.link);
     if (c.paused) m_scheduler.pause(c.paused);
     if (c.resumed) m_scheduler.resume(c.resumed);
     arm_expiry();

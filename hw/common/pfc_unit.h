@@ -29,19 +29,19 @@ namespace uetsim {
 
 struct pfc_settings
 {
-    pfc_link link;                                // the port's link: pause and refresh times
-    uint32_t frame_bytes = wire::pfc_uet_bytes;   // 64 B (UET links) or 84 B (RoCE links)
-    std::array<uint16_t, 8> quanta{};             // requested per class; all 65535 by default
-    uint64_t watchdog_ps = 0;                     // 0: no watchdog
-    uint32_t ip = 0;                              // the port's address (its MAC in captures)
+    pfc_link link;                               // the port's link: pause and refresh times
+    uint32_t frame_bytes = wire::pfc_uet_bytes;  // 64 B (UET links) or 84 B (RoCE links)
+    std::array<uint16_t, 8> quanta{};            // requested per class; all 65535 by default
+    uint64_t watchdog_ps = 0;                    // 0: no watchdog
+    uint32_t ip = 0;                             // the port's address (its MAC in captures)
     pfc_settings() { quanta.fill(wire::pfc_default_quanta); }
 };
 
 // Frame counts per class (ecn-pfc-stats).
 struct pfc_class_counters
 {
-    uint64_t xoff_tx = 0;  // pause frames sent, refreshes included
-    uint64_t xon_tx = 0;   // resume frames sent
+    uint64_t xoff_tx = 0;         // pause frames sent, refreshes included
+    uint64_t xon_tx = 0;          // resume frames sent
     uint64_t watchdog_drops = 0;  // packets the watchdog dropped
     uint64_t watchdog_fired = 0;
 };

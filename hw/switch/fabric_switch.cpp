@@ -14,10 +14,7 @@ switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
     , in("in")
     , tx("tx",
          [this, &rng]() {
-             if (m_pfc.waiting()) {  // PFC frames first, never buffered
-                 m_queue.release_transmitted();
-                 return m_pfc.pop();
-             }
+             if (__builtin_expect(m_pfc.waiting(), 0)) return next_pfc();  // PFC frames first
              return m_queue.dequeue(rng.uniform());
          })
     , m_queue(cfg, cls, buffers, ingress, index)
@@ -26,6 +23,12 @@ switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
     m_pfc.on_watchdog([this, &pool](int t) {
         return m_queue.drop_class(uint8_t(t), [&pool](packet* p) { pool.release(p); });
     });
+}
+
+packet* switch_port::next_pfc()
+{
+    m_queue.release_transmitted();  // the frame that was serialising has left
+    return m_pfc.pop();
 }
 
 fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id,
@@ -63,9 +66,8 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         pfc.frame_bytes = ports[i].pfc_frame_bytes;
         pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
-        m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
-                                                        m_classifier, m_buffers, m_ingress, m_rng,
-                                                        pfc, pool));
+        m_ports.push_back(std::make_unique<switch_port>(
+            name_i.c_str(), uint16_t(i), q, m_classifier, m_buffers, m_ingress, m_rng, pfc, pool));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;
@@ -78,16 +80,19 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     auto& c = m_ports[port]->counters();
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
-    if (p.kind == packet_kind::pfc) {  // a MAC control frame: consumed, never buffered
-        m_ports[port]->pfc().receive(p);
-        m_pool.release(&p);
-        return;
-    }
+    if (__builtin_expect(p.kind == packet_kind::pfc, 0)) return receive_pfc(port, p);
     ++p.hops;
     // Classified once, at ingress: its bytes count against (port, class) until they leave.
     const uint8_t tc = m_classifier.traffic_class(p);
     m_ingress.charge(uint16_t(port), tc, egress_queue::charge(p));
     m_pipeline.push({&p, uint16_t(port), tc}, sc_core::sc_time_stamp() + m_latency);
+}
+
+void fabric_switch::receive_pfc(size_t port, packet& p)
+{
+    // A MAC control frame: consumed here, never buffered or forwarded.
+    m_ports[port]->pfc().receive(p);
+    m_pool.release(&p);
 }
 
 void fabric_switch::forward(const switch_item& item)

@@ -57,6 +57,8 @@ public:
     const pfc_unit& pfc() const { return m_pfc; }
 
 private:
+    [[gnu::noinline, gnu::cold]] packet* next_pfc();
+
     egress_queue m_queue;
     port_counters m_counters;
     pfc_unit m_pfc;
@@ -136,6 +138,7 @@ private:
     };
 
     void on_arrival(size_t port, packet& p);
+    [[gnu::noinline, gnu::cold]] void receive_pfc(size_t port, packet& p);
     void forward(const switch_item& item);
 
     uint32_t m_node_id;

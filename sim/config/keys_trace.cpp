@@ -41,7 +41,8 @@ key_table<trace_trigger_config> trigger_keys()
               {"monitor", trace_trigger_kind::monitor}},
              "The event that fires the trigger: a retransmission timeout, a NACK received, a "
              "trimmed or dropped packet at a switch port, REPS freezing starting, a PFC pause "
-             "(a port's traffic class paused by its peer: a tc<N>_paused signal rising), a queue reaching Threshold bytes, or the uet-monitor's "
+             "(a port's traffic class paused by its peer: a tc<N>_paused signal rising), a queue "
+             "reaching Threshold bytes, or the uet-monitor's "
              "RTT or receiver-penalty trigger selecting a connection at a NIC "
              "(Records.TriggerLoggingOn*).")
         .required();

@@ -50,8 +50,9 @@ const column_table<ecn_pfc_stats_row>& ecn_pfc_stats_columns()
         {"tier", "device tier", UETSIM_CELL(row, r.dev->tier)},
         {"subtier", "4294967295", UETSIM_CELL(row, no_subtier)},
         {"priority", "the traffic class", UETSIM_CELL(row, r.priority)},
-        {"pfcxoff_tx", "pause frames the port sent for the class since the start, each refresh "
-                       "included",
+        {"pfcxoff_tx",
+         "pause frames the port sent for the class since the start, each refresh "
+         "included",
          UETSIM_CELL(row, r.xoff_tx)},
         {"pfcxoff_rx", "pause frames (non-zero quanta) the port received for the class",
          UETSIM_CELL(row, r.xoff_rx)},
@@ -176,8 +177,7 @@ void ecn_pfc_stats_record_module::write(double now)
             r.ecn_marked = q ? q->stats().ecn_marked_tc[size_t(tc)] : 0;
             r.longest_pause_us = double(rx.longest_ps(tc, now_ps)) / 1e6;
             r.watchdog_drops = c.watchdog_drops;
-            if (r.xoff_tx || r.xon_tx || r.xoff_rx || r.xon_rx || r.ecn_marked ||
-                r.watchdog_drops)
+            if (r.xoff_tx || r.xon_tx || r.xoff_rx || r.xon_rx || r.ecn_marked || r.watchdog_drops)
                 m_csv.write(r);
         }
     }

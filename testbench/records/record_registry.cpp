@@ -20,11 +20,18 @@ namespace uetsim {
 const std::vector<const record_def*>& record_registry()
 {
     static const std::vector<const record_def*> r = {
-        &nd_stats_record(),       &lb_stats_record(),          &flow_perf_record(),
-        &pcie_stats_record(),     &uet_transport_record_def(), &uet_monitor_record_def(),
-        &uet_events_record_def(), &nic_pipeline_record_def(),  &ecn_pfc_stats_record(),
+        &nd_stats_record(),
+        &lb_stats_record(),
+        &flow_perf_record(),
+        &pcie_stats_record(),
+        &uet_transport_record_def(),
+        &uet_monitor_record_def(),
+        &uet_events_record_def(),
+        &nic_pipeline_record_def(),
+        &ecn_pfc_stats_record(),
         &rdma_perf_record(),
-        &beacon_record(),         &manifest_record(),
+        &beacon_record(),
+        &manifest_record(),
     };
     return r;
 }

@@ -508,8 +508,7 @@ void waveforms::finish()
             m->fab.pcie_at(h).set_probe(nullptr);
         }
     for (size_t i = 0; i < m->fab.switch_count(); ++i) {
-        for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p)
-        {
+        for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p) {
             m->fab.switch_at(i).port(p).queue().set_probe(nullptr);
             m->fab.switch_at(i).port(p).pfc().set_probe(nullptr);
         }

@@ -204,8 +204,8 @@ TEST(switch_pfc, a_pause_ends_when_its_pause_time_runs_out)
         b.pfc(2, 0b10, 100);
     });
     const auto data = b.stubs[2]->of(packet_kind::uet_data);
-    EXPECT_EQ(starts(data), (std::vector<uint64_t>{500'000, 550'000 + 628'000,
-                                                   550'000 + 628'000 + k_data_ps}));
+    EXPECT_EQ(starts(data),
+              (std::vector<uint64_t>{500'000, 550'000 + 628'000, 550'000 + 628'000 + k_data_ps}));
     EXPECT_EQ(b.sw.port(2).pfc().pauses().longest_ps(1, 10'000'000), 628'000u);
 }
 
@@ -235,9 +235,8 @@ TEST(switch_pfc, pause_signal_sends_refreshes_every_half_pause_time_and_resumes)
     });
     const auto pfc = b.stubs[0]->of(packet_kind::pfc);
     ASSERT_EQ(pfc.size(), 6u);
-    EXPECT_EQ(starts(pfc), (std::vector<uint64_t>{xoff_at, xoff_at + refresh,
-                                                  xoff_at + 2 * refresh, xon_at, 200'084'040,
-                                                  201'000'000}));
+    EXPECT_EQ(starts(pfc), (std::vector<uint64_t>{xoff_at, xoff_at + refresh, xoff_at + 2 * refresh,
+                                                  xon_at, 200'084'040, 201'000'000}));
     for (size_t i = 0; i < 4; ++i) {
         EXPECT_EQ(pfc[i].wire_bytes, 64u);
         EXPECT_EQ(pfc[i].class_enable, 0b01u);

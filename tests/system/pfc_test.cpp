@@ -27,16 +27,16 @@ const char* const storm =
 TEST(pfc, watchdog_drops_a_storm_paused_queue_and_the_scoreboard_names_the_lost_message)
 {
     const std::string dir = scratch_dir("pfc_wd");
-    write_file(dir + "/s.yaml", std::string(storm) +
-                                    "Switch: {PfcWatchdogTimeout: 200us}\n"
-                                    "Faults:\n"
-                                    "  - {At: 0us, Link: host3-switch0, Action: pause, Class: 0}\n");
+    write_file(dir + "/s.yaml",
+               std::string(storm) +
+                   "Switch: {PfcWatchdogTimeout: 200us}\n"
+                   "Faults:\n"
+                   "  - {At: 0us, Link: host3-switch0, Action: pause, Class: 0}\n");
     const auto r = run_uetsim({"run", dir + "/s.yaml", "--out", dir + "/out"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("scoreboard            FAILED"), std::string::npos) << r.out;
     const std::string all = r.out + r.err;
-    EXPECT_NE(all.find("message 1 (2 -> 3): 0 of 1048576 bytes arrived"), std::string::npos)
-        << all;
+    EXPECT_NE(all.find("message 1 (2 -> 3): 0 of 1048576 bytes arrived"), std::string::npos) << all;
     EXPECT_EQ(all.find("message 0"), std::string::npos) << all;  // host 0 -> 1 completed
     EXPECT_NE(all.find("PFC watchdog: switch0 port 3 dropped"), std::string::npos) << all;
 
@@ -94,11 +94,11 @@ TEST(pfc, the_paused_class_is_a_waveform_signal_and_fires_the_pause_trigger)
                                     "  - {At: 5us, Link: host3-switch0, Action: pause, Class: 0}\n"
                                     "  - {At: 10us, Link: host3-switch0, Action: resume, Class: "
                                     "0}\n");
-    const auto r = run_uetsim({"run", dir + "/s.yaml", "--out", dir + "/out", "--quiet",
-                               "--set", "Trace.Enabled=true", "--set", "Trace.File=t.vcd",
-                               "--set", "Trace.Components=[switch0]", "--set",
-                               "Trace.Signals=[tc0_paused]", "--set", "Trace.Trigger={On: pause}",
-                               "--set", "Trace.PreTrigger=1us", "--set", "Trace.PostTrigger=20us"});
+    const auto r = run_uetsim({"run", dir + "/s.yaml", "--out", dir + "/out", "--quiet", "--set",
+                               "Trace.Enabled=true", "--set", "Trace.File=t.vcd", "--set",
+                               "Trace.Components=[switch0]", "--set", "Trace.Signals=[tc0_paused]",
+                               "--set", "Trace.Trigger={On: pause}", "--set",
+                               "Trace.PreTrigger=1us", "--set", "Trace.PostTrigger=20us"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string vcd = read_text(dir + "/out/t.vcd");
     // The window opens 1 us before the pause reaches port 3 (5 us + 101.28 ns) and the

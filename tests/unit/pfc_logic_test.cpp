@@ -99,8 +99,8 @@ TEST(pfc_pause_timer, interval_max_counts_only_the_part_inside_the_interval)
     quanta_all(k_q, q);
     const pfc_link l{400e9, 0};
     t.on_frame(1, q, 0, l);
-    EXPECT_EQ(t.take_interval_max_ps(0, 5'000'000), 5'000'000u);    // running: 0..5 us
-    t.on_frame(1, zero, 8'000'000, l);                               // ends 3 us into the next
+    EXPECT_EQ(t.take_interval_max_ps(0, 5'000'000), 5'000'000u);  // running: 0..5 us
+    t.on_frame(1, zero, 8'000'000, l);                            // ends 3 us into the next
     EXPECT_EQ(t.take_interval_max_ps(0, 10'000'000), 3'000'000u);
     EXPECT_EQ(t.take_interval_max_ps(0, 20'000'000), 0u);
 }

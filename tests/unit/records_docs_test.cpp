@@ -71,14 +71,15 @@ TEST(records_docs, each_record_shows_the_header_it_writes)
 TEST(records_docs, headers_of_the_reference_layouts)
 {
     // Hand-counted from the reference layouts (docs/records.md before the registry existed).
-    const std::vector<std::pair<std::string, size_t>> widths = {{"nd-stats", 24},
-                                                                {"scala-switch-load-balancing-stats", 28},
-                                                                {"flow-perf", 10},
-                                                                {"pcie-stats", 22},
-                                                                {"uet-transport-stats", 69},
-                                                                {"uet-monitor", 27},
-                                                                {"rdma-perf", 14},
-                                                                {"beacon", 12}};
+    const std::vector<std::pair<std::string, size_t>> widths = {
+        {"nd-stats", 24},
+        {"scala-switch-load-balancing-stats", 28},
+        {"flow-perf", 10},
+        {"pcie-stats", 22},
+        {"uet-transport-stats", 69},
+        {"uet-monitor", 27},
+        {"rdma-perf", 14},
+        {"beacon", 12}};
     for (const auto& [name, n] : widths) {
         const record_def* r = find_record(name);
         ASSERT_NE(r, nullptr) << name;
@@ -93,10 +94,10 @@ TEST(records_docs, headers_of_the_reference_layouts)
 
 TEST(records_docs, records_enabled_comes_from_the_registry)
 {
-    const std::vector<std::string> published = {"nd-stats",   "scala-switch-load-balancing-stats",
-                                                "flow-perf",  "uet-transport-stats",
-                                                "rdma-perf",  "beacon",
-                                                "pcie-stats", "nic-pipeline-stats",
+    const std::vector<std::string> published = {"nd-stats",     "scala-switch-load-balancing-stats",
+                                                "flow-perf",    "uet-transport-stats",
+                                                "rdma-perf",    "beacon",
+                                                "pcie-stats",   "nic-pipeline-stats",
                                                 "ecn-pfc-stats"};
     EXPECT_EQ(enabled_record_names(), published);
     // pcie-stats (the reference's EnablePCIeStatsLogging is false) and nic-pipeline-stats are

@@ -34,12 +34,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     in.on_receive([this](packet& p) {
         ++m_stats.rx_packets;
         m_stats.rx_bytes += p.wire_bytes;
-        if (p.kind == packet_kind::pfc) {
-            // Consumed by the MAC, ahead of the receive FIFO and never charged to a pool.
-            m_pfc.receive(p);
-            m_pool.release(&p);
-            return sc_core::SC_ZERO_TIME;
-        }
+        if (__builtin_expect(p.kind == packet_kind::pfc, 0)) return receive_pfc(p);
         const uint64_t now = sc_core::sc_time_stamp().value();
         if (!m_rx[0].has_room(now)) {
             // The MAC's receive FIFO is full: the frame is lost here; the transport recovers
@@ -121,18 +116,50 @@ uint64_t nic_port::rx_backlog(const packet& p)
     return held > own ? held - own : 0;
 }
 
+packet* nic_port::take(ring<packet*>& q)
+{
+    packet* p = q.front();
+    q.pop_front();
+    m_wire.kind = p->kind;
+    m_wire.data = &q == &m_data_q;
+    m_wire.retransmit = p->pds.retransmit;
+    m_wire.ack_request = p->pds.ack_request;
+    m_wire.spdcid = p->pds.spdcid;
+    m_wire.psn = p->pds.psn;
+    m_wire.wire_bytes = p->wire_bytes;
+    ++m_stats.tx_packets;
+    m_stats.tx_bytes += p->wire_bytes;
+    // A monitor logs the frame once it has finished on the wire; the link may release or
+    // deliver it before then, so the port keeps a copy (no allocation: a member).
+    m_wire_copied = m_observe_tx;
+    if (m_observe_tx) m_wire_copy = *p;
+    return p;
+}
+
+sc_core::sc_time nic_port::receive_pfc(packet& p)
+{
+    // Consumed by the MAC, ahead of the receive FIFO and never charged to a pool.
+    m_pfc.receive(p);
+    m_pool.release(&p);
+    return sc_core::SC_ZERO_TIME;
+}
+
+packet* nic_port::next_pfc()
+{
+    packet* p = m_pfc.pop();
+    m_wire = sent_frame{};
+    m_wire.kind = packet_kind::pfc;
+    m_wire.wire_bytes = p->wire_bytes;
+    ++m_stats.tx_packets;
+    m_stats.tx_bytes += p->wire_bytes;
+    m_wire_copied = false;
+    return p;
+}
+
 packet* nic_port::next_frame()
 {
-    if (m_pfc.waiting()) {  // the PFC queue goes ahead of every class and is never paused
-        packet* p = m_pfc.pop();
-        m_wire = sent_frame{};
-        m_wire.kind = packet_kind::pfc;
-        m_wire.wire_bytes = p->wire_bytes;
-        ++m_stats.tx_packets;
-        m_stats.tx_bytes += p->wire_bytes;
-        m_wire_copied = false;
-        return p;
-    }
+    // The PFC queue goes ahead of every class and is never paused.
+    if (__builtin_expect(m_pfc.waiting(), 0)) return next_pfc();
     // One traffic class by the EgressBufferManager's QueueSchedulingType among those with a
     // frame that PFC has not paused. The control ring is the control class; the data ring is
     // one FIFO, so the class of the frame at its head stands for it.
@@ -153,26 +180,6 @@ packet* nic_port::next_frame()
     // A class without an egress pool takes no part in the turns: strict priority for it.
     if (cls == tx_class_scheduler::none) cls = std::max(ctc, dtc);
     return take(cls == ctc ? m_control_q : m_data_q);
-}
-
-packet* nic_port::take(ring<packet*>& q)
-{
-    packet* p = q.front();
-    q.pop_front();
-    m_wire.kind = p->kind;
-    m_wire.data = &q == &m_data_q;
-    m_wire.retransmit = p->pds.retransmit;
-    m_wire.ack_request = p->pds.ack_request;
-    m_wire.spdcid = p->pds.spdcid;
-    m_wire.psn = p->pds.psn;
-    m_wire.wire_bytes = p->wire_bytes;
-    ++m_stats.tx_packets;
-    m_stats.tx_bytes += p->wire_bytes;
-    // A monitor logs the frame once it has finished on the wire; the link may release or
-    // deliver it before then, so the port keeps a copy (no allocation: a member).
-    m_wire_copied = m_observe_tx;
-    if (m_observe_tx) m_wire_copy = *p;
-    return p;
 }
 
 void nic_port::frame_done()

@@ -184,7 +184,9 @@ private:
     void rx_released(uint8_t xon_classes);
     void on_rx_release_due();
     void arm_rx_release();
-    packet* take(ring<packet*>& q);
+    [[gnu::noinline, gnu::cold]] packet* next_pfc();
+    [[gnu::noinline, gnu::cold]] sc_core::sc_time receive_pfc(packet& p);
+    [[gnu::always_inline]] inline packet* take(ring<packet*>& q);
     void frame_done();
     void received(packet* p);
 
