@@ -173,6 +173,8 @@ public:
     // The receive pool of `p`'s class (0: the class has none).
     uint64_t rx_pool_bytes(const packet& p) const { return m_rx_buf.pool_bytes(rx_class(p)); }
     const nic_rx_buffer& rx_buffer() const { return m_rx_buf; }
+    // A bench without a host side holds `bytes` of class `cls` in the receive pool.
+    void rx_preload(int cls, uint64_t bytes) { m_rx_buf.set_preload(cls, bytes); }
     const tx_class_scheduler& tx_scheduler() const { return m_tx_sched; }
 
 private:

@@ -75,6 +75,15 @@ public:
         return false;
     }
 
+    // Bytes of class `c` held besides the packets (what a host side that accepts no writes
+    // would leave in the pool): replaces the previous amount. For benches without a host.
+    void set_preload(int c, uint64_t bytes)
+    {
+        if (c >= m_classes) return;
+        m_occupancy[c] = m_occupancy[c] - m_preload[c] + bytes;
+        m_preload[c] = bytes;
+    }
+
     int classes() const { return m_classes; }
     uint64_t pool_bytes(int c) const { return c < m_classes ? m_pool[c] : 0; }
     uint64_t occupancy(int c) const { return c < m_classes ? m_occupancy[c] : 0; }
@@ -96,7 +105,7 @@ private:
     };
     int m_classes;
     std::array<uint64_t, k_tc_count> m_pool{}, m_xoff{}, m_xon{};
-    std::array<uint64_t, k_tc_count> m_occupancy{}, m_max_occupancy{}, m_drops{};
+    std::array<uint64_t, k_tc_count> m_occupancy{}, m_max_occupancy{}, m_drops{}, m_preload{};
     std::array<bool, k_tc_count> m_pfc_enable{}, m_paused{};
     ring<pending> m_line;
 };
