@@ -75,8 +75,9 @@ const column_table<nd_stats_row>& nd_stats_columns()
          UETSIM_CELL(row, r.tx_drops)},
         {"rx_drops",
          "on a switch port always 0: there is no ingress admission in this version "
-         "([fabric.md](fabric.md#not-modelled-yet)); on a host, packets its NIC discarded on "
-         "receipt (0 for a NIC-less raw host)",
+         "([fabric.md](fabric.md#not-modelled-yet)); on a host, packets its NIC dropped on "
+         "receipt because their receive pool was full or the MAC's receive FIFO was "
+         "([buffers-and-pfc.md](buffers-and-pfc.md#uet-nic-buffers); 0 for a NIC-less raw host)",
          UETSIM_CELL(row, r.rx_drops)},
         {"link_name", "the link on this port, e.g. `host3-leaf0` (uetsim addition)",
          UETSIM_CELL(row, r.link_name)},

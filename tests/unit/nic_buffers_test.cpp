@@ -233,6 +233,8 @@ TEST(tx_class_scheduler, strict_priority_sends_the_highest_class_waiting)
     EXPECT_EQ(s.pick(0b111), 2);
     EXPECT_EQ(s.pick(0b001), 0);
     EXPECT_EQ(s.pick(0b1000), tx_class_scheduler::none);  // class 3 has no pool
+    EXPECT_TRUE(s.has_pool(2));
+    EXPECT_FALSE(s.has_pool(3));
     EXPECT_EQ(s.pick(0), tx_class_scheduler::none);
 }
 

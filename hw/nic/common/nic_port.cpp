@@ -176,9 +176,9 @@ packet* nic_port::next_frame()
     if (!c_ok) return take(m_data_q);
     if (ctc == dtc) return take(m_control_q);  // one class, two rings: control first
     const uint8_t sendable = uint8_t((1u << ctc) | (1u << dtc));
-    int cls = m_tx_sched.pick(sendable);
     // A class without an egress pool takes no part in the turns: strict priority for it.
-    if (cls == tx_class_scheduler::none) cls = std::max(ctc, dtc);
+    const int cls = m_tx_sched.has_pool(ctc) && m_tx_sched.has_pool(dtc) ? m_tx_sched.pick(sendable)
+                                                                         : std::max(ctc, dtc);
     return take(cls == ctc ? m_control_q : m_data_q);
 }
 

@@ -33,6 +33,8 @@ public:
                                                        : pick_weighted(sendable);
     }
 
+    // Whether class c takes part (it has an egress pool).
+    bool has_pool(int c) const { return c < m_classes; }
     queue_scheduling type() const { return m_type; }
     int turn() const { return m_turn; }  // the class whose turn it is (round robins)
 
