@@ -18,7 +18,7 @@ enum class queue_scheduling : uint8_t { strict_priority, round_robin, weighted_r
 
 struct nic_buffer_settings
 {
-    uint64_t total_buffer_bytes = 0;                      // TotalBufferSize
+    uint64_t total_buffer_bytes = 0;                   // TotalBufferSize
     std::array<double, k_tc_count> pool_allocation{};  // PoolAllocationVector
     queue_scheduling scheduling = queue_scheduling::strict_priority;
     std::array<uint32_t, k_tc_count> wrr_weights{};  // WRRQueueWeights
