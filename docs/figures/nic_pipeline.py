@@ -69,7 +69,7 @@ for name, lat, ii in tx:
     x = prev_end + 0.35
 fifo(x, y + 0.1, slots=6, w=0.6)
 arrow(prev_end, y + 0.45, x, y + 0.45)
-ax.text(x + 0.3, y - 0.22, "egress queue\n(EgressDataPoolSize)", ha="center", va="top", fontsize=8.5)
+ax.text(x + 0.3, y - 0.22, "egress queue\n(egress pool of class 0)", ha="center", va="top", fontsize=8.5)
 arrow(x + 0.6, y + 0.45, x + 1.1, y + 0.45)
 box(x + 1.1, y, 0.75, 0.9, "wire")
 # PCIe read tags under PayloadFetch.

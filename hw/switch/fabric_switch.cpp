@@ -142,8 +142,8 @@ void fabric_switch::forward(const switch_item& item)
     }
     const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
     const size_t members = m_routes.set_size(set);
-    const size_t member = m_flowlet ? m_flowlet->select(*p, item.in_tc, set, members, now_ps)
-                                    : m_ecmp.select(*p, item.in_tc, set, members, now_ps);
+    const size_t member = m_flowlet ? m_flowlet->select(*p, item.tag.tc, set, members, now_ps)
+                                    : m_ecmp.select(*p, item.tag.tc, set, members, now_ps);
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
     if (out.queue().offer(p, item.tag) == admit_result::dropped) {
         ++out.counters().tx_drops;

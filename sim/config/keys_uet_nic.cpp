@@ -98,12 +98,61 @@ void add_uet_nic_keys(scenario_schema& s)
     k.boolean("UetNic.EnableEventLogging", UETSIM_FIELD(nic.uet.enable_event_logging),
               "Write this NIC's PDC and work-request events (created, complete, closed) to "
               "uet-events.");
-    k.bytes(
-        "UetNic.EgressDataPoolSize", UETSIM_FIELD(nic.uet.egress_data_pool_bytes), {4202, u32_max},
-        "Egress pool of the data class: the most data fetched and not yet sent (0.9 x 256 KB).");
-    k.bytes("UetNic.IngressDataPoolSize", UETSIM_FIELD(nic.uet.ingress_data_pool_bytes),
-            {4184, u32_max},
-            "Ingress pool of the data class: the receiver penalty is its occupancy (0.9 x 4 MB).");
+    // The buffers (docs/buffers-and-pfc.md, "UET NIC buffers"): the page's attributes of the
+    // EgressBufferManager and IngressBufferManager, prefixed Egress / Ingress where both have one.
+    const std::vector<std::pair<std::string, queue_scheduling>> scheduling = {
+        {"StrictPriority", queue_scheduling::strict_priority},
+        {"RoundRobin", queue_scheduling::round_robin},
+        {"WeightedRoundRobin", queue_scheduling::weighted_round_robin}};
+    k.bytes("UetNic.EgressTotalBufferSize", UETSIM_FIELD(nic.uet.egress.total_buffer_bytes),
+            {78, u32_max},
+            "Transmit buffer (EgressBufferManager TotalBufferSize): each class's transmit pool "
+            "is its UetNic.EgressPoolAllocationVector entry times this size.");
+    k.choice("UetNic.EgressQueueSchedulingType", UETSIM_FIELD(nic.uet.egress.scheduling),
+             scheduling,
+             "How the network port chooses the next traffic class to send (PFC frames always "
+             "first; paused classes are skipped).");
+    k.class_list("UetNic.EgressPoolAllocationVector", UETSIM_FIELD(nic.uet.egress.pool_allocation),
+                 {0, 1}, false,
+                 "Fraction of UetNic.EgressTotalBufferSize each traffic class gets as its transmit "
+                 "pool; the non-zero entries come first, from class 0, classes 0 and 1 need one. "
+                 "A data packet holds its wire size from its payload fetch until serialized.");
+    k.class_list("UetNic.EgressWRRQueueWeights", UETSIM_FIELD(nic.uet.egress.wrr_weights),
+                 {0, 65535}, true,
+                 "With WeightedRoundRobin, the most packets each traffic class sends in one turn "
+                 "(classes 0 and 1 at least 1).");
+    k.bytes("UetNic.IngressTotalBufferSize", UETSIM_FIELD(nic.uet.ingress.total_buffer_bytes),
+            {1, u32_max},
+            "Receive buffer (IngressBufferManager TotalBufferSize): each class's receive pool is "
+            "its UetNic.IngressPoolAllocationVector entry times this size; a received packet its "
+            "pool cannot hold is dropped (nd-stats rx_drops).");
+    k.choice("UetNic.IngressQueueSchedulingType", UETSIM_FIELD(nic.uet.ingress.scheduling),
+             scheduling,
+             "Accepted as the page has it: received data is written to the host in arrival "
+             "order with any of them.");
+    k.class_list("UetNic.IngressPoolAllocationVector",
+                 UETSIM_FIELD(nic.uet.ingress.pool_allocation), {0, 1}, false,
+                 "Fraction of UetNic.IngressTotalBufferSize each traffic class gets as its receive "
+                 "pool; the non-zero entries come first, from class 0, classes 0 and 1 need one.");
+    k.class_list("UetNic.IngressWRRQueueWeights", UETSIM_FIELD(nic.uet.ingress.wrr_weights),
+                 {0, 65535}, true,
+                 "Accepted as the page has it; they do not change the order of received packets.");
+    k.class_list("UetNic.PFCEnableVector", UETSIM_FIELD(nic.uet.pfc_enable_vector), {-1e18, 1e18},
+                 false,
+                 "Classes the NIC sends PFC pauses for when their receive pool reaches Xoff: 1 "
+                 "enables the class, any other value leaves it disabled. Received pauses are "
+                 "honoured for every class whatever this says.");
+    k.class_list("UetNic.PfcStaticXoffThreshold", UETSIM_FIELD(nic.uet.ingress.xoff_fraction),
+                 {0, 1}, false,
+                 "Fraction of each class's receive pool at which the NIC pauses its rack switch "
+                 "(occupancy with the arriving packet); the rest of the pool is headroom.");
+    k.class_list("UetNic.PfcXonResumeThreshold", UETSIM_FIELD(nic.uet.ingress.xon_fraction), {0, 1},
+                 false,
+                 "Fraction of each class's receive pool at or below which a release sends XON (a "
+                 "refresh every half pause time also sends XON once below Xoff).");
+    k.class_list("UetNic.QuantaValue", UETSIM_FIELD(nic.uet.ingress.quanta), {0, 65535}, true,
+                 "Pause quanta (512 bit times each) the NIC requests in its pause frames per "
+                 "class; the pause time adds the link's delay.");
     k.quantity("UetNic.ClockFrequency", dimension::frequency, UETSIM_FIELD(nic.uet.clock_hz),
                {1e6, 10e9}, "NIC clock: the unit of the pipeline latencies below.");
     // The pipeline stages (docs/nic-pipeline.md), each with its latency, initiation interval
@@ -272,6 +321,24 @@ void add_uet_nic_keys(scenario_schema& s)
                            if (auto e = entropy_config_error(sc.nic.spraying))
                                fail_rule("UetNic." + *e);
                        }});
+    s.rules.push_back(
+        {"UetNic: each PoolAllocationVector gives classes 0 and 1 a pool, its non-zero entries "
+         "first; the egress pools hold one data packet (RdmaDataMSS + 106 B) and one 78-byte "
+         "ACK; WeightedRoundRobin weights of classes 0 and 1 are at least 1.",
+         {"UetNic.EgressPoolAllocationVector", "UetNic.IngressPoolAllocationVector",
+          "UetNic.EgressTotalBufferSize", "UetNic.EgressWRRQueueWeights",
+          "UetNic.IngressWRRQueueWeights", "UetNic.RdmaDataMSS"},
+         [](scenario& sc, const given_keys&) {
+             const uet_nic_config& u = sc.nic.uet;
+             for (const std::string& e :
+                  {pool_allocation_error(u.egress, "UetNic.Egress"),
+                   pool_allocation_error(u.ingress, "UetNic.Ingress"),
+                   egress_pool_error(u.egress, "UetNic.Egress", u.rdma_data_mss, 0,
+                                     u.control_traffic_class),
+                   wrr_weights_error(u.egress, "UetNic.Egress"),
+                   wrr_weights_error(u.ingress, "UetNic.Ingress")})
+                 if (!e.empty()) fail_rule(e);
+         }});
 }
 
 }  // namespace uetsim::config

@@ -7,6 +7,8 @@
 #include <iostream>
 #include <limits>
 
+#include "hw/nic/common/nic_buffer_config.h"
+
 namespace uetsim::config {
 
 namespace {
@@ -218,6 +220,33 @@ std::string read_text(const YAML::Node& node, const value_context& ctx, const te
         if (auto why = rule.check(t)) fail(node, ctx, in_quotes(t) + " " + *why);
     }
     return t;
+}
+
+std::array<double, 8> read_class_list(const YAML::Node& node, const value_context& ctx,
+                                      const real_range& r, bool whole)
+{
+    std::string t;
+    if (node.IsSequence()) {
+        for (size_t i = 0; i < node.size(); ++i) t += (i ? ", " : "") + scalar(node[i], ctx);
+        t = "[" + t + "]";
+    } else {
+        t = scalar(node, ctx);
+    }
+    std::array<double, 8> v{};
+    std::string why;
+    if (!parse_class_list(t, v, why)) fail(node, ctx, in_quotes(t) + ": " + why);
+    for (size_t i = 0; i < 8; ++i) {
+        if (out_of(r, v[i]) || (whole && v[i] != std::floor(v[i])))
+            fail(node, ctx,
+                 in_quotes(t) + ": entry " + std::to_string(i) + " must be " +
+                     (whole ? "a whole number " : "") + range_text(r, std::nullopt));
+    }
+    return v;
+}
+
+std::string format_class_list(const std::array<double, 8>& v)
+{
+    return uetsim::format_class_list(v);
 }
 
 size_t read_choice(const YAML::Node& node, const value_context& ctx,

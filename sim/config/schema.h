@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -129,6 +130,10 @@ double read_quantity(const YAML::Node& node, const value_context& ctx, dimension
                      const real_range& r);
 uint64_t read_bytes(const YAML::Node& node, const value_context& ctx, const int_range& r);
 std::string read_text(const YAML::Node& node, const value_context& ctx, const text_rule& rule);
+// Eight per-class entries (a sequence, or one scalar "[a, b, ...]"), each in `r`.
+std::array<double, 8> read_class_list(const YAML::Node& node, const value_context& ctx,
+                                      const real_range& r, bool whole);
+std::string format_class_list(const std::array<double, 8>& v);
 // The index of the spelling given; a not_modelled spelling gets its own message.
 size_t read_choice(const YAML::Node& node, const value_context& ctx,
                    const std::vector<std::string>& allowed,
@@ -296,6 +301,35 @@ public:
         };
         k.to_yaml = [field](const Owner& o) { return YAML::Node(format_bytes(field(o))); };
         k.to_json = [field](const Owner& o) { return nlohmann::ordered_json(uint64_t(field(o))); };
+        return done(k);
+    }
+
+    // A per-traffic-class list (the NIC buffers' PoolAllocationVector, WRRQueueWeights, ...):
+    // eight entries, the index the class, written "[0.9, 0.1, 0, 0, 0, 0, 0, 0]" or as a YAML
+    // sequence; each in `r`, whole numbers only when `whole`. The field is a std::array of 8.
+    template <class F>
+    key_table& class_list(std::string path, F field, real_range r, bool whole, std::string doc)
+    {
+        auto& k = add(std::move(path), value_type::text, "",
+                      std::string("eight entries, one per traffic class 0-7, each ") +
+                          (whole ? "a whole number " : "") + detail::range_text(r, std::nullopt),
+                      std::move(doc));
+        k.assign = [field, r, whole](Owner& o, const YAML::Node& n, const value_context& c) {
+            const std::array<double, 8> v = detail::read_class_list(n, c, r, whole);
+            auto& f = field(o);
+            using E = std::decay_t<decltype(f[0])>;
+            for (size_t i = 0; i < 8; ++i) f[i] = static_cast<E>(v[i]);
+        };
+        k.to_yaml = [field](const Owner& o) {
+            std::array<double, 8> v{};
+            for (size_t i = 0; i < 8; ++i) v[i] = double(field(o)[i]);
+            return YAML::Node(detail::format_class_list(v));
+        };
+        k.to_json = [field](const Owner& o) {
+            nlohmann::ordered_json a = nlohmann::ordered_json::array();
+            for (size_t i = 0; i < 8; ++i) a.push_back(double(field(o)[i]));
+            return a;
+        };
         return done(k);
     }
 

@@ -76,8 +76,9 @@ const column_table<nd_stats_row>& nd_stats_columns()
         {"rx_drops",
          "on a switch port, packets dropped at ingress admission of the shared buffer since the "
          "start (a paused port's headroom or the pool full, "
-         "[buffers-and-pfc.md](buffers-and-pfc.md)); on a host, packets its NIC discarded on "
-         "receipt (0 for a NIC-less raw host)",
+         "[buffers-and-pfc.md](buffers-and-pfc.md)); on a host, packets its NIC dropped on "
+         "receipt because their receive pool was full or the MAC's receive FIFO was "
+         "([buffers-and-pfc.md](buffers-and-pfc.md#uet-nic-buffers); 0 for a NIC-less raw host)",
          UETSIM_CELL(row, r.rx_drops)},
         {"link_name", "the link on this port, e.g. `host3-leaf0` (uetsim addition)",
          UETSIM_CELL(row, r.link_name)},

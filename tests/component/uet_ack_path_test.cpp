@@ -140,7 +140,8 @@ TEST(uet_ack_path, sent_packets_are_logged_when_they_have_finished_on_the_wire)
 
 // Transport page: ACKs leave in the order they were made after the receiver's service time,
 // while NACKs and the answers to base-RTT probes are not held, nor queued behind held ACKs.
-// B's host link reports a backlog of 500,000 B (13.9 % of its 3.6 MB pool: penalty 0), so every
+// B's receive data pool holds 500,000 B besides the packets (13.9 % of its 3.6 MB pool: penalty
+// 0; X20: the ACK hold reads the receive pool), so every
 // ACK is held (500,000 + 4,184) B x 8 / 400 Gb/s = 10,083.68 ns. Eight data frames go, frame 3
 // trimmed: it ends at 356.16 ns, is processed at B at 460.16 ns, and its NACK (B's link idle:
 // no ACK has left) reaches A at 561.40 ns, processed at 565.40 ns.
@@ -153,7 +154,7 @@ TEST(uet_ack_path, sent_packets_are_logged_when_they_have_finished_on_the_wire)
 TEST(uet_ack_path, nacks_and_probe_answers_are_not_held_behind_held_acks)
 {
     nic_pair n;
-    n.dma_b.backlog_bytes = 500'000;
+    n.b.port.rx_preload(0, 500'000);
     recording_monitor mon;
     n.a.set_monitor(&mon);
     trim_nth_data_frame(n, 3);
@@ -188,7 +189,7 @@ struct penalty_episode
     bool flags_seen = false, flag = false;  // the restore flag on B's ACKs (all equal)
 };
 
-// A 1 MiB message from A to B. From 3 us to 6 us B's host link reports a backlog of 2,000,000 B
+// A 1 MiB message from A to B. From 3 us to 6 us B's receive data pool holds 2,000,000 B more
 // (55.6 % of its 3.6 MB pool: penalty floor(127 x (55.6 - 25) / 50) = 77), then none again.
 penalty_episode run_penalty_episode(bool receiver_restores)
 {
@@ -207,9 +208,9 @@ penalty_episode run_penalty_episode(bool receiver_restores)
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     n.a.post_message(1, 1, k_ip_b, 1 << 20, 0, k_no_queue_pair);
     sc_core::sc_start(sc_core::sc_time(3, sc_core::SC_US));
-    n.dma_b.backlog_bytes = 2'000'000;
+    n.b.port.rx_preload(0, 2'000'000);
     sc_core::sc_start(sc_core::sc_time(3, sc_core::SC_US));
-    n.dma_b.backlog_bytes = 0;
+    n.b.port.rx_preload(0, 0);
     sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
     EXPECT_EQ(n.dma_a.completed[1].size(), 1u);
     EXPECT_TRUE(n.dma_b.written_once(0, 1, 1 << 20));

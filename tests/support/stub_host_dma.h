@@ -27,6 +27,7 @@ public:
     uint64_t fetch_latency_ps = 0;  // host memory read, request to completion
     uint64_t backlog_bytes = 0;     // what write_backlog_bytes reports
     double to_host_bps = 400e9;
+    uint64_t write_latency_ps = 0;  // a write of received payload is done this long after it
 
     uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes) override
     {
@@ -47,7 +48,7 @@ public:
                            uint32_t bytes) override
     {
         writes[{src_host, message}].push_back({offset, bytes});
-        return sc_core::sc_time_stamp().value();  // no lanes: written at once
+        return sc_core::sc_time_stamp().value() + write_latency_ps;  // no lanes
     }
     uint64_t write_backlog_bytes(uint64_t) const override { return backlog_bytes; }
     double nic_to_host_bps() const override { return to_host_bps; }

@@ -14,6 +14,8 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     , m_pool(pool)
     , m_dma(dma)
     , m_client(client)
+    , m_tx_sched(cfg.egress)
+    , m_rx_buf(cfg.ingress)
     , m_pfc("pfc", cfg.pfc, pool, m_arbiter, [this] { tx.kick(); })
     , m_fetch("fetch",
               [this](packet* p) {
@@ -35,8 +37,22 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         if (__builtin_expect(p.kind == packet_kind::pfc, 0)) return receive_pfc(p);
         const uint64_t now = sc_core::sc_time_stamp().value();
         if (!m_rx[0].has_room(now)) {
-            // The MAC's receive FIFO is full: the frame is lost here, and only here; the
-            // transport recovers it as any other loss.
+            // The MAC's receive FIFO is full: the frame is lost here; the transport recovers
+            // it as any other loss.
+            ++m_stats.rx_drops;
+            m_pool.release(&p);
+            return sc_core::SC_ZERO_TIME;
+        }
+        // The receive buffer: releases due by now first, then this frame's pool.
+        if (m_rx_buf.releases_pending()) rx_released(m_rx_buf.drain(now));
+        const int cls = rx_class(p);
+        const rx_admission a = m_rx_buf.arrive(cls, p.wire_bytes - k_rx_uncharged_bytes);
+        if (a.send_xoff) {
+            m_pfc.xoff(uint8_t(1u << cls));
+            arm_rx_release();
+        }
+        if (!a.admitted) {
+            // Its pool cannot hold it (nd-stats rx_drops): lost as on the wire.
             ++m_stats.rx_drops;
             m_pool.release(&p);
             return sc_core::SC_ZERO_TIME;
@@ -52,6 +68,52 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         return sc_core::SC_ZERO_TIME;
     });
     tx.on_frame_done([this] { frame_done(); });
+    if (m_rx_buf.any_pfc()) {
+        // The page's refresh: pause again while the pool is at or above Xoff, else XON.
+        m_pfc.on_refresh([this](int c) {
+            const uint64_t now = sc_core::sc_time_stamp().value();
+            m_rx_xon_pending |= m_rx_buf.drain(now);
+            if (m_rx_xon_pending) m_rx_release_ev.notify(sc_core::SC_ZERO_TIME);
+            return m_rx_buf.refresh(c);
+        });
+        SC_HAS_PROCESS(nic_port);
+        SC_METHOD(on_rx_release_due);
+        sensitive << m_rx_release_ev;
+        dont_initialize();
+    }
+}
+
+// Received bytes released: XON for the classes whose pool drained to Xon with a pause out.
+void nic_port::rx_released(uint8_t xon_classes)
+{
+    if (xon_classes) m_pfc.xon(xon_classes);
+}
+
+// While a pause is outstanding, releases are performed when due (an XON may follow); otherwise
+// they wait until the next arrival or read needs the occupancy.
+void nic_port::arm_rx_release()
+{
+    if (!m_rx_buf.any_pause_outstanding() || !m_rx_buf.releases_pending()) return;
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t due = m_rx_buf.next_release_ps();
+    m_rx_release_ev.notify(due > now ? picoseconds(due - now) : sc_core::SC_ZERO_TIME);
+}
+
+void nic_port::on_rx_release_due()
+{
+    const uint8_t xon = m_rx_xon_pending | m_rx_buf.drain(sc_core::sc_time_stamp().value());
+    m_rx_xon_pending = 0;
+    rx_released(xon);
+    arm_rx_release();
+}
+
+uint64_t nic_port::rx_backlog(const packet& p)
+{
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    if (m_rx_buf.releases_pending()) rx_released(m_rx_buf.drain(now));
+    const uint64_t held = m_rx_buf.occupancy(rx_class(p));
+    const uint64_t own = m_rx_buf.pool_bytes(rx_class(p)) ? p.wire_bytes - k_rx_uncharged_bytes : 0;
+    return held > own ? held - own : 0;
 }
 
 packet* nic_port::take(ring<packet*>& q)
@@ -98,34 +160,26 @@ packet* nic_port::next_frame()
 {
     // The PFC queue goes ahead of every class and is never paused.
     if (__builtin_expect(m_pfc.waiting(), 0)) return next_pfc();
-    if (__builtin_expect(m_arbiter.paused() != 0, 0)) return next_frame_paused();
-    const uint8_t data_waiting = m_data_q.empty() ? uint8_t(0) : uint8_t(1u << data_class);
-    int slot = m_arbiter.pick(!m_control_q.empty(), data_waiting);
-    // Strict priority between the classes: the control class goes first unless the waiting data
-    // frame's class is numbered higher (the data ring is one FIFO, so its head's class decides).
-    if (slot == port_scheduler::control_slot && data_waiting &&
-        dscp::traffic_class(m_data_q.front()->ip.dscp) > m_cfg.control_traffic_class &&
-        m_arbiter.pick(false, data_waiting) == data_class)
-        slot = data_class;
-    ring<packet*>* q = slot == port_scheduler::control_slot ? &m_control_q
-                       : slot == data_class                 ? &m_data_q
-                                                            : nullptr;
-    if (!q) return nullptr;
-    return take(*q);
-}
-
-// With a class paused: the control ring is held when its class is paused, the data ring when
-// the class of the frame at its head is (the ring is one FIFO); otherwise the same order as
-// next_frame().
-packet* nic_port::next_frame_paused()
-{
+    // One traffic class by the EgressBufferManager's QueueSchedulingType among those with a
+    // frame that PFC has not paused. The control ring is the control class; the data ring is
+    // one FIFO, so the class of the frame at its head stands for it.
+    const bool control = !m_control_q.empty();
+    const bool data = !m_data_q.empty();
+    if (!control && !data) return nullptr;
+    const int ctc = m_cfg.control_traffic_class;
+    const int dtc = data ? dscp::traffic_class(m_data_q.front()->ip.dscp) : -1;
     const uint8_t paused = m_arbiter.paused();
-    const bool control = !m_control_q.empty() && !((paused >> m_cfg.control_traffic_class) & 1u);
-    const int data_tc = m_data_q.empty() ? -1 : dscp::traffic_class(m_data_q.front()->ip.dscp);
-    const bool data = data_tc >= 0 && !((paused >> data_tc) & 1u);
-    if (control && (!data || data_tc <= m_cfg.control_traffic_class)) return take(m_control_q);
-    if (data) return take(m_data_q);
-    return nullptr;
+    const bool c_ok = control && !((paused >> ctc) & 1u);
+    const bool d_ok = data && !((paused >> dtc) & 1u);
+    if (!c_ok && !d_ok) return nullptr;
+    if (!d_ok) return take(m_control_q);
+    if (!c_ok) return take(m_data_q);
+    if (ctc == dtc) return take(m_control_q);  // one class, two rings: control first
+    const uint8_t sendable = uint8_t((1u << ctc) | (1u << dtc));
+    // A class without an egress pool takes no part in the turns: strict priority for it.
+    const int cls = m_tx_sched.has_pool(ctc) && m_tx_sched.has_pool(dtc) ? m_tx_sched.pick(sendable)
+                                                                         : std::max(ctc, dtc);
+    return take(cls == ctc ? m_control_q : m_data_q);
 }
 
 void nic_port::frame_done()
@@ -142,10 +196,23 @@ void nic_port::frame_done()
 
 void nic_port::received(packet* p)
 {
+    // The frame leaves the receive buffer once processed, or when the client says (data: its
+    // write to the host done).
+    const int cls = rx_class(*p);
+    const uint32_t charge = p->wire_bytes - k_rx_uncharged_bytes;
+    const uint64_t now = sc_core::sc_time_stamp().value();
     if (p->kind != packet_kind::connection) {
+        m_rx_hold_ps = 0;
         m_client.on_receive(p);
+        if (m_rx_hold_ps > now) {
+            m_rx_buf.release_at(cls, charge, m_rx_hold_ps);
+            arm_rx_release();
+        } else {
+            rx_released(m_rx_buf.release(cls, charge) ? uint8_t(1u << cls) : uint8_t(0));
+        }
         return;
     }
+    rx_released(m_rx_buf.release(cls, charge) ? uint8_t(1u << cls) : uint8_t(0));
     const cm_fields m = p->cm;
     const uint32_t src = p->src_node;
     m_pool.release(p);

@@ -1,15 +1,15 @@
 // The network port every NIC type has, whatever its transport: the `in` socket and the
-// transmitter, egress arbitration (a control ring and a data ring through the shared
-// port_scheduler, where the data ring is one traffic class that PFC could pause; by strict
-// priority, control first unless the data at the ring's head has a higher class), the egress
-// data pool (a data frame is charged when queued and released when its serialization ends; a
-// blocked transport is woken when the pool is half drained), the receive pipeline stages
-// (RxParse behind the MAC's receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage
-// arithmetic, one timed FIFO towards the transport), the ACK hold line (ACKs leave in order after
-// the receiver's service time; NACKs and probe answers pass it by), host_port_stats, and
-// connection-management frames (built here; received ones go straight to host_dma). The transport
-// behind it is a nic_port_client: one virtual call per frame event (and, while a monitor observes,
-// one more when a frame finishes).
+// transmitter, egress arbitration (PFC frames first, then a control ring and a data ring, each
+// standing for its traffic class, chosen by the EgressBufferManager's QueueSchedulingType:
+// tx_class_scheduler; classes paused by PFC are skipped), the receive buffer (nic_rx_buffer: per
+// class pools, admission and drops, PFC pauses at Xoff and XON at Xon), the egress data pool (a
+// data frame is charged when queued and released when its serialization ends; a blocked transport
+// is woken when the pool is half drained), the receive pipeline stages (RxParse behind the MAC's
+// receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage arithmetic, one timed FIFO towards
+// the transport), the ACK hold line (ACKs leave in order after the receiver's service time; NACKs
+// and probe answers pass it by), host_port_stats, and connection-management frames (built here;
+// received ones go straight to host_dma). The transport behind it is a nic_port_client: one virtual
+// call per frame event (and, while a monitor observes, one more when a frame finishes).
 #pragma once
 
 #include <algorithm>
@@ -24,7 +24,11 @@
 #include "hw/common/transmitter.h"
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/host_port_stats.h"
+#include "hw/nic/common/nic_buffer_config.h"
+#include "hw/nic/common/nic_rx_buffer.h"
 #include "hw/nic/common/pipeline_stage.h"
+#include "hw/nic/common/tx_class_scheduler.h"
+#include "tlm/dscp.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
 
@@ -35,7 +39,11 @@ struct nic_port_config
     uint32_t host = 0;  // source host index of the frames it builds
     uint32_t ip = 0;
     uint8_t control_traffic_class = 1;
-    uint32_t egress_data_pool_bytes = 0;
+    uint32_t egress_data_pool_bytes = 0;  // the data class's egress pool (class 0's)
+    // The transmit scheduling across classes (EgressBufferManager QueueSchedulingType, weights,
+    // the classes with a pool) and the receive buffer (IngressBufferManager: pools, PFC).
+    nic_buffer_settings egress = default_egress_buffer();
+    nic_ingress_settings ingress = default_ingress_buffer();
     // The receive stages in order (rx_stage); RxParse's FIFO is the MAC's receive FIFO.
     pipeline_stage_timing rx_stages[4] = {};
     uint64_t cycle_ps = 1000;  // the NIC clock
@@ -155,9 +163,29 @@ public:
     const pfc_unit& pfc() const { return m_pfc; }
     const pipeline_stage& stage(rx_stage s) const { return m_rx[int(s)]; }
 
+    // The receive buffer. A frame is charged to its class's pool on arrival (a trimmed data
+    // packet to the control class) at its size without Ethernet header and FCS, and released
+    // when the client has processed it, or later if the client says so during on_receive():
+    // received data stays charged until its write to the host is done at `at_ps`.
+    void rx_hold_until(uint64_t at_ps) { m_rx_hold_ps = std::max(m_rx_hold_ps, at_ps); }
+    // The bytes held in the pool of `p`'s class besides `p` itself (being processed), now.
+    uint64_t rx_backlog(const packet& p);
+    // The receive pool of `p`'s class (0: the class has none).
+    uint64_t rx_pool_bytes(const packet& p) const { return m_rx_buf.pool_bytes(rx_class(p)); }
+    const nic_rx_buffer& rx_buffer() const { return m_rx_buf; }
+    // A bench without a host side holds `bytes` of class `cls` in the receive pool.
+    void rx_preload(int cls, uint64_t bytes) { m_rx_buf.set_preload(cls, bytes); }
+    const tx_class_scheduler& tx_scheduler() const { return m_tx_sched; }
+
 private:
     packet* next_frame();
-    [[gnu::noinline, gnu::cold]] packet* next_frame_paused();
+    int rx_class(const packet& p) const
+    {
+        return p.trimmed ? m_cfg.control_traffic_class : dscp::traffic_class(p.ip.dscp);
+    }
+    void rx_released(uint8_t xon_classes);
+    void on_rx_release_due();
+    void arm_rx_release();
     [[gnu::noinline, gnu::cold]] packet* next_pfc();
     [[gnu::noinline, gnu::cold]] sc_core::sc_time receive_pfc(packet& p);
     [[gnu::always_inline]] inline packet* take(ring<packet*>& q);
@@ -168,7 +196,12 @@ private:
     packet_pool& m_pool;
     host_dma& m_dma;
     nic_port_client& m_client;
-    port_scheduler m_arbiter;
+    port_scheduler m_arbiter;  // the PFC pause state of the classes
+    tx_class_scheduler m_tx_sched;
+    nic_rx_buffer m_rx_buf;
+    uint64_t m_rx_hold_ps = 0;
+    uint8_t m_rx_xon_pending = 0;  // XONs asked for inside a PFC refresh, sent a delta later
+    sc_core::sc_event m_rx_release_ev;
     pfc_unit m_pfc;
     delay_line m_fetch;  // payload fetch + header build, in issue order
     pipeline_stage m_rx[k_rx_stages];

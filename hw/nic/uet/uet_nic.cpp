@@ -20,7 +20,14 @@ nic_port_config port_config(const nic_context& ctx, const uet_nic_config& cfg)
     c.host = ctx.host;
     c.ip = ctx.ip;
     c.control_traffic_class = cfg.control_traffic_class;
-    c.egress_data_pool_bytes = cfg.egress_data_pool_bytes;
+    c.egress_data_pool_bytes = uint32_t(cfg.egress.pool_bytes(0));  // data: class 0's pool
+    c.egress = cfg.egress;
+    c.ingress = cfg.ingress;
+    for (int t = 0; t < 8; ++t)
+        c.ingress.pfc_enable[size_t(t)] = cfg.pfc_enable_vector[size_t(t)] == 1;
+    // QuantaValue for the classes with a receive pool (the others keep PFC's 65,535).
+    for (int t = 0; t < cfg.ingress.classes(); ++t)
+        c.pfc.quanta[size_t(t)] = cfg.ingress.quanta[size_t(t)];
     c.rx_stages[int(rx_stage::rx_parse)] = cfg.rx_parse;
     c.rx_stages[int(rx_stage::pdc_lookup)] = cfg.pdc_lookup;
     c.rx_stages[int(rx_stage::sack_update)] = cfg.sack_update;
@@ -491,9 +498,10 @@ void uet_nic::on_data(packet* p)
         std::max<uint64_t>(m_counters.ivl_max_out_of_order_on_flow, held);
     if (m_events) receive_events(rp, *p, arrival == pdc_receiver::arrival::duplicate, sa.cack);
 
-    // The ACK is held for the receiver's PCIe service time: the data waiting for the host
-    // link plus this packet, at the link's rate.
-    const uint64_t backlog = m_dma.write_backlog_bytes(now_ps());
+    // The ACK is held for the receiver's service time: the data-pool backlog plus this packet,
+    // at the NIC side's PCIe rate (the buffers page; X20).
+    const uint64_t backlog = port.rx_backlog(*p);
+    const uint64_t rx_pool = port.rx_pool_bytes(*p);
     const uint64_t hold_ps =
         uint64_t(double(backlog + p->ip_bytes()) * 8e12 / m_dma.nic_to_host_bps() + 0.5);
     if (arrival != pdc_receiver::arrival::duplicate) {
@@ -502,7 +510,9 @@ void uet_nic::on_data(packet* p)
         if (m_rx_pdcs.deliver(rp, p->ses.offset, p->payload_bytes, p->ses.message_bytes))
             if (const std::optional<uint32_t> died = m_pdcs.peer_idle(p->src_node))
                 m_lb->close(m_pdcs.group(*died).lb_slot);
-        m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes);
+        // Data stays charged to the receive pool until its write is across to the host.
+        port.rx_hold_until(
+            m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes));
     }
     if (p->pds.ack_request) {
         packet* a = make_control(packet_kind::uet_ack, p->src_node, p->ip.src);
@@ -521,7 +531,7 @@ void uet_nic::on_data(packet* p)
         a->pds.rcvd_bytes = rp.rcvd_bytes;
         a->pds.service_time = uint16_t(std::min<uint64_t>(65535, hold_ps / 128'000));
         a->pds.rcv_penalty =
-            receiver_penalty(100.0 * double(backlog) / double(m_cfg.ingress_data_pool_bytes),
+            receiver_penalty(rx_pool ? 100.0 * double(backlog) / double(rx_pool) : 0.0,
                              m_cc_cfg.receiver_congestion_low_threshold,
                              m_cc_cfg.receiver_congestion_high_threshold);
         // The receiver's own flag: whether its senders restore their saved window at penalty 0.

@@ -2,9 +2,11 @@
 // Defaults are the UET NIC pages'; the pipeline latencies are uetsim's (docs/uet-nic.md).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "hw/common/value_range.h"
+#include "hw/nic/common/nic_buffer_config.h"
 #include "hw/nic/common/pipeline_stage.h"
 
 namespace uetsim {
@@ -28,10 +30,12 @@ struct uet_nic_config
     // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 
-    // Egress buffer pools (EgressBufferManager): data and control classes.
-    uint32_t egress_data_pool_bytes = 230'400;
-    // Ingress data pool (IngressBufferManager: 0.9 x 4 MB): the receiver penalty reads it.
-    uint32_t ingress_data_pool_bytes = 3'600'000;
+    // The transmit and receive buffers (EgressBufferManager, IngressBufferManager: the
+    // buffers-and-PFC page; docs/buffers-and-pfc.md "UET NIC buffers"). PFCEnableVector is kept
+    // as written: an entry of 1 enables the class, any other value leaves it disabled.
+    nic_buffer_settings egress = default_egress_buffer();
+    nic_ingress_settings ingress = default_ingress_buffer();
+    std::array<double, 8> pfc_enable_vector{};
 
     // Pipeline (docs/nic-pipeline.md): the NIC clock and each stage's latency, initiation
     // interval and input FIFO in cycles. The defaults are the fixed latencies the NIC had before

@@ -1,0 +1,48 @@
+#include "hw/nic/common/nic_rx_buffer.h"
+
+namespace uetsim {
+
+nic_rx_buffer::nic_rx_buffer(const nic_ingress_settings& s) : m_classes(s.classes())
+{
+    for (int c = 0; c < m_classes; ++c) {
+        m_pool[c] = s.pool_bytes(c);
+        m_xoff[c] = s.xoff_bytes(c);
+        m_xon[c] = s.xon_bytes(c);
+        m_pfc_enable[c] = s.pfc_enable[c];
+    }
+}
+
+void nic_rx_buffer::release_at(int c, uint32_t bytes, uint64_t due_ps)
+{
+    if (c >= m_classes) return;
+    if (!m_line.empty() && due_ps < m_line.at(m_line.size() - 1).due_ps)
+        due_ps = m_line.at(m_line.size() - 1).due_ps;
+    m_line.push_back(pending{due_ps, bytes, uint8_t(c)});
+}
+
+uint8_t nic_rx_buffer::drain(uint64_t now_ps)
+{
+    uint8_t xon = 0;
+    while (!m_line.empty() && m_line.front().due_ps <= now_ps) {
+        const pending p = m_line.front();
+        m_line.pop_front();
+        if (release(p.cls, p.bytes)) xon |= uint8_t(1u << p.cls);
+    }
+    return xon;
+}
+
+bool nic_rx_buffer::any_pause_outstanding() const
+{
+    for (int c = 0; c < m_classes; ++c)
+        if (m_paused[c]) return true;
+    return false;
+}
+
+bool nic_rx_buffer::any_pfc() const
+{
+    for (int c = 0; c < m_classes; ++c)
+        if (m_pfc_enable[c]) return true;
+    return false;
+}
+
+}  // namespace uetsim

@@ -1,0 +1,113 @@
+// The UET NIC's receive buffer (IngressBufferManager): one pool per traffic class, admission
+// (a packet that its pool cannot hold is dropped), the releases (control at once, data when its
+// write to the host is accepted: a release line in time order), and the PFC decisions of the
+// page (pause on the arrival that brings occupancy to Xoff with no pause outstanding; XON on a
+// release to Xon or below, or at a refresh that finds occupancy below Xoff). Pure logic: the NIC
+// port sends the frames these calls ask for.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "hw/common/ring.h"
+#include "hw/nic/common/nic_buffer_config.h"
+
+namespace uetsim {
+
+struct rx_admission
+{
+    bool admitted = true;    // false: dropped (the pool cannot hold it)
+    bool send_xoff = false;  // a pause frame for the class now
+};
+
+class nic_rx_buffer
+{
+public:
+    nic_rx_buffer() : nic_rx_buffer(default_ingress_buffer()) {}
+    explicit nic_rx_buffer(const nic_ingress_settings& s);
+
+    // A packet of class `c` charged `bytes` arrives. A class without a pool is not accounted
+    // (admitted, never paused).
+    rx_admission arrive(int c, uint32_t bytes)
+    {
+        if (c >= m_classes) return {};
+        rx_admission a;
+        const uint64_t after = m_occupancy[c] + bytes;
+        if (m_pfc_enable[c] && !m_paused[c] && after >= m_xoff[c]) {
+            m_paused[c] = true;
+            a.send_xoff = true;
+        }
+        if (after > m_pool[c]) {
+            a.admitted = false;
+            ++m_drops[c];
+            return a;
+        }
+        m_occupancy[c] = after;
+        m_max_occupancy[c] = std::max(m_max_occupancy[c], after);
+        return a;
+    }
+    // `bytes` of class `c` released now; true: send XON for the class now.
+    bool release(int c, uint32_t bytes)
+    {
+        if (c >= m_classes) return false;
+        m_occupancy[c] -= bytes;
+        if (m_paused[c] && m_occupancy[c] <= m_xon[c]) {
+            m_paused[c] = false;
+            return true;
+        }
+        return false;
+    }
+    // `bytes` of class `c` released at `due_ps` (times in order: an earlier one waits behind
+    // the last). drain() performs them.
+    void release_at(int c, uint32_t bytes, uint64_t due_ps);
+    // Every release due by `now_ps`; returns the classes that must send XON now (bit c).
+    uint8_t drain(uint64_t now_ps);
+    bool releases_pending() const { return !m_line.empty(); }
+    uint64_t next_release_ps() const { return m_line.front().due_ps; }
+
+    // The refresh every half pause time: true, occupancy is still at or above Xoff (pause
+    // again); false, send XON (the pause ends even above Xon).
+    bool refresh(int c)
+    {
+        if (c < m_classes && m_occupancy[c] >= m_xoff[c]) return true;
+        if (c < m_classes) m_paused[c] = false;
+        return false;
+    }
+
+    // Bytes of class `c` held besides the packets (what a host side that accepts no writes
+    // would leave in the pool): replaces the previous amount. For benches without a host.
+    void set_preload(int c, uint64_t bytes)
+    {
+        if (c >= m_classes) return;
+        m_occupancy[c] = m_occupancy[c] - m_preload[c] + bytes;
+        m_preload[c] = bytes;
+    }
+
+    int classes() const { return m_classes; }
+    uint64_t pool_bytes(int c) const { return c < m_classes ? m_pool[c] : 0; }
+    uint64_t occupancy(int c) const { return c < m_classes ? m_occupancy[c] : 0; }
+    uint64_t max_occupancy(int c) const { return c < m_classes ? m_max_occupancy[c] : 0; }
+    uint64_t xoff_bytes(int c) const { return m_xoff[c]; }
+    uint64_t xon_bytes(int c) const { return m_xon[c]; }
+    bool pause_outstanding(int c) const { return c < m_classes && m_paused[c]; }
+    bool any_pause_outstanding() const;
+    bool pfc_enabled(int c) const { return c < m_classes && m_pfc_enable[c]; }
+    bool any_pfc() const;
+    uint64_t drops(int c) const { return c < m_classes ? m_drops[c] : 0; }
+
+private:
+    struct pending
+    {
+        uint64_t due_ps;
+        uint32_t bytes;
+        uint8_t cls;
+    };
+    int m_classes;
+    std::array<uint64_t, k_tc_count> m_pool{}, m_xoff{}, m_xon{};
+    std::array<uint64_t, k_tc_count> m_occupancy{}, m_max_occupancy{}, m_drops{}, m_preload{};
+    std::array<bool, k_tc_count> m_pfc_enable{}, m_paused{};
+    ring<pending> m_line;
+};
+
+}  // namespace uetsim
