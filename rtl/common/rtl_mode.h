@@ -1,6 +1,7 @@
 // How a device runs one RTL block (Rtl.FlowHash, Rtl.EntropyLoadBalancer, Rtl.SackTracker):
 //   model  the C++ model only (the default; no RTL is built)
-//   rtl    the Verilated block's answers are used; the model is not consulted
+//   rtl    the Verilated block's answers are used, nothing is compared; a NIC engine's C++
+//          model still runs beside the RTL, because the records and observers read its state
 //   both   model and RTL in lockstep: the model's answers are used, every RTL answer is compared
 //          with them, and the first mismatch stops the run (rtl_mismatch.h)
 // Kernel-free.
