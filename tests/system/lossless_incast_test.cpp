@@ -1,0 +1,188 @@
+// Lossless incast and head-of-line blocking in whole runs: UET NICs on a leaf-spine with one
+// spine (2 leaves x 8 hosts, 400 Gbps), every switch attribute at its default (TC0 lossless,
+// Xoff 700,000 B per ingress port and pool). On one switch NSCC keeps each sender's share of
+// the receiver's queue below Xoff, so the topology funnels the senders of leaf1 through one
+// spine: leaf0's uplink ingress carries eight senders and crosses Xoff, leaf0 pauses spine0,
+// spine0's ingress from leaf1 fills and spine0 pauses leaf1 (the pause propagates upstream).
+// The same incast lossy (PFC off, fixed cap, no trimming) drops and recovers; a victim flow
+// from leaf1 to an idle host on leaf0 waits behind the pauses on the paths it shares.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/support/run_uetsim.h"
+
+using namespace uetsim::test;
+
+namespace {
+
+std::string scenario(const std::string& flows)
+{
+    return "Simulation: {Name: li, StopTime: 20ms}\n"
+           "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 1, "
+           "LinkRate: 400Gbps}\n"
+           "Nic: {Type: uet}\n"
+           "Records:\n"
+           "  Enabled: [nd-stats, flow-perf, ecn-pfc-stats]\n"
+           "Flows:\n" +
+           flows;
+}
+
+std::string flow(int src, int dst)
+{
+    return "  - {Src: " + std::to_string(src) + ", Dst: " + std::to_string(dst) +
+           ", Bytes: 2MiB}\n";
+}
+
+// Hosts 1..15 each send 2 MiB to host 0.
+std::string incast_15_to_1()
+{
+    std::string f;
+    for (int s = 1; s <= 15; ++s) f += flow(s, 0);
+    return f;
+}
+
+// The largest value of `column` over the rows of (component, ifid): the counters are
+// cumulative, one row per report interval.
+double port_max(const csv& c, const std::string& component, int ifid, const std::string& column)
+{
+    double v = 0;
+    for (size_t i = 0; i < c.rows.size(); ++i)
+        if (c.str(i, "component_name") == component && c.num(i, "ifid") == ifid)
+            v = std::max(v, c.num(i, column));
+    return v;
+}
+
+double column_max(const csv& c, const std::string& column)
+{
+    double v = 0;
+    for (size_t i = 0; i < c.rows.size(); ++i) v = std::max(v, c.num(i, column));
+    return v;
+}
+
+nlohmann::json manifest(const std::string& dir)
+{
+    return nlohmann::json::parse(read_text(dir + "/li-manifest.json"));
+}
+
+}  // namespace
+
+TEST(lossless_incast, incast_15_to_1_with_default_pfc_pauses_and_loses_nothing)
+{
+    const std::string dir = scratch_dir("li_lossless");
+    const auto r = run_uetsim(
+        {"run", write_file(dir + "/s.yaml", scenario(incast_15_to_1())), "--quiet", "--out", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json m = manifest(dir);
+    EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
+    EXPECT_EQ(m["packets_dropped"].get<uint64_t>(), 0u);
+    EXPECT_EQ(m["packets_trimmed"].get<uint64_t>(), 0u);
+    EXPECT_EQ(read_csv(dir + "/li-flow-perf-0.csv").rows.size(), 15u);
+
+    const csv nd = read_csv(dir + "/li-nd-stats-0.csv");
+    ASSERT_FALSE(nd.rows.empty());
+    for (size_t i = 0; i < nd.rows.size(); ++i) {
+        EXPECT_EQ(nd.num(i, "tx_drops"), 0) << nd.str(i, "component_name");
+        EXPECT_EQ(nd.num(i, "rx_drops"), 0) << nd.str(i, "component_name");
+    }
+
+    // leaf0 port 8 (its uplink) pauses spine0 port 0; spine0 port 1 (from leaf1) then pauses
+    // leaf1 port 8: each pause sent is received by the peer and each is resumed.
+    const csv e = read_csv(dir + "/li-ecn-pfc-stats-0.csv");
+    const double leaf0_tx = port_max(e, "leaf0", 8, "pfcxoff_tx");
+    const double spine1_tx = port_max(e, "spine0", 1, "pfcxoff_tx");
+    EXPECT_GT(leaf0_tx, 0);
+    EXPECT_EQ(port_max(e, "spine0", 0, "pfcxoff_rx"), leaf0_tx);
+    EXPECT_GT(spine1_tx, 0);
+    EXPECT_EQ(port_max(e, "leaf1", 8, "pfcxoff_rx"), spine1_tx);
+    EXPECT_EQ(port_max(e, "spine0", 0, "pfcxon_rx"), port_max(e, "leaf0", 8, "pfcxon_tx"));
+    EXPECT_GT(port_max(e, "spine0", 0, "pfc_time_paused_usec"), 0);
+    EXPECT_GT(port_max(e, "leaf1", 8, "pfc_time_paused_usec"), 0);
+}
+
+TEST(lossless_incast, the_same_incast_without_pfc_or_trimming_drops_and_recovers)
+{
+    const std::string dir = scratch_dir("li_lossy");
+    const auto r = run_uetsim(
+        {"run", write_file(dir + "/s.yaml", scenario(incast_15_to_1())), "--quiet", "--out", dir,
+         "--set", "Switch.EnablePFC=[0,0,0,0,0,0,0,0]", "--set", "Switch.LossyAlpha=0", "--set",
+         "Switch.QueueDropThresholdEnable=true", "--set", "Switch.TrimmingEnabled=false"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json m = manifest(dir);
+    EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
+    const uint64_t dropped = m["packets_dropped"].get<uint64_t>();
+    EXPECT_GT(dropped, 0u);
+    EXPECT_EQ(m["packets_trimmed"].get<uint64_t>(), 0u);
+    EXPECT_EQ(read_csv(dir + "/li-flow-perf-0.csv").rows.size(), 15u);
+
+    // Every drop is an egress drop at a switch port; the NICs and ingress drop nothing.
+    const csv nd = read_csv(dir + "/li-nd-stats-0.csv");
+    double tx_drops = 0;
+    for (const std::string sw : {"leaf0", "leaf1", "spine0"})
+        for (int p = 0; p <= 8; ++p) tx_drops += port_max(nd, sw, p, "tx_drops");
+    EXPECT_EQ(uint64_t(tx_drops), dropped);
+    EXPECT_EQ(column_max(nd, "rx_drops"), 0);
+
+    const csv e = read_csv(dir + "/li-ecn-pfc-stats-0.csv");
+    EXPECT_EQ(column_max(e, "pfcxoff_tx"), 0);
+    EXPECT_EQ(column_max(e, "pfcxoff_rx"), 0);
+}
+
+// Host 8 (leaf1) sends 2 MiB to host 1 (leaf0), which nothing else sends to. Alone it runs at
+// line rate; beside a 14:1 incast to host 0 (hosts 1-7 and 9-15) its packets cross leaf1's
+// uplink and spine0's port to leaf0, both paused by the incast, and it finishes much later
+// (about 325 us against 49 us alone).
+TEST(lossless_incast, a_victim_flow_behind_a_paused_port_is_slowed_by_head_of_line_blocking)
+{
+    const std::string solo = scratch_dir("li_solo");
+    auto r = run_uetsim(
+        {"run", write_file(solo + "/s.yaml", scenario(flow(8, 1))), "--quiet", "--out", solo});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const csv fs = read_csv(solo + "/li-flow-perf-0.csv");
+    ASSERT_EQ(fs.rows.size(), 1u);
+    const double solo_fct = fs.num(0, "fct_usec");
+    EXPECT_LT(solo_fct, 100);  // 2 MiB at 400 Gbps is 42 us
+
+    std::string flows;
+    for (int s = 1; s <= 15; ++s)
+        if (s != 8) flows += flow(s, 0);
+    flows += flow(8, 1);
+    const std::string dir = scratch_dir("li_hol");
+    r = run_uetsim({"run", write_file(dir + "/s.yaml", scenario(flows)), "--quiet", "--out", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json m = manifest(dir);
+    EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
+    EXPECT_EQ(m["packets_dropped"].get<uint64_t>(), 0u);
+    const csv f = read_csv(dir + "/li-flow-perf-0.csv");
+    ASSERT_EQ(f.rows.size(), 15u);
+    double victim_fct = 0;
+    for (size_t i = 0; i < f.rows.size(); ++i)
+        if (f.str(i, "src_host") == "8") {
+            EXPECT_EQ(f.str(i, "dst_host"), "1");
+            victim_fct = f.num(i, "fct_usec");
+        }
+    EXPECT_GT(victim_fct, 3 * solo_fct) << "solo " << solo_fct << " us";
+
+    // The control: the same flow to host 9 on its own leaf, beside the same incast, shares no
+    // paused port and is not slowed.
+    std::string control = flows.substr(0, flows.size() - flow(8, 1).size()) + flow(8, 9);
+    const std::string cdir = scratch_dir("li_hol_control");
+    r = run_uetsim(
+        {"run", write_file(cdir + "/s.yaml", scenario(control)), "--quiet", "--out", cdir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const csv fc = read_csv(cdir + "/li-flow-perf-0.csv");
+    double control_fct = 0;
+    for (size_t i = 0; i < fc.rows.size(); ++i)
+        if (fc.str(i, "src_host") == "8") control_fct = fc.num(i, "fct_usec");
+    EXPECT_GT(control_fct, 0);
+    EXPECT_LT(control_fct, 1.5 * solo_fct);
+
+    // The ports the victim crosses were paused: leaf1's uplink and spine0's port to leaf0.
+    const csv e = read_csv(dir + "/li-ecn-pfc-stats-0.csv");
+    EXPECT_GT(port_max(e, "leaf1", 8, "pfcxoff_rx"), 0);
+    EXPECT_GT(port_max(e, "leaf1", 8, "pfc_time_paused_usec"), 0);
+    EXPECT_GT(port_max(e, "spine0", 0, "pfcxoff_rx"), 0);
+    EXPECT_GT(port_max(e, "spine0", 0, "pfc_time_paused_usec"), 0);
+}
