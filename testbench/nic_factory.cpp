@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "testbench/nics/roce_nic_entry.h"
 #include "testbench/nics/uet_nic_entry.h"
 
 namespace uetsim {
@@ -17,6 +18,7 @@ struct nic_entry
 // One line per NIC type.
 constexpr nic_entry k_nics[] = {
     {nic_kind::uet, &make_uet_nic},
+    {nic_kind::roce, &make_roce_nic},
 };
 
 }  // namespace

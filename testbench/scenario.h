@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hw/nic/roce/roce_nic_config.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/nscc_config.h"
 #include "hw/nic/uet/uet_nic_config.h"
@@ -26,7 +27,7 @@ enum class topology_kind { leaf_spine, fat_tree, single_switch };
 
 // What sits at each host's network port: a UET NIC, or a NIC-less raw port that sends Flows
 // packets at line rate with no transport (for exercising the fabric alone).
-enum class nic_kind { uet, raw };
+enum class nic_kind { uet, raw, roce };
 
 struct simulation_config
 {
@@ -168,6 +169,7 @@ struct nic_config
     uet_nic_config uet;       // UetNic.*
     nscc_config nscc;         // UetNic.* (congestion control)
     entropy_config spraying;  // UetNic.* (packet spraying)
+    roce_nic_config roce;     // RoceNic.*
     // UetNic.InitialBaseRTT: auto. The rules replace nscc.initial_base_rtt_s with the fabric's
     // unloaded round trip (testbench/fabric_rtt.h) and clear the flag; nic_for does the same
     // for a device whose override says auto.
@@ -186,6 +188,8 @@ struct nic_config
             case nic_kind::uet:
             case nic_kind::raw:
                 return uet.rdma_data_mss;
+            case nic_kind::roce:
+                return roce.mss;
         }
         return uet.rdma_data_mss;
     }

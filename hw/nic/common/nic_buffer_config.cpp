@@ -65,6 +65,20 @@ nic_ingress_settings default_ingress_buffer()
     return s;
 }
 
+nic_buffer_settings roce_default_egress_buffer()
+{
+    nic_buffer_settings s = default_egress_buffer();
+    s.wrr_weights = {1, 3, 0, 0, 0, 0, 0, 0};
+    return s;
+}
+
+nic_ingress_settings roce_default_ingress_buffer()
+{
+    nic_ingress_settings s = default_ingress_buffer();
+    s.pfc_enable = {true, true, false, false, false, false, false, false};
+    return s;
+}
+
 std::string pool_allocation_error(const nic_buffer_settings& s, const std::string& prefix)
 {
     const std::string key = prefix + "PoolAllocationVector";

@@ -45,6 +45,9 @@ struct nic_ingress_settings : nic_buffer_settings
 // [65535, 65535] (the other classes' entries 0, as the configuration page lists them).
 nic_buffer_settings default_egress_buffer();
 nic_ingress_settings default_ingress_buffer();
+// The RoCE NIC page's: the same, but egress weights [1, 3] and PFC on for TC0 and TC1.
+nic_buffer_settings roce_default_egress_buffer();
+nic_ingress_settings roce_default_ingress_buffer();
 
 // A data packet's size on the wire (payload + 106 B) and its charge in a receive pool (without
 // the Ethernet header and FCS, 18 B); the smallest control frame, an ACK, is 78 B on the wire.
