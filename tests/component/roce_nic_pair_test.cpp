@@ -83,8 +83,8 @@ TEST(roce_nic_pair, a_1_mib_write_completes_at_the_analytic_time_with_16_acks)
     EXPECT_EQ(t.to_b[0].bth.opcode, roce::rc_rdma_write_first);
     EXPECT_EQ(t.to_b[1].bth.opcode, roce::rc_rdma_write_middle);
     EXPECT_EQ(t.to_b[255].bth.opcode, roce::rc_rdma_write_last);
-    EXPECT_TRUE(t.to_b[255].bth.solicited_event);
-    EXPECT_FALSE(t.to_b[254].bth.solicited_event);
+    EXPECT_TRUE(t.to_b[255].bth.solicited);
+    EXPECT_FALSE(t.to_b[254].bth.solicited);
     for (size_t i = 1; i < t.to_b.size(); ++i)
         EXPECT_EQ(t.to_b[i].bth.psn, roce::psn_add(t.to_b[0].bth.psn, int64_t(i)));
     ASSERT_EQ(t.to_a.size(), 16u);
@@ -162,7 +162,7 @@ TEST(roce_nic_pair, a_lost_last_packet_is_recovered_by_the_transport_timer)
     traffic t;
     bool dropped = false;
     n.to_b.see = [&](packet& p) {
-        if (p.kind == packet_kind::roce_data && p.bth.solicited_event && !dropped) {
+        if (p.kind == packet_kind::roce_data && p.bth.solicited && !dropped) {
             dropped = true;  // packet 256, the first time
             return false;
         }

@@ -1,7 +1,7 @@
 // One queue pair's DCQCN-style rate control loop (RoCE congestion-control page), pure arithmetic
 // without the kernel: the NIC counts CNPs and data packets into it and runs its halves from one
-// timer per congested queue pair. docs/roce-nic.md "Congestion control" gives the choices the
-// page leaves open (the estimate's sample and the cut's depth).
+// timer per congested queue pair. docs/roce-congestion-control.md gives the choices the page
+// leaves open (the estimate's sample, its initial value, the cut's depth).
 #pragma once
 
 #include <cstdint>
@@ -40,26 +40,32 @@ public:
     double estimate() const { return m_alpha; }
     uint32_t recovery_count() const { return m_recovery; }
     uint64_t episodes() const { return m_episodes; }
+    uint64_t reductions() const { return m_reductions; }  // cuts and additive-increase reductions
+    uint64_t increases() const { return m_increases; }
+    uint32_t interval_cnps() const { return m_cnps; }  // since the last reduction half
 
 private:
     void reduce();
+    void cut();
     void increase();
     void update_estimate();
+    void clear_interval();
 
     dcqcn_config m_cfg;
     double m_line;
     double m_current;
     double m_target;
     double m_step = 0;
-    double m_alpha = 1.0;  // the congestion estimate
+    double m_alpha = 1.0;  // the congestion estimate: DCQCN's initial value, kept across episodes
     uint32_t m_recovery = 0;
-    uint32_t m_cnps = 0;     // CNPs in the current interval
-    uint32_t m_packets = 0;  // data packets sent in the current interval
-    bool m_cnp_since_reduction = false;
+    uint32_t m_cnps = 0;                 // CNPs in the current interval
+    uint32_t m_packets = 0;              // data packets sent in the current interval
     uint32_t m_cnp_increase_halves = 0;  // increase halves that saw CNPs since the last increase
     bool m_next_is_increase = true;
     bool m_congested = false;
     uint64_t m_episodes = 0;
+    uint64_t m_reductions = 0;
+    uint64_t m_increases = 0;
 };
 
 }  // namespace uetsim
