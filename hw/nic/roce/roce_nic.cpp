@@ -304,7 +304,8 @@ void roce_nic::complete(queue_pair& qp)
         qp.waiting.pop_front();
         start_message(qp, next);
     } else if (qp.flows) {
-        m_qps.erase(qp.qpn);  // a late ACK or CNP for it finds no queue pair
+        const uint32_t qpn = qp.qpn;  // `qp` dies with its entry
+        m_qps.erase(qpn);             // a late ACK or CNP for it finds no queue pair
     }
 }
 
