@@ -247,8 +247,10 @@ TEST(config, unknown_section_names_the_closest)
               "Faults[0].Link: 'leaf0-spine9' is not a link of this topology; did you mean "
               "'leaf0-spine0'? (links are named by their two ends, lower tier first, e.g. "
               "host0-leaf0)");
-    EXPECT_EQ(error_of("Nic:\n  Type: roce\n"),
-              "scenario.yaml:2:9: Nic.Type: 'roce' is not modelled yet; allowed: uet, raw");
+    EXPECT_EQ(error_of("Nic:\n  Type: roce\n"), "no error");  // the RoCE NIC (issue #14)
+    EXPECT_EQ(error_of("Nic:\n  Type: rocev3\n"),
+              "scenario.yaml:2:9: Nic.Type: 'rocev3' is not one of uet, raw, roce; did you mean "
+              "'roce'?");
 }
 
 TEST(config, wrong_types)
