@@ -135,6 +135,9 @@ struct packet
     uint64_t id = 0;       // unique per run, for traces and captures
     uint32_t flow_id = 0;  // Flows entry or connection the packet belongs to
     uint64_t sent_ps = 0;  // when the sender finished serialising it (RTT samples)
+    // A rate below the link's to serialize this frame at (a RoCE queue pair's allowed rate);
+    // 0: the link's. The link reads and clears it, so later hops run at their own rate.
+    double tx_rate_bps = 0;
     uint8_t hops = 0;
 
     // The IP datagram: what switch buffers charge and NSCC counts (no Ethernet framing).
