@@ -133,7 +133,10 @@ void roce_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip
         qp->flows = flows;
         m_qps.emplace(qpn, std::move(made));
     }
-    const pending_message m{message, bytes, traffic_class};
+    // The RDMA application's WQEs are RDMA WRITEs (its page); a Flows message, which names no
+    // remote buffer, is a SEND, so both verbs run.
+    const pending_message m{message, bytes, traffic_class,
+                            flows ? roce::verb::send : roce::verb::rdma_write};
     if (qp->req.busy())
         qp->waiting.push_back(m);  // one message at a time per queue pair
     else
@@ -144,7 +147,7 @@ void roce_nic::start_message(queue_pair& qp, const pending_message& m)
 {
     qp.message = m.id;
     qp.data_class = m.traffic_class;
-    qp.req.start_message(m.bytes, roce::verb::rdma_write);
+    qp.req.start_message(m.bytes, m.verb);
     make_ready(qp);
     kick_generation();
 }

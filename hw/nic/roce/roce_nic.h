@@ -77,6 +77,7 @@ private:
         uint64_t id = 0;
         uint64_t bytes = 0;
         uint8_t traffic_class = 0;
+        roce::verb verb = roce::verb::rdma_write;
     };
     struct queue_pair
     {
