@@ -94,22 +94,20 @@ TEST(records_docs, headers_of_the_reference_layouts)
 
 TEST(records_docs, records_enabled_comes_from_the_registry)
 {
-    const std::vector<std::string> published = {"nd-stats",
-                                                "scala-switch-load-balancing-stats",
-                                                "flow-perf",
-                                                "uet-transport-stats",
-                                                "rdma-perf",
-                                                "beacon",
-                                                "pcie-stats",
-                                                "nic-pipeline-stats",
-                                                "ecn-pfc-stats",
-                                                "scala-switch-agg-buff-stats"};
+    const std::vector<std::string> published = {
+        "nd-stats",      "scala-switch-load-balancing-stats",
+        "flow-perf",     "uet-transport-stats",
+        "rdma-perf",     "beacon",
+        "pcie-stats",    "nic-pipeline-stats",
+        "ecn-pfc-stats", "scala-switch-agg-buff-stats",
+        "net-buff-stats"};
     EXPECT_EQ(enabled_record_names(), published);
     // pcie-stats (the reference's EnablePCIeStatsLogging is false) and nic-pipeline-stats are
     // allowed but not on by default; ecn-pfc-stats is (EnablePFCECNStatsLogging is true), and so
     // is scala-switch-agg-buff-stats (the packet-handling page lists it among the records a
-    // switch writes with the defaults).
-    std::vector<std::string> by_default(published.begin(), published.end() - 4);
+    // switch writes with the defaults); net-buff-stats is not (EnableNetworkBufferStatsReporting
+    // is false).
+    std::vector<std::string> by_default(published.begin(), published.end() - 5);
     by_default.push_back("ecn-pfc-stats");
     by_default.push_back("scala-switch-agg-buff-stats");
     EXPECT_EQ(scenario{}.records.enabled, by_default);
