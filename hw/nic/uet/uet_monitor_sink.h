@@ -66,11 +66,11 @@ struct uet_monitor_sender
 {
     uint64_t bytes_fetched = 0;
     uint64_t bytes_in_flight = 0;
-    uint64_t nic_prefetched_bytes = 0;  // the prefetch buffer's occupancy (0: it is off)
-    uint64_t pdc_prefetched_bytes = 0;  // of it, the sending PDC's
     double congestion_window = 0;
     uint64_t job_id = 0;
-    uint8_t latest_penalty = 0;  // the receiver penalty of the group's latest ACK
+    uint8_t latest_penalty = 0;         // the receiver penalty of the group's latest ACK
+    uint64_t nic_prefetched_bytes = 0;  // the prefetch buffer's occupancy (0: it is off)
+    uint64_t pdc_prefetched_bytes = 0;  // of it, the sending PDC's
 };
 
 // The row for UET packet `p` seen by the NIC `fep_id` (address `local_ip`) at `now_ps` going
