@@ -228,7 +228,25 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
             std::make_unique<record_clock>("buffer_records", buf_interval, buf_interval);
         buf_clock = own_buf_clock.get();
     }
-    record_context ctx{sc, fab, traffic, nullptr, {periodic_clock, lb_clock, *buf_clock}};
+    // net-buff-stats ticks at the periodic records' times for its own interval: on a clock the
+    // run has already when one ticks at those times (the periodic clock at the defaults).
+    const double nb_interval = sc.simulation.network_buffer_stats_interval_s;
+    const double nb_first = first_periodic_row_s(sc, nb_interval);
+    std::unique_ptr<record_clock> own_nb_clock;
+    record_clock* nb_clock = &periodic_clock;
+    if (nb_interval != nd_interval) {
+        if (nb_first == lb_interval && nb_interval == lb_interval)
+            nb_clock = &lb_clock;
+        else if (nb_first == buf_interval && nb_interval == buf_interval)
+            nb_clock = buf_clock;
+        else {
+            own_nb_clock =
+                std::make_unique<record_clock>("network_buffer_records", nb_first, nb_interval);
+            nb_clock = own_nb_clock.get();
+        }
+    }
+    record_context ctx{
+        sc, fab, traffic, nullptr, {periodic_clock, lb_clock, *buf_clock, *nb_clock}};
     open_records records(ctx, opts.out_dir);
     records.open(false);
     std::unique_ptr<rdma_application> app;

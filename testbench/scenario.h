@@ -35,7 +35,8 @@ struct simulation_config
     uint64_t random_seed = 18760;
     // Hard stop in simulated seconds. A Flows run also stops as soon as every message is done.
     double stop_time_s = 1.0;
-    double nd_stats_interval_s = 1e-3;  // NDStatsReportInterval
+    double nd_stats_interval_s = 1e-3;              // NDStatsReportInterval
+    double network_buffer_stats_interval_s = 1e-3;  // NetworkBufferStatsReportingInterval
     // time_utc columns are this epoch plus simulated time, so records stay deterministic.
     std::string epoch_utc = "2026-01-01T00:00:00Z";
     // The RDMA application's run timeline (StartTime .. CoolDown); with the application on, the

@@ -50,6 +50,12 @@ void add_simulation_keys(scenario_schema& s)
            "if StopTime is given and earlier.");
     k.time("Simulation.NDStatsReportInterval", UETSIM_FIELD(simulation.nd_stats_interval_s),
            {1e-6, 10}, "Spacing of nd-stats rows.");
+    k.time("Simulation.NetworkBufferStatsReportingInterval",
+           UETSIM_FIELD(simulation.network_buffer_stats_interval_s), {1e-6, 10},
+           "Spacing of net-buff-stats rows (the NICs' buffer pools); the first comes as the "
+           "nd-stats rows', one interval after the start (after StartTime + ClientStartOffset "
+           "with the RDMA application). The record itself is turned on by listing it in "
+           "Records.Enabled, the reference's global EnableNetworkBufferStatsReporting.");
     k.time("Simulation.StartTime", UETSIM_FIELD(simulation.timeline.start_time), {0, 100},
            "RDMA application: when the Responders start listening; with the application, the "
            "first periodic row (nd-stats, uet-transport-stats, pcie-stats) comes at StartTime + "

@@ -1,5 +1,6 @@
 // UetNic.* keys: the UET NIC, its PDS manager, NSCC and packet spraying.
 #include "sim/config/keys_common.h"
+#include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "testbench/fabric_rtt.h"
 
@@ -95,6 +96,23 @@ void add_uet_nic_keys(scenario_schema& s)
     k.boolean(
         "UetNic.PDCGroupsEnabled", UETSIM_FIELD(nic.uet.pdc_groups_enabled),
         "PDCs to one destination share one window, one spraying state and one scheduler turn.");
+    k.boolean("UetNic.PrefetchBufferEnable", UETSIM_FIELD(nic.uet.prefetch_buffer_enable),
+              "A fetched payload waits in a prefetch buffer the NIC's PDCs share "
+              "(UetNic.PrefetchBufferSize) until the congestion window and the egress pool let "
+              "it go on the wire, and its egress space is reserved then; the fetch itself needs "
+              "room in that buffer and the group's bytes fetched and not acknowledged within the "
+              "window. false: the egress space is reserved, and the window checked, when the "
+              "fetch is issued.");
+    k.bytes("UetNic.PrefetchBufferSize", UETSIM_FIELD(nic.uet.prefetch_buffer_size),
+            {int64_t(prefetch_buffer::min_size_bytes), u32_max},
+            "Size of the prefetch buffer, used only with UetNic.PrefetchBufferEnable: a fetch "
+            "reserves its packet's wire size (payload + 106 B) in it until the packet is "
+            "committed to the wire; the default holds 62 full data packets. At least 4202 "
+            "whatever PrefetchBufferEnable is; with it on, also at least UetNic.RdmaDataMSS + "
+            "106.");
+    k.boolean("UetNic.EnableBufferStats", UETSIM_FIELD(nic.uet.enable_buffer_stats),
+              "This NIC's receive and transmit pools take part in net-buff-stats when "
+              "Records.Enabled lists it (the reference's EnableNetworkBufferStatsReporting).");
     k.boolean("UetNic.EnableEventLogging", UETSIM_FIELD(nic.uet.enable_event_logging),
               "Write this NIC's PDC and work-request events (created, complete, closed) to "
               "uet-events.");
@@ -321,6 +339,16 @@ void add_uet_nic_keys(scenario_schema& s)
                            if (auto e = entropy_config_error(sc.nic.spraying))
                                fail_rule("UetNic." + *e);
                        }});
+    s.rules.push_back(
+        {"UetNic.PrefetchBufferSize: with UetNic.PrefetchBufferEnable true, at least one data "
+         "packet on the wire, UetNic.RdmaDataMSS + 106 B.",
+         {"UetNic.PrefetchBufferEnable", "UetNic.PrefetchBufferSize", "UetNic.RdmaDataMSS"},
+         [](scenario& sc, const given_keys&) {
+             const uet_nic_config& u = sc.nic.uet;
+             const std::string e = prefetch_buffer_error(
+                 u.prefetch_buffer_enable, u.prefetch_buffer_size, u.rdma_data_mss, "UetNic.");
+             if (!e.empty()) fail_rule(e);
+         }});
     s.rules.push_back(
         {"UetNic: each PoolAllocationVector gives classes 0 and 1 a pool, its non-zero entries "
          "first; the egress pools hold one data packet (RdmaDataMSS + 106 B) and one 78-byte "

@@ -34,6 +34,8 @@ struct record_clocks
     record_clock& periodic;        // Simulation.NDStatsReportInterval (nd-stats, pcie-stats, ...)
     record_clock& load_balancing;  // Switch.LoadBalancingStatsReportInterval
     record_clock& buffer_stats;    // Switch.BufferStatsReportInterval
+    // Simulation.NetworkBufferStatsReportingInterval (net-buff-stats), from the periodic start.
+    record_clock& network_buffer_stats;
 };
 
 }  // namespace uetsim

@@ -9,6 +9,7 @@
 #include "testbench/records/flow_perf_record.h"
 #include "testbench/records/lb_stats_record.h"
 #include "testbench/records/nd_stats_record.h"
+#include "testbench/records/net_buff_stats_record.h"
 #include "testbench/records/nic_pipeline_record.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/rdma_records.h"
@@ -36,6 +37,7 @@ const std::vector<const record_def*>& record_registry()
         &ecn_pfc_stats_record(),
         &switch_agg_buff_record(),
         &switch_buff_record(),
+        &net_buff_stats_record(),
         &rdma_perf_record(),
         &beacon_record(),
         &manifest_record(),

@@ -150,7 +150,7 @@ const record_def& roce_transport_record_def()
     static const record_def d = [] {
         record_def r;
         r.name = "roce-transport-stats";
-        r.enabled_position = 9;
+        r.enabled_position = 10;
         r.when = "with RoCE NICs (`Nic.Type: roce`)";
         r.intro =
             "One row per RoCE NIC every `Simulation.NDStatsReportInterval`, and a last row when\n"

@@ -118,9 +118,12 @@ const column_table<uet_monitor_cells>& uet_monitor_columns()
         {"ECN_marked", "received packets: the IP header's ECN mark",
          UETSIM_OPT_CELL(r.has_ecn_marked, int(r.ecn_marked))},
         {"M_Flag", "ECN echo of an ACK/NACK", UETSIM_OPT_CELL(r.has_m_flag, int(r.m_flag))},
-        // The prefetch buffer is not modelled (PrefetchBufferEnable false): its occupancy is 0.
-        {"NIC_prefetched_bytes", "0: no prefetch buffer", UETSIM_OPT_CELL(r.has_sender_state, 0)},
-        {"PDC_prefetched_bytes", "0: no prefetch buffer", UETSIM_OPT_CELL(r.has_sender_state, 0)},
+        {"NIC_prefetched_bytes",
+         "the NIC's prefetch buffer: wire bytes reserved in it by fetches not yet committed to "
+         "the wire (0 with `UetNic.PrefetchBufferEnable` false, the default)",
+         UETSIM_OPT_CELL(r.has_sender_state, r.nic_prefetched_bytes)},
+        {"PDC_prefetched_bytes", "of them, this PDC's",
+         UETSIM_OPT_CELL(r.has_sender_state, r.pdc_prefetched_bytes)},
         {"bytes_fetched", "the sender's group: payload bytes fetched from host memory",
          UETSIM_OPT_CELL(r.has_sender_state, r.bytes_fetched)},
         {"bytes_in_flight", "the sender's group: bytes in flight",

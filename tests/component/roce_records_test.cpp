@@ -203,7 +203,7 @@ TEST(roce_records, rows_every_interval_with_interval_differences)
     EXPECT_EQ(fab->uet_nic_at(0), nullptr);
     auto* clock = new record_clock("clock", 1e-6, 1e-6);
     // With RoCE NICs the run writes roce-transport-stats, by default, and no UET records.
-    const record_context ctx{sc, *fab, *traffic, nullptr, {*clock, *clock, *clock}};
+    const record_context ctx{sc, *fab, *traffic, nullptr, {*clock, *clock, *clock, *clock}};
     EXPECT_TRUE(record_wanted(roce_transport_record_def(), ctx));
     EXPECT_FALSE(record_wanted(*find_record("uet-transport-stats"), ctx));
     EXPECT_FALSE(record_wanted(*find_record("nic-pipeline-stats"), ctx));

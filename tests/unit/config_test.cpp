@@ -359,7 +359,7 @@ TEST(config, unknown_enum_value_lists_the_allowed)
         "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
         "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
         "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats, "
-        "roce-transport-stats");
+        "roce-transport-stats, net-buff-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }

@@ -104,14 +104,16 @@ TEST(records_docs, records_enabled_comes_from_the_registry)
                                                 "nic-pipeline-stats",
                                                 "ecn-pfc-stats",
                                                 "scala-switch-agg-buff-stats",
-                                                "roce-transport-stats"};
+                                                "roce-transport-stats",
+                                                "net-buff-stats"};
     EXPECT_EQ(enabled_record_names(), published);
     // pcie-stats (the reference's EnablePCIeStatsLogging is false) and nic-pipeline-stats are
     // allowed but not on by default; ecn-pfc-stats is (EnablePFCECNStatsLogging is true), and so
     // is scala-switch-agg-buff-stats (the packet-handling page lists it among the records a
     // switch writes with the defaults), and roce-transport-stats (EnableRoceTransportStats is
-    // true; written only with RoCE NICs).
-    std::vector<std::string> by_default(published.begin(), published.end() - 5);
+    // true; written only with RoCE NICs); net-buff-stats is not (EnableNetworkBufferStatsReporting
+    // is false).
+    std::vector<std::string> by_default(published.begin(), published.begin() + 6);
     by_default.push_back("ecn-pfc-stats");
     by_default.push_back("scala-switch-agg-buff-stats");
     by_default.push_back("roce-transport-stats");

@@ -186,6 +186,14 @@ void nic_port::frame_done()
 {
     if (m_wire.kind == packet_kind::pfc) return;  // the transport never sees PFC frames
     if (m_wire.data) m_data_reserved -= m_wire.wire_bytes;
+    if (m_count_pools) {
+        if (m_wire.data) {
+            m_tx_pools[data_class].released(m_wire.wire_bytes);
+        } else {
+            m_control_reserved -= m_wire.wire_bytes;
+            m_tx_pools[m_cfg.control_traffic_class].released(m_wire.wire_bytes);
+        }
+    }
     if (m_wire_copied) m_client.on_transmit(m_wire_copy);
     m_client.on_sent(m_wire);
     if (m_wire.data && m_pool_blocked && m_data_reserved <= m_cfg.egress_data_pool_bytes / 2) {
@@ -218,6 +226,31 @@ void nic_port::received(packet* p)
     const uint32_t src = p->src_node;
     m_pool.release(p);
     m_dma.connection_message_received(src, m);
+}
+
+void nic_port::control_charged(uint32_t bytes)
+{
+    m_control_reserved += bytes;
+    m_tx_pools[m_cfg.control_traffic_class].charged(bytes, m_control_reserved);
+}
+
+uint64_t nic_port::tx_occupancy(int c) const
+{
+    uint64_t o = 0;
+    if (c == data_class) o += m_data_reserved;
+    if (c == m_cfg.control_traffic_class) o += m_control_reserved;
+    return o;
+}
+
+nic_pool_sample nic_port::tx_sample(int c) const
+{
+    return m_tx_pools[size_t(c)].sample(m_cfg.egress.pool_bytes(c), tx_occupancy(c), 0);
+}
+
+void nic_port::start_buffer_stats_interval(uint64_t now_ps)
+{
+    m_rx_buf.start_interval(now_ps);
+    for (int c = 0; c < k_tc_count; ++c) m_tx_pools[size_t(c)].start_interval(tx_occupancy(c));
 }
 
 void nic_port::send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m)

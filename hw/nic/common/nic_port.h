@@ -25,6 +25,7 @@
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/host_port_stats.h"
 #include "hw/nic/common/nic_buffer_config.h"
+#include "hw/nic/common/nic_pool_stats.h"
 #include "hw/nic/common/nic_rx_buffer.h"
 #include "hw/nic/common/pipeline_stage.h"
 #include "hw/nic/common/tx_class_scheduler.h"
@@ -116,6 +117,7 @@ public:
     void push_data(packet* p, const sc_core::sc_time& ready)
     {
         m_data_reserved += p->wire_bytes;
+        if (m_count_pools) m_tx_pools[data_class].charged(p->wire_bytes, m_data_reserved);
         m_fetch.push(p, ready);
     }
     // Egress data pool reservations made ahead of their frames (RoCE: a segment's wire size is
@@ -139,6 +141,7 @@ public:
     // A control frame, queued now.
     void push_control(packet* p)
     {
+        if (m_count_pools) control_charged(p->wire_bytes);
         m_control_q.push_back(p);
         tx.kick();
     }
@@ -197,7 +200,22 @@ public:
     void rx_preload(int cls, uint64_t bytes) { m_rx_buf.set_preload(cls, bytes); }
     const tx_class_scheduler& tx_scheduler() const { return m_tx_sched; }
 
+    // net-buff-stats (asked before the run): from now on the pools' traffic is counted. The
+    // transmit pools as the record reads them: the data ring's reservations are the data class's
+    // pool (class 0), the control frames' (from queued to serialized) the control class's.
+    void keep_buffer_stats()
+    {
+        m_count_pools = true;
+        m_rx_buf.count(true);
+    }
+    int tx_classes() const { return m_cfg.egress.classes(); }
+    nic_pool_sample tx_sample(int c) const;
+    // A new record interval at `now_ps`: every pool's interval maximum restarts.
+    void start_buffer_stats_interval(uint64_t now_ps);
+
 private:
+    void control_charged(uint32_t bytes);
+    uint64_t tx_occupancy(int c) const;
     packet* next_frame();
     int rx_class(const packet& p) const
     {
@@ -237,6 +255,9 @@ private:
     bool m_wire_copied = false;
     uint32_t m_data_reserved = 0;
     bool m_pool_blocked = false;
+    bool m_count_pools = false;  // net-buff-stats: the counters below are kept
+    uint64_t m_control_reserved = 0;
+    std::array<nic_pool_counters, k_tc_count> m_tx_pools{};
     bool m_observe_tx = false;
     uint64_t m_cm_received = 0;
     host_port_stats m_stats;

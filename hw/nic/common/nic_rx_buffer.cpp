@@ -31,6 +31,25 @@ uint8_t nic_rx_buffer::drain(uint64_t now_ps)
     return xon;
 }
 
+nic_pool_sample nic_rx_buffer::sample(int c, uint64_t now_ps) const
+{
+    if (c >= m_classes) return {};
+    nic_pool_counters n = m_counters[size_t(c)];
+    uint64_t occupancy = m_occupancy[c];
+    for (size_t i = 0; i < m_line.size() && m_line.at(i).due_ps <= now_ps; ++i)
+        if (m_line.at(i).cls == c) {
+            occupancy -= m_line.at(i).bytes;
+            n.released(m_line.at(i).bytes);
+        }
+    return n.sample(m_pool[c], occupancy, m_drops[c]);
+}
+
+void nic_rx_buffer::start_interval(uint64_t now_ps)
+{
+    for (int c = 0; c < m_classes; ++c)
+        m_counters[size_t(c)].start_interval(sample(c, now_ps).occupancy);
+}
+
 bool nic_rx_buffer::any_pause_outstanding() const
 {
     for (int c = 0; c < m_classes; ++c)

@@ -12,6 +12,7 @@
 
 #include "hw/common/ring.h"
 #include "hw/nic/common/nic_buffer_config.h"
+#include "hw/nic/common/nic_pool_stats.h"
 
 namespace uetsim {
 
@@ -45,6 +46,7 @@ public:
         }
         m_occupancy[c] = after;
         m_max_occupancy[c] = std::max(m_max_occupancy[c], after);
+        if (m_count) m_counters[c].charged(bytes, after);
         return a;
     }
     // `bytes` of class `c` released now; true: send XON for the class now.
@@ -52,6 +54,7 @@ public:
     {
         if (c >= m_classes) return false;
         m_occupancy[c] -= bytes;
+        if (m_count) m_counters[c].released(bytes);
         if (m_paused[c] && m_occupancy[c] <= m_xon[c]) {
             m_paused[c] = false;
             return true;
@@ -96,6 +99,14 @@ public:
     bool any_pfc() const;
     uint64_t drops(int c) const { return c < m_classes ? m_drops[c] : 0; }
 
+    // net-buff-stats: from now on, count each pool's packets and bytes charged and released.
+    void count(bool on) { m_count = on; }
+    // Class `c`'s pool as it stands at `now_ps`, the releases due by then included (they are
+    // applied lazily: this reads them without applying them).
+    nic_pool_sample sample(int c, uint64_t now_ps) const;
+    // A new interval at `now_ps`: each pool's interval maximum restarts from its occupancy.
+    void start_interval(uint64_t now_ps);
+
 private:
     struct pending
     {
@@ -108,6 +119,8 @@ private:
     std::array<uint64_t, k_tc_count> m_occupancy{}, m_max_occupancy{}, m_drops{}, m_preload{};
     std::array<bool, k_tc_count> m_pfc_enable{}, m_paused{};
     ring<pending> m_line;
+    bool m_count = false;
+    std::array<nic_pool_counters, k_tc_count> m_counters{};
 };
 
 }  // namespace uetsim

@@ -13,6 +13,7 @@
 
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_sender.h"
+#include "hw/nic/uet/prefetch_buffer.h"
 
 namespace uetsim {
 
@@ -24,6 +25,7 @@ struct sender_pdc
     uint32_t group = 0;
     uint32_t first_psn = 0;
     pdc_sender st;
+    pdc_prefetch prefetch;  // its packets in the NIC's prefetch buffer (PrefetchBufferEnable)
     uint64_t message = 0;   // index into the NIC's messages
     uint64_t ar_count = 0;  // data packets sent, for the ACK-request rule
     uint64_t probe_sent_ps = 0;
@@ -43,7 +45,8 @@ struct pdc_group
     uint8_t last_penalty = 0;      // receiver penalty of the group's latest data ACK (uet-monitor)
     std::vector<uint16_t> pdcs;    // open sender PDCs, served in turn
     size_t turn = 0;
-    bool queued = false;  // in the scheduler's ready ring
+    bool queued = false;            // in the scheduler's ready ring
+    bool prefetch_waiting = false;  // held back by a full prefetch buffer until it drains
     uint32_t dst = 0;
     bool alive = false;
 };

@@ -5,12 +5,14 @@
 namespace uetsim {
 
 pds_scheduler::pds_scheduler(pdc_table& pdcs, const std::vector<uet_message>& messages,
-                             uint32_t mss, uint32_t wire_overhead, uint32_t nominal_overhead)
+                             uint32_t mss, uint32_t wire_overhead, uint32_t nominal_overhead,
+                             prefetch_buffer* prefetch)
     : m_pdcs(pdcs)
     , m_messages(messages)
     , m_mss(mss)
     , m_wire_overhead(wire_overhead)
     , m_nominal_overhead(nominal_overhead)
+    , m_prefetch(prefetch)
 {
 }
 
@@ -30,13 +32,24 @@ bool pds_scheduler::has_work(const pdc_group& g) const
     for (uint16_t id : g.pdcs) {
         sender_pdc& p = m_pdcs.at(id);
         if (p.st.peek_retransmission()) return true;
+        if (p.prefetch.ready()) return true;
         if (m_messages[p.message].has_new_data()) return true;
     }
     return false;
 }
 
+void pds_scheduler::prefetch_room_freed()
+{
+    for (uint32_t g : m_prefetch_waiting) {
+        m_pdcs.group(g).prefetch_waiting = false;
+        enqueue(g, false);
+    }
+    m_prefetch_waiting.clear();
+}
+
 pds_decision pds_scheduler::decide(uint32_t pool_room)
 {
+    if (m_prefetch) return decide_prefetch(pool_room);
     pds_decision d;
     size_t attempts = m_ready.size();
     while (attempts-- > 0 && !m_ready.empty()) {
@@ -83,6 +96,79 @@ pds_decision pds_scheduler::decide(uint32_t pool_room)
         m_ready.pop_front();
         g.queued = false;
         d.what = pds_decision::kind::send;
+        d.group = gi;
+        d.pdc = chosen;
+        return d;
+    }
+    return pds_decision{};
+}
+
+pds_decision pds_scheduler::decide_prefetch(uint32_t pool_room)
+{
+    pds_decision d;
+    size_t attempts = m_ready.size();
+    while (attempts-- > 0 && !m_ready.empty()) {
+        const uint32_t gi = m_ready.front();
+        pdc_group& g = m_pdcs.group(gi);
+        // One PDC of the group, in turn; within it a retransmission first, then a payload in
+        // the prefetch buffer, then a new segment. A PDC does not skip to a later kind while an
+        // earlier one waits for room in the window.
+        sender_pdc* chosen = nullptr;
+        bool buffer_full = false;
+        for (size_t k = 0; k < g.pdcs.size(); ++k) {
+            sender_pdc& p = m_pdcs.at(g.pdcs[(g.turn + k) % g.pdcs.size()]);
+            sent_packet* r = p.st.peek_retransmission();
+            pds_decision::kind what = pds_decision::kind::send;
+            uint32_t payload;
+            if (r) {
+                payload = r->payload;
+            } else if (p.prefetch.ready()) {
+                // Committed when it fits the window in flight (the wire test).
+                payload = p.st.find(p.prefetch.oldest().psn)->payload;
+                what = pds_decision::kind::commit;
+            } else {
+                const uet_message& m = m_messages[p.message];
+                if (!m.has_new_data()) continue;
+                // Before the fetch the window is checked only for the bytes fetched.
+                if (!g.cc->fetch_allows(g.fetched_unacked)) continue;
+                payload = uint32_t(std::min<uint64_t>(m_mss, m.bytes - m.next_offset));
+                if (!m_prefetch->fits(payload + m_wire_overhead)) {
+                    buffer_full = true;
+                    continue;
+                }
+                what = pds_decision::kind::fetch;
+            }
+            if (what != pds_decision::kind::fetch &&
+                !g.cc->window_allows(g.inflight, payload + m_nominal_overhead))
+                continue;
+            chosen = &p;
+            d.what = what;
+            d.retransmission = r;
+            d.payload = payload;
+            g.turn = (g.turn + k + 1) % std::max<size_t>(1, g.pdcs.size());
+            break;
+        }
+        if (!chosen) {
+            // Nothing this group may do now: out of the ring until an ACK, NACK, timeout (head),
+            // a new message or an arrived payload (tail) brings it back, or, if the prefetch
+            // buffer held it back, until that buffer drains to half.
+            m_ready.pop_front();
+            g.queued = false;
+            if (buffer_full) m_prefetch->block();
+            if (buffer_full && !g.prefetch_waiting) {
+                g.prefetch_waiting = true;
+                m_prefetch_waiting.push_back(gi);
+            }
+            continue;
+        }
+        if (d.what != pds_decision::kind::fetch && d.payload + m_wire_overhead > pool_room) {
+            d.what = pds_decision::kind::blocked_on_pool;  // the group stays at the head
+            d.group = gi;
+            d.pdc = chosen;
+            return d;
+        }
+        m_ready.pop_front();
+        g.queued = false;
         d.group = gi;
         d.pdc = chosen;
         return d;

@@ -1,8 +1,11 @@
 // The PDS transmit scheduler of the UET NIC: a ring of ready PDC groups; the group at the head
 // sends from one of its PDCs, in turn, a retransmission first, then new data, if the group's
 // NSCC window allows the packet (the wire test; for new data also the fetch test) and the
-// egress data pool has room for it. Pure logic: decide()
-// says what to send (or that the pool blocks, or that nothing may go); the NIC sends it.
+// egress data pool has room for it. With the prefetch buffer (PrefetchBufferEnable) a new
+// segment is only fetched, into the prefetch buffer (the fetch test and room in that buffer),
+// and a payload already fetched goes before a new segment: it is committed to the wire when the
+// wire test and the egress pool allow. Pure logic: decide() says what to do (or that the pool
+// blocks, or that nothing may go); the NIC does it.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,7 @@
 
 #include "hw/common/ring.h"
 #include "hw/nic/uet/pdc_table.h"
+#include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/uet_message.h"
 
 namespace uetsim {
@@ -20,6 +24,8 @@ struct pds_decision
         idle,             // no ready group may send now
         blocked_on_pool,  // the head group's packet does not fit the egress data pool
         send,             // send from `pdc` of `group` (out of the ring now)
+        fetch,            // prefetch buffer: fetch `pdc`'s next segment into it (no wire yet)
+        commit,           // prefetch buffer: `pdc`'s oldest fetched payload to the wire
     };
     kind what = kind::idle;
     uint32_t group = 0;
@@ -32,8 +38,10 @@ class pds_scheduler
 {
 public:
     // `wire_bytes(payload)` and `nominal_bytes(payload)` of a data packet are fixed overheads.
+    // `prefetch`: the NIC's prefetch buffer, nullptr when it is off (the default).
     pds_scheduler(pdc_table& pdcs, const std::vector<uet_message>& messages, uint32_t mss,
-                  uint32_t wire_overhead, uint32_t nominal_overhead);
+                  uint32_t wire_overhead, uint32_t nominal_overhead,
+                  prefetch_buffer* prefetch = nullptr);
 
     // Group `g` may have work: into the ring (at the head after an ACK, NACK or timeout, at the
     // tail for a new message), unless it is in already or dead.
@@ -46,18 +54,26 @@ public:
     {
         if (has_work(m_pdcs.group(g))) enqueue(g, false);
     }
-    // A retransmission or new data waits in one of the group's PDCs (window aside).
+    // A retransmission, a fetched payload or new data waits in one of the group's PDCs (window
+    // aside).
     bool has_work(const pdc_group& g) const;
+    // The prefetch buffer drained to half: the groups that found it full go back to the tail,
+    // in the order they found it so.
+    void prefetch_room_freed();
     bool empty() const { return m_ready.empty(); }
     size_t ready() const { return m_ready.size(); }
 
 private:
+    pds_decision decide_prefetch(uint32_t pool_room);
+
     pdc_table& m_pdcs;
     const std::vector<uet_message>& m_messages;
     uint32_t m_mss;
     uint32_t m_wire_overhead;
     uint32_t m_nominal_overhead;
     ring<uint32_t> m_ready;
+    prefetch_buffer* m_prefetch;               // marked blocked when a fetch finds it full
+    std::vector<uint32_t> m_prefetch_waiting;  // groups a full prefetch buffer held back
 };
 
 }  // namespace uetsim

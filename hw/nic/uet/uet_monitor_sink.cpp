@@ -24,6 +24,8 @@ bool make_monitor_row(const packet& p, uet_monitor_row::dir d, uint64_t now_ps, 
         r.has_sender_state = true;
         r.bytes_fetched = sender->bytes_fetched;
         r.bytes_in_flight = sender->bytes_in_flight;
+        r.nic_prefetched_bytes = sender->nic_prefetched_bytes;
+        r.pdc_prefetched_bytes = sender->pdc_prefetched_bytes;
         r.congestion_window = sender->congestion_window;
         r.job_id = sender->job_id;
     }

@@ -34,6 +34,7 @@ struct uet_monitor_row
     bool has_m_flag = false, m_flag = false;
     bool has_sender_state = false;  // bytes fetched / in flight / window
     uint64_t bytes_fetched = 0, bytes_in_flight = 0;
+    uint64_t nic_prefetched_bytes = 0, pdc_prefetched_bytes = 0;  // 0 without prefetch buffer
     double congestion_window = 0;
     bool has_penalty = false;
     uint8_t penalty = 0;
@@ -67,7 +68,9 @@ struct uet_monitor_sender
     uint64_t bytes_in_flight = 0;
     double congestion_window = 0;
     uint64_t job_id = 0;
-    uint8_t latest_penalty = 0;  // the receiver penalty of the group's latest ACK
+    uint8_t latest_penalty = 0;         // the receiver penalty of the group's latest ACK
+    uint64_t nic_prefetched_bytes = 0;  // the prefetch buffer's occupancy (0: it is off)
+    uint64_t pdc_prefetched_bytes = 0;  // of it, the sending PDC's
 };
 
 // The row for UET packet `p` seen by the NIC `fep_id` (address `local_ip`) at `now_ps` going

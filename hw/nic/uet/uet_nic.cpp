@@ -52,6 +52,14 @@ std::unique_ptr<entropy_engine> make_lb(const uet_nic_params& p, const std::stri
     if (!e) throw std::logic_error(nic + ": the entropy engine factory gave none");
     return e;
 }
+std::unique_ptr<prefetch_buffer> make_prefetch(const uet_nic_config& cfg, const std::string& nic)
+{
+    if (!cfg.prefetch_buffer_enable) return nullptr;
+    const std::string e =
+        prefetch_buffer_error(true, cfg.prefetch_buffer_size, cfg.rdma_data_mss, "UetNic.");
+    if (!e.empty()) throw std::invalid_argument(nic + ": " + e);
+    return std::make_unique<prefetch_buffer>(cfg.prefetch_buffer_size);
+}
 std::unique_ptr<sack_tracker> make_sacks(const uet_nic_params& p, const std::string& nic)
 {
     if (!p.make_sack_tracker) return std::make_unique<sack_tracker>(p.uet.sack_contexts);
@@ -73,9 +81,10 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     , m_read_tags(params.uet.max_outstanding_reads)
     , m_lb(make_lb(params, sc_object::name()))
     , m_sack(make_sacks(params, sc_object::name()))
+    , m_prefetch(make_prefetch(params.uet, sc_object::name()))
     , m_pdcs(params.uet.pdc_groups_enabled)
     , m_scheduler(m_pdcs, m_messages, params.uet.rdma_data_mss, wire::uet_data_overhead,
-                  params.uet.nominal_bytes(0))
+                  params.uet.nominal_bytes(0), m_prefetch.get())
     , m_rx_pdcs(*m_sack)
 {
     const uint64_t cycle = uint64_t(m_cycle.value());
@@ -87,6 +96,9 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     m_ack_build = pipeline_stage(m_cfg.ack_build, cycle);
     if (m_cfg.pdc_context_cache_entries)
         m_contexts = std::make_unique<context_cache>(m_cfg.pdc_context_cache_entries);
+    if (m_prefetch)
+        m_prefetch_arrivals = std::make_unique<timed_fifo<uint16_t>>(
+            "prefetch_arrivals", [this](uint16_t pdc) { prefetch_arrived(pdc); });
     SC_HAS_PROCESS(uet_nic);
     SC_METHOD(schedule);
     sensitive << m_schedule_ev;
@@ -209,7 +221,13 @@ void uet_nic::schedule()
         port.block_on_pool();  // the group stays at the head until the pool drains to half
         return;
     }
-    send_data(m_pdcs.group(d.group), *d.pdc, d.retransmission, d.payload);
+    pdc_group& g = m_pdcs.group(d.group);
+    if (!m_prefetch)
+        send_data(g, *d.pdc, d.retransmission, d.payload);
+    else if (d.what == pds_decision::kind::fetch)
+        prefetch_fetch(g, *d.pdc, d.payload);
+    else
+        commit_data(g, *d.pdc, d.retransmission != nullptr);
     m_scheduler.sent(d.group);
     // The Scheduler stage's interval (and any stall from a full PayloadFetch FIFO) paces it.
     if (!m_scheduler.empty())
@@ -244,37 +262,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     g.inflight += sp->nominal;
     m_counters.bytes_in_flight.add(double(g.inflight));
 
-    packet* pk = m_pool.acquire();
-    pk->kind = packet_kind::uet_data;
-    pk->src_node = uint16_t(m_host);
-    pk->dst_node = uint16_t(p.dst);
-    pk->payload_bytes = payload;
-    pk->wire_bytes = wire_size(packet_kind::uet_data, payload);
-    pk->ip.src = m_ip;
-    pk->ip.dst = p.dst_ip;
-    const dscp::role role = is_rtx && m_cfg.use_distinct_dscp_for_retransmits
-                                ? dscp::role::trimmable_rtx
-                            : m_cfg.trimming_enabled ? dscp::role::trimmable
-                                                     : dscp::role::no_trim;
-    pk->ip.dscp = dscp::make(m.traffic_class, role);
-    pk->ip.ecn = ecn::ect1;
-    pk->udp.dst_port = wire::uet_udp_port;
-    pk->pds.psn = sp->psn;
-    pk->pds.spdcid = p.id;
-    pk->pds.dpdcid = p.remote_id;
-    pk->pds.syn = p.remote_id == 0;
-    pk->pds.first_psn = p.first_psn;
-    pk->pds.retransmit = is_rtx;
-    ++p.ar_count;
-    const uint64_t n = m_cfg.ack_request_every_nth_packet;
-    bool ar = m_cfg.ack_request_first_packet ? (p.ar_count - 1) % n == 0 : p.ar_count % n == 0;
-    if (sp->last && m_cfg.ack_request_last_packet) ar = true;
-    pk->pds.ack_request = ar;
-    pk->ses.message_id = m.id;
-    pk->ses.offset = sp->offset;
-    pk->ses.message_bytes = m.bytes;
-    pk->ses.last = sp->last;
-    pk->flow_id = uint32_t(p.message);
+    packet* pk = data_packet(p, *sp, m, is_rtx);
 
     ++m_counters.write_pkts_sent;
     ++m_counters.total_pkts_sent;
@@ -325,6 +313,146 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     const stage_pass h = header.enter(to_header);
     header.leave(h, h.done);
     port.push_data(pk, std::max(picoseconds(h.done), sc_core::sc_time_stamp()));
+}
+
+packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_message& m,
+                             bool is_rtx)
+{
+    packet* pk = m_pool.acquire();
+    pk->kind = packet_kind::uet_data;
+    pk->src_node = uint16_t(m_host);
+    pk->dst_node = uint16_t(p.dst);
+    pk->payload_bytes = sp.payload;
+    pk->wire_bytes = wire_size(packet_kind::uet_data, sp.payload);
+    pk->ip.src = m_ip;
+    pk->ip.dst = p.dst_ip;
+    const dscp::role role = is_rtx && m_cfg.use_distinct_dscp_for_retransmits
+                                ? dscp::role::trimmable_rtx
+                            : m_cfg.trimming_enabled ? dscp::role::trimmable
+                                                     : dscp::role::no_trim;
+    pk->ip.dscp = dscp::make(m.traffic_class, role);
+    pk->ip.ecn = ecn::ect1;
+    pk->udp.dst_port = wire::uet_udp_port;
+    pk->pds.psn = sp.psn;
+    pk->pds.spdcid = p.id;
+    pk->pds.dpdcid = p.remote_id;
+    pk->pds.syn = p.remote_id == 0;
+    pk->pds.first_psn = p.first_psn;
+    pk->pds.retransmit = is_rtx;
+    ++p.ar_count;
+    const uint64_t n = m_cfg.ack_request_every_nth_packet;
+    bool ar = m_cfg.ack_request_first_packet ? (p.ar_count - 1) % n == 0 : p.ar_count % n == 0;
+    if (sp.last && m_cfg.ack_request_last_packet) ar = true;
+    pk->pds.ack_request = ar;
+    pk->ses.message_id = m.id;
+    pk->ses.offset = sp.offset;
+    pk->ses.message_bytes = m.bytes;
+    pk->ses.last = sp.last;
+    pk->flow_id = uint32_t(p.message);
+    return pk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prefetch buffer (PrefetchBufferEnable): fetch ahead, commit when the window and pool allow
+
+void uet_nic::prefetch_fetch(pdc_group& g, sender_pdc& p, uint32_t payload)
+{
+    // The segment takes its PSN now, and its wire size in the prefetch buffer; it is neither in
+    // flight nor in the egress pool until its commit.
+    uet_message& m = m_messages[p.message];
+    const bool last = m.packets_issued + 1 == m.packets;
+    sent_packet& sp =
+        p.st.assign(p.message, m.next_offset, payload, m_cfg.nominal_bytes(payload), last);
+    m.next_offset += payload;
+    ++m.packets_issued;
+    m_prefetch->issue(p.prefetch, sp.psn, wire_size(packet_kind::uet_data, payload));
+
+    // Scheduler, then PayloadFetch with a read tag, as without the buffer; the payload is in the
+    // buffer when its completion has returned.
+    const uint64_t now = now_ps();
+    pipeline_stage& sched = m_tx[int(tx_stage::scheduler)];
+    pipeline_stage& fetch = m_tx[int(tx_stage::payload_fetch)];
+    stage_pass s = sched.enter_now(now);
+    if (m_contexts) sched.wait_in_service(s, context_access(tx_context(p.id), s.start));
+    const uint64_t to_fetch = fetch.room_at(s.done);
+    sched.leave(s, to_fetch);
+    uint64_t tag_free = 0;
+    const uint32_t tag = m_read_tags.earliest(tag_free);
+    stage_pass f = fetch.enter(to_fetch, tag_free);
+    g.fetched += payload;
+    g.fetched_unacked += sp.nominal;
+    const uint64_t arrived = m_dma.fetch_payload(f.start, payload);
+    m_read_tags.hold(tag, f.start, arrived);
+    f.done = std::max(f.done, arrived);
+    if (m_events && sp.last) event(uet_event::type::send_complete, p, &m, f.start);
+    fetch.leave(f, f.done);
+    // Completions return in the order the reads were sent.
+    m_prefetch_arrivals->push(p.id, std::max(picoseconds(f.done), m_prefetch_arrivals->last_due()));
+}
+
+void uet_nic::prefetch_arrived(uint16_t pdc)
+{
+    sender_pdc& p = m_pdcs.at(pdc);
+    m_prefetch->arrive(p.prefetch);
+    // A payload arriving in the prefetch buffer brings the group back at the tail.
+    m_scheduler.enqueue(p.group, false);
+    kick_scheduler();
+    if (m_probe) m_probe->changed();
+}
+
+void uet_nic::commit_data(pdc_group& g, sender_pdc& p, bool rtx)
+{
+    sent_packet* sp;
+    bool restart = false;
+    if (rtx) {
+        sp = p.st.take_retransmission();
+        ++m_counters.num_rtx;
+        if (m_state) m_state->rtx_queue.add(now_ps(), -1);
+    } else {
+        // The window was checked for it in flight; its prefetch space is released now.
+        sp = p.st.find(m_prefetch->commit(p.prefetch, restart).psn);
+        m_counters.cwnd_bytes.add(g.cc->cwnd_bytes());
+        if (m_state) m_state->outstanding.add(now_ps(), +1);
+    }
+    const uet_message& m = m_messages[sp->message];
+    ++sp->tx_count;
+    m_counters.max_tx_count = std::max<uint64_t>(m_counters.max_tx_count, sp->tx_count);
+    m_counters.ivl_max_tx_count = std::max<uint64_t>(m_counters.ivl_max_tx_count, sp->tx_count);
+    const entropy_answer entropy = m_lb->next(g.lb_slot, now_ps());
+    sp->in_flight = true;
+    g.inflight += sp->nominal;
+    m_counters.bytes_in_flight.add(double(g.inflight));
+    packet* pk = data_packet(p, *sp, m, rtx);
+    ++m_counters.write_pkts_sent;
+    ++m_counters.total_pkts_sent;
+
+    // Scheduler, EntropyLookup, HeaderBuild: the payload is on chip already.
+    const uint64_t now = now_ps();
+    pipeline_stage& sched = m_tx[int(tx_stage::scheduler)];
+    pipeline_stage& lookup = m_tx[int(tx_stage::entropy_lookup)];
+    pipeline_stage& header = m_tx[int(tx_stage::header_build)];
+    stage_pass s = sched.enter_now(now);
+    if (m_contexts) sched.wait_in_service(s, context_access(tx_context(p.id), s.start));
+    const uint64_t to_entropy = lookup.room_at(s.done);
+    sched.leave(s, to_entropy);
+    const stage_pass e = lookup.enter(to_entropy);
+    const uint64_t to_header = header.room_at(e.done);
+    lookup.leave(e, to_header);
+    if (entropy.ready_ps > e.done)
+        throw std::runtime_error(
+            std::string(name()) + ": the entropy engine answered at " +
+            std::to_string(entropy.ready_ps) + " ps, after the EntropyLookup stage completed at " +
+            std::to_string(e.done) + " ps; raise UetNic.EntropyLookupCycles (now " +
+            std::to_string(m_cfg.entropy_lookup.cycles) + ") to the engine's latency at least");
+    sp->entropy = entropy.value;
+    g.last_entropy = entropy.value;
+    pk->udp.src_port = entropy.value;
+    const stage_pass h = header.enter(to_header);
+    header.leave(h, h.done);
+    // The egress pool is charged now, at the commit.
+    m_last_commit_ps = std::max({h.done, m_last_commit_ps, now});
+    port.push_data(pk, picoseconds(m_last_commit_ps));
+    if (restart) m_scheduler.prefetch_room_freed();  // the buffer drained to half
 }
 
 uint64_t uet_nic::context_access(uint64_t key, uint64_t at_ps)

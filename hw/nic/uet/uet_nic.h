@@ -20,6 +20,7 @@
 #include <systemc>
 
 #include "hw/common/deadline_heap.h"
+#include "hw/common/delay_line.h"
 #include "hw/common/occupancy_histogram.h"
 #include "hw/common/random.h"
 #include "hw/common/state_probe.h"
@@ -31,6 +32,7 @@
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_table.h"
 #include "hw/nic/uet/pds_scheduler.h"
+#include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/rx_pdc_table.h"
 #include "hw/nic/uet/sack_tracker.h"
 #include "hw/nic/uet/uet_event_sink.h"
@@ -82,6 +84,10 @@ public:
     // uet-events: reported only when this NIC's EnableEventLogging is on.
     bool event_logging() const { return m_cfg.enable_event_logging; }
     void set_event_sink(uet_event_sink* s) { m_events = m_cfg.enable_event_logging ? s : nullptr; }
+    // net-buff-stats: this NIC's pools take part when its EnableBufferStats is on.
+    bool buffer_stats() const { return m_cfg.enable_buffer_stats; }
+    // The prefetch buffer, or nullptr when PrefetchBufferEnable is off.
+    const prefetch_buffer* prefetch() const { return m_prefetch.get(); }
     uet_transport_counters& counters() { return m_counters; }
     const pipeline_stage& stage(tx_stage s) const { return m_tx[int(s)]; }
     const pipeline_stage& ack_build_stage() const { return m_ack_build; }
@@ -139,6 +145,14 @@ private:
     // Transmit side.
     void schedule();
     void send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t payload);
+    // A data packet of `p` for `sp`, its headers but the entropy value filled in.
+    packet* data_packet(sender_pdc& p, const sent_packet& sp, const uet_message& m, bool is_rtx);
+    // With the prefetch buffer: the fetch of `p`'s next segment into it, the arrival of `p`'s
+    // oldest payload in flight over PCIe, and a packet's commit to the wire (the oldest fetched
+    // payload of `p`, or its oldest retransmission with `rtx`).
+    void prefetch_fetch(pdc_group& g, sender_pdc& p, uint32_t payload);
+    void prefetch_arrived(uint16_t pdc);
+    void commit_data(pdc_group& g, sender_pdc& p, bool rtx);
     void kick_scheduler(const sc_core::sc_time& after = sc_core::SC_ZERO_TIME);
     void ring_doorbell();
 
@@ -182,6 +196,10 @@ private:
     // Before the tables that hold their slots.
     std::unique_ptr<entropy_engine> m_lb;
     std::unique_ptr<sack_tracker> m_sack;
+    // Before the scheduler that reads it; null (and no arrival line) when it is off.
+    std::unique_ptr<prefetch_buffer> m_prefetch;
+    std::unique_ptr<timed_fifo<uint16_t>> m_prefetch_arrivals;  // PDC ids, as payloads arrive
+    uint64_t m_last_commit_ps = 0;  // data frames enter the port in order of their readiness
 
     std::vector<uet_message> m_messages;
     pdc_table m_pdcs;

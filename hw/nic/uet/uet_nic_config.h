@@ -26,7 +26,14 @@ struct uet_nic_config
     bool trimming_enabled = false;
     bool use_distinct_dscp_for_retransmits = true;
     bool pdc_groups_enabled = true;
-    bool enable_event_logging = false;  // EnableEventLogging: this NIC's rows in uet-events
+    // The prefetch buffer (the transport page): off, a new packet's egress space is reserved
+    // and the window checked when its fetch is issued; on, the fetched payload waits in a buffer
+    // of prefetch_buffer_size bytes shared by the NIC's PDCs until the window and the egress
+    // pool let it go, and its egress space is reserved then.
+    bool prefetch_buffer_enable = false;      // PrefetchBufferEnable
+    uint64_t prefetch_buffer_size = 262'144;  // PrefetchBufferSize, bytes (at least 4,202)
+    bool enable_event_logging = false;        // EnableEventLogging: this NIC's rows in uet-events
+    bool enable_buffer_stats = false;         // EnableBufferStats: its pools in net-buff-stats
     // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 

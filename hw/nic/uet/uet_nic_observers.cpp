@@ -64,6 +64,10 @@ void uet_nic::monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc*
     if (has_sender) {
         s.bytes_fetched = g->fetched;
         s.bytes_in_flight = g->inflight;
+        if (m_prefetch) {
+            s.nic_prefetched_bytes = m_prefetch->occupancy();
+            s.pdc_prefetched_bytes = sp->prefetch.bytes();
+        }
         s.congestion_window = g->cc->cwnd_bytes();
         s.job_id = m_messages[sp->message].id;
         s.latest_penalty = g->last_penalty;
