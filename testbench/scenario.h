@@ -109,6 +109,7 @@ struct rdma_app_config
     uint64_t wqe_bytes = 250000;           // every WQE is an RDMA WRITE of this size
     uint32_t doorbell_payload_bytes = 64;  // plus 28 bytes of UDP/IPv4 on PCIe
     uint8_t data_tc = 0;                   // RdmaDataPacketTC: DSCP = 8 x class
+    uint8_t control_tc = 1;                // RdmaControlPacketTC: the RoCE NIC's ACKs and NAKs
 };
 
 struct records_config

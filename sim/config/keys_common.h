@@ -40,6 +40,7 @@ void add_link_keys(scenario_schema& s);
 void add_nic_keys(scenario_schema& s);
 void add_switch_keys(scenario_schema& s);
 void add_uet_nic_keys(scenario_schema& s);
+void add_roce_nic_keys(scenario_schema& s);
 void add_pcie_keys(scenario_schema& s);
 void add_rdma_application_keys(scenario_schema& s);
 void add_flows_keys(scenario_schema& s);

@@ -41,6 +41,10 @@ void add_rdma_application_keys(scenario_schema& s)
     k.integer("RdmaApplication.RdmaDataPacketTC", UETSIM_FIELD(rdma.data_tc), {0, 7},
               "Traffic class of the RDMA WRITE data packets (DSCP 8 x class; the UET NIC adds its "
               "codepoint role in the low 3 bits).");
+    k.integer("RdmaApplication.RdmaControlPacketTC", UETSIM_FIELD(rdma.control_tc), {0, 7},
+              "Traffic class of the RoCE NIC's ACKs and NAKs (DSCP 8 x class; its egress pool "
+              "must hold one 126-byte ACK). The UET NIC sends its control packets on class 1 "
+              "whatever this says.");
     k.fixed_choice("RdmaApplication.OpCode", "RDMA_OPCODE_WRITE_FIRST",
                    "Every WQE is an RDMA WRITE (the NIC chooses each packet's opcode).", {});
     k.fixed_choice("RdmaApplication.RdmaVerb", "RDMA_VERB_POST_WRITE",
@@ -48,19 +52,21 @@ void add_rdma_application_keys(scenario_schema& s)
 
     s.rules.push_back(
         {"RdmaApplication.Enabled defaults to on exactly when Flows is empty. With the application "
-         "on: Nic.Type is uet, the topology has at least 2 hosts, InitiatorRatio and "
+         "on: Nic.Type is uet or roce, the topology has at least 2 hosts, InitiatorRatio and "
          "ResponderRatio are above 0 and add up to 1, the timeline's times are at least 0, and "
          "Simulation.StopTime becomes the timeline's stop time (or StopTime if given and earlier).",
          {"RdmaApplication.Enabled", "Flows", "Nic.Type", "Topology.Hosts",
-          "RdmaApplication.InitiatorRatio", "RdmaApplication.ResponderRatio",
-          "Simulation.RandomSeed", "Simulation.StartTime", "Simulation.ClientStartOffset",
-          "Simulation.ClientStartInterval", "Simulation.WarmUp", "Simulation.RunTime",
-          "Simulation.CoolDown", "Simulation.StopTime"},
+          "RdmaApplication.RdmaControlPacketTC", "RdmaApplication.InitiatorRatio",
+          "RdmaApplication.ResponderRatio", "Simulation.RandomSeed", "Simulation.StartTime",
+          "Simulation.ClientStartOffset", "Simulation.ClientStartInterval", "Simulation.WarmUp",
+          "Simulation.RunTime", "Simulation.CoolDown", "Simulation.StopTime"},
          [enabled = s.keys.key("RdmaApplication.Enabled").info.path,
           stop_time = s.keys.key("Simulation.StopTime").info.path](scenario& sc,
                                                                    const given_keys& given) {
              auto& app = sc.rdma;
              if (!given.count(enabled)) app.enabled = sc.flows.messages.empty();
+             // The RoCE NIC's queue pairs take their control class from the application.
+             sc.nic.roce.control_traffic_class = app.control_tc;
              if (!app.enabled) return;
              if (sc.nic.type == nic_kind::raw)
                  fail_rule(

@@ -42,7 +42,10 @@ scenario_schema build()
          instance_kind::switches},
         {"UetNic", false, "The UET NIC, its PDS manager and packet spraying.",
          instance_kind::hosts},
-        {"RoceNic", false, "The RoCE v2 NIC (no keys yet)."},
+        {"RoceNic", false,
+         "The RoCE v2 NIC (Nic.Type: roce): its queue pair manager, transport layer, ECN handler "
+         "and buffers.",
+         instance_kind::hosts},
         {"Pcie", false,
          "Each host's PCIe link between host and NIC: lanes and lane rate per direction, transfer "
          "size and overhead, latency.",
@@ -72,6 +75,9 @@ scenario_schema build()
     add_uet_nic_keys(s);
     add_pcie_keys(s);
     add_rdma_application_keys(s);
+    // After the application's rule, which resolves RdmaApplication.Enabled and the control
+    // class that the RoCE rules read.
+    add_roce_nic_keys(s);
     add_flows_keys(s);
     add_faults_keys(s);
     add_records_keys(s);

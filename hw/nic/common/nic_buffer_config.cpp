@@ -100,19 +100,28 @@ std::string pool_allocation_error(const nic_buffer_settings& s, const std::strin
 std::string egress_pool_error(const nic_buffer_settings& s, const std::string& prefix,
                               uint32_t rdma_data_mss, int data_class, int control_class)
 {
-    const uint64_t packet = uint64_t(rdma_data_mss) + k_data_header_bytes;
+    return egress_pool_error(s, prefix,
+                             {"RdmaDataMSS", rdma_data_mss, k_data_header_bytes, k_ack_wire_bytes},
+                             data_class, control_class);
+}
+
+std::string egress_pool_error(const nic_buffer_settings& s, const std::string& prefix,
+                              const egress_packet_sizes& sizes, int data_class, int control_class)
+{
+    const uint64_t packet = uint64_t(sizes.mss) + sizes.data_header_bytes;
     if (s.pool_bytes(data_class) < packet)
         return prefix + "PoolAllocationVector = " + format_class_list(s.pool_allocation) +
                " with " + prefix + "TotalBufferSize = " + std::to_string(s.total_buffer_bytes) +
                " B: the data class's pool (class " + std::to_string(data_class) + ", " +
-               std::to_string(s.pool_bytes(data_class)) +
-               " B) must hold one full data packet, RdmaDataMSS + 106 = " + std::to_string(packet) +
-               " B";
-    if (s.pool_bytes(control_class) < k_ack_wire_bytes)
+               std::to_string(s.pool_bytes(data_class)) + " B) must hold one full data packet, " +
+               sizes.mss_name + " + " + std::to_string(sizes.data_header_bytes) + " = " +
+               std::to_string(packet) + " B";
+    if (s.pool_bytes(control_class) < sizes.ack_wire_bytes)
         return prefix + "PoolAllocationVector = " + format_class_list(s.pool_allocation) +
                " with " + prefix + "TotalBufferSize = " + std::to_string(s.total_buffer_bytes) +
                " B: the control class's pool (class " + std::to_string(control_class) + ", " +
-               std::to_string(s.pool_bytes(control_class)) + " B) must hold one 78-byte ACK";
+               std::to_string(s.pool_bytes(control_class)) + " B) must hold one " +
+               std::to_string(sizes.ack_wire_bytes) + "-byte ACK";
     return "";
 }
 

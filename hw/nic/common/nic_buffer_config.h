@@ -61,6 +61,17 @@ std::string pool_allocation_error(const nic_buffer_settings& s, const std::strin
 // Egress: the data class's pool holds one full data packet, the control class's one ACK.
 std::string egress_pool_error(const nic_buffer_settings& s, const std::string& prefix,
                               uint32_t rdma_data_mss, int data_class, int control_class);
+// The same for any NIC: its MSS key's name and value, a data packet's header bytes on the wire
+// and its ACK's size (the RoCE NIC: MSS + 58 B, a 126-byte ACK).
+struct egress_packet_sizes
+{
+    std::string mss_name;  // RdmaDataMSS, MSS
+    uint32_t mss = 0;
+    uint32_t data_header_bytes = 0;
+    uint32_t ack_wire_bytes = 0;
+};
+std::string egress_pool_error(const nic_buffer_settings& s, const std::string& prefix,
+                              const egress_packet_sizes& sizes, int data_class, int control_class);
 std::string wrr_weights_error(const nic_buffer_settings& s, const std::string& prefix);
 
 // "[0.9, 0.1, 0, 0, 0, 0, 0, 0]" (brackets optional, eight comma-separated entries) into
