@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "hw/common/time.h"
+#include "hw/nic/roce/roce_nic.h"
 #include "hw/nic/uet/uet_nic.h"
 #include "testbench/instance_config.h"
 #include "testbench/nic_factory.h"
@@ -124,6 +125,11 @@ namespace uetsim {
 uet_nic* fabric::uet_nic_at(size_t h)
 {
     return dynamic_cast<uet_nic*>(m_nics[h].get());
+}
+
+roce_nic* fabric::roce_nic_at(size_t h)
+{
+    return h < m_nics.size() ? dynamic_cast<roce_nic*>(m_nics[h].get()) : nullptr;
 }
 
 uint64_t fabric::rtl_checked(std::string_view key) const

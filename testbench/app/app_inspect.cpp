@@ -38,17 +38,26 @@ nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double 
     }
     j["placement"] = pj;
 
-    // The application runs on UET NICs (a raw port has no transport).
-    const wqe_shape w = shape_wqe(sc.rdma.wqe_bytes, sc.nic.data_mss(), wire::uet_data_overhead,
-                                  host_link_rate_bps);
-    j["wqe"] = {{"nic", "uet"},
+    // The application runs on UET or RoCE NICs (a raw port has no transport): each cuts the WQE
+    // at its own MSS and adds its own headers (UET 106 B, RoCE 58 B).
+    const bool roce = sc.nic.type == nic_kind::roce;
+    const wqe_shape w =
+        shape_wqe(sc.rdma.wqe_bytes, sc.nic.data_mss(),
+                  roce ? wire::roce_data_overhead : wire::uet_data_overhead, host_link_rate_bps);
+    const bool only = w.packets == 1;
+    j["wqe"] = {{"nic", roce ? "roce" : "uet"},
                 {"bytes", w.bytes},
                 {"packets", w.packets},
                 {"full_packets", w.full_packets},
                 {"last_packet_bytes", w.last_packet_bytes},
                 {"wire_bytes", w.wire_bytes},
                 {"serialization_s", w.serialization_s},
-                {"doorbell_pcie_bytes", doorbell_pcie_bytes(sc.rdma.doorbell_payload_bytes)}};
+                {"doorbell_pcie_bytes", doorbell_pcie_bytes(sc.rdma.doorbell_payload_bytes)},
+                {"opcodes",
+                 {{"first", only ? 0 : 1},
+                  {"middle", w.middle_packets},
+                  {"last", only ? 0 : 1},
+                  {"only", only ? 1 : 0}}}};
     return j;
 }
 

@@ -15,8 +15,8 @@ namespace uetsim {
 //   timeline:  responders_start_s, client_start_window_s [from, to],
 //              recording_window_s [from, to], stop_time_s
 //   placement: hosts, initiators [host ids], responders [host ids], pairs [[i, r], ...]
-//   wqe:       nic, bytes, packets, full_packets, last_packet_bytes, wire_bytes,
-//              serialization_s, doorbell_pcie_bytes
+//   wqe:       nic (uet or roce), bytes, packets, full_packets, last_packet_bytes, wire_bytes,
+//              serialization_s, doorbell_pcie_bytes, opcodes {first, middle, last, only}
 // plus `enabled` (RdmaApplication.Enabled as resolved). `hosts` is the topology's host count and
 // `host_link_rate_bps` the rate of a host's network link (serialization of one WQE). When the
 // ratios cannot be placed (only possible with the application off), the placement lists are

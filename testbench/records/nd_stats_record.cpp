@@ -2,6 +2,8 @@
 #include "testbench/records/nd_stats_record.h"
 
 #include "hw/common/time.h"
+#include "hw/nic/roce/roce_nic.h"
+#include "testbench/records/roce_records.h"
 
 namespace uetsim {
 
@@ -78,7 +80,9 @@ const column_table<nd_stats_row>& nd_stats_columns()
          "start (a paused port's headroom or the pool full, "
          "[buffers-and-pfc.md](buffers-and-pfc.md)); on a host, packets its NIC dropped on "
          "receipt because their receive pool was full or the MAC's receive FIFO was "
-         "([buffers-and-pfc.md](buffers-and-pfc.md#uet-nic-buffers); 0 for a NIC-less raw host)",
+         "([buffers-and-pfc.md](buffers-and-pfc.md#uet-nic-buffers); 0 for a NIC-less raw host); "
+         "on a RoCE NIC also the data packets its transport discarded, "
+         "`num_rx_drops_no_qp_data` + `num_rx_drops_after_nak` of roce-transport-stats",
          UETSIM_CELL(row, r.rx_drops)},
         {"link_name", "the link on this port, e.g. `host3-leaf0` (uetsim addition)",
          UETSIM_CELL(row, r.link_name)},
@@ -142,6 +146,9 @@ void nd_stats_record_module::write(double now, double interval)
             const host_port_stats h = m_fab.host_stats(pr.device);
             txp = h.tx_packets, txb = h.tx_bytes, rxp = h.rx_packets, rxb = h.rx_bytes,
             rxd = h.rx_drops;
+            // A RoCE NIC's transport discards of data count too (the output-files page).
+            if (const roce_nic* r = m_fab.roce_nic_at(pr.device))
+                rxd = roce_nd_rx_drops(h.rx_drops, r->counters());
         } else {
             switch_port& sp = m_fab.switch_at(dev.index).port(pr.port);
             txp = sp.tx.packets(), txb = sp.tx.bytes();

@@ -12,6 +12,7 @@
 #include "testbench/records/nic_pipeline_record.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/rdma_records.h"
+#include "testbench/records/roce_records.h"
 #include "testbench/records/switch_buffer_records.h"
 #include "testbench/records/uet_events_record.h"
 #include "testbench/records/uet_records.h"
@@ -20,12 +21,15 @@ namespace uetsim {
 
 const std::vector<const record_def*>& record_registry()
 {
+    // One record a line.
+    // clang-format off
     static const std::vector<const record_def*> r = {
         &nd_stats_record(),
         &lb_stats_record(),
         &flow_perf_record(),
         &pcie_stats_record(),
         &uet_transport_record_def(),
+        &roce_transport_record_def(),
         &uet_monitor_record_def(),
         &uet_events_record_def(),
         &nic_pipeline_record_def(),
@@ -36,6 +40,7 @@ const std::vector<const record_def*>& record_registry()
         &beacon_record(),
         &manifest_record(),
     };
+    // clang-format on
     return r;
 }
 

@@ -40,6 +40,14 @@ const char* dscp_type(uint8_t d)
         ::uetsim::cell(out, (expr));     \
     }
 
+// A header-only file for a run without UET NICs (Nic.Type roce) would say nothing.
+bool has_uet_nic(const record_context& ctx)
+{
+    for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
+        if (ctx.fab.uet_nic_at(h)) return true;
+    return false;
+}
+
 using mon = uet_monitor_cells;
 using tra = uet_transport_cells;
 
@@ -262,7 +270,7 @@ const record_def& uet_transport_record_def()
             "A sample block with no sample in its window reads 0. Every column is filled; see\n"
             "[uet-nic.md](uet-nic.md#records) for the columns that stay 0 at default settings "
             "and why.";
-        r.applies = [](const record_context& ctx) { return ctx.fab.nic_count() > 0; };
+        r.applies = [](const record_context& ctx) { return has_uet_nic(ctx); };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
             return std::make_unique<transport_open>(ctx, path);
         };
@@ -293,7 +301,7 @@ const record_def& uet_monitor_record_def()
             "A connection that a\nfilter matches or a trigger selects is logged from that "
             "packet on, at both of its ends;\nsee [records-monitor.md](records-monitor.md).";
         r.applies = [](const record_context& ctx) {
-            return ctx.sc.records.monitor.any() && ctx.fab.nic_count() > 0;
+            return ctx.sc.records.monitor.any() && has_uet_nic(ctx);
         };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
             return std::make_unique<monitor_open>(ctx, path);

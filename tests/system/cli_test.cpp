@@ -168,6 +168,46 @@ TEST(cli, inspect_json_has_scenario_and_derived_members)
     EXPECT_EQ(j["placement"]["pairs"].size(), 8u);
 }
 
+// The seed's worked example through the command: one 250,000-byte WRITE on the RoCE NIC at
+// MSS 4096 is 62 packets (61 x 4,096 + 144), 1 FIRST, 60 MIDDLE, 1 LAST, 253,596 B on the wire,
+// 5.07 us at 400 Gbps.
+TEST(cli, inspect_json_wqe_on_the_roce_nic)
+{
+    command_result r = run_uetsim({"inspect", "--set", "Nic.Type=roce", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["scenario"]["Nic"]["Type"], "roce");
+    EXPECT_EQ(j["scenario"]["RoceNic"]["MSS"], 4096);
+    const auto& w = j["wqe"];
+    EXPECT_EQ(w["nic"], "roce");
+    EXPECT_EQ(w["bytes"], 250000);
+    EXPECT_EQ(w["packets"], 62);
+    EXPECT_EQ(w["full_packets"], 61);
+    EXPECT_EQ(w["last_packet_bytes"], 144);
+    EXPECT_EQ(w["opcodes"]["first"], 1);
+    EXPECT_EQ(w["opcodes"]["middle"], 60);
+    EXPECT_EQ(w["opcodes"]["last"], 1);
+    EXPECT_EQ(w["opcodes"]["only"], 0);
+    EXPECT_EQ(w["wire_bytes"], 253596);
+    EXPECT_NEAR(w["serialization_s"].get<double>() * 1e6, 5.07, 0.005);
+    // The same WQE on the UET NIC: 106 B of headers a packet.
+    r = run_uetsim({"inspect", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json u = nlohmann::json::parse(r.out)["wqe"];
+    EXPECT_EQ(u["nic"], "uet");
+    EXPECT_EQ(u["wire_bytes"], 256572);
+    EXPECT_EQ(u["opcodes"]["middle"], 60);
+}
+
+// A RoCE configuration rule stops the command with exit 2 and one line naming key and value.
+TEST(cli, roce_rules_stop_the_run)
+{
+    expect_bad_input({"inspect", "--set", "Nic.Type=roce", "--set", "RoceNic.MSS=4126"},
+                     "RoceNic.MSS = 4126 B: MSS + 58 = 4184 B must be smaller than RoceNic.Mtu");
+    expect_bad_input({"inspect", "--set", "Nic.Type=roce", "--set", "Switch.UETPolicyEnabled=true"},
+                     "Switch.UETPolicyEnabled is true but Nic.Type is roce");
+}
+
 TEST(cli, inspect_yaml_loads_back)
 {
     command_result r = run_uetsim({"inspect", "--set", "Topology.Kind=fat-tree", "--set",

@@ -358,7 +358,8 @@ TEST(config, unknown_enum_value_lists_the_allowed)
         error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
         "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
         "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
-        "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats");
+        "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats, "
+        "roce-transport-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }

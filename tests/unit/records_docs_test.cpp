@@ -103,15 +103,18 @@ TEST(records_docs, records_enabled_comes_from_the_registry)
                                                 "pcie-stats",
                                                 "nic-pipeline-stats",
                                                 "ecn-pfc-stats",
-                                                "scala-switch-agg-buff-stats"};
+                                                "scala-switch-agg-buff-stats",
+                                                "roce-transport-stats"};
     EXPECT_EQ(enabled_record_names(), published);
     // pcie-stats (the reference's EnablePCIeStatsLogging is false) and nic-pipeline-stats are
     // allowed but not on by default; ecn-pfc-stats is (EnablePFCECNStatsLogging is true), and so
     // is scala-switch-agg-buff-stats (the packet-handling page lists it among the records a
-    // switch writes with the defaults).
-    std::vector<std::string> by_default(published.begin(), published.end() - 4);
+    // switch writes with the defaults), and roce-transport-stats (EnableRoceTransportStats is
+    // true; written only with RoCE NICs).
+    std::vector<std::string> by_default(published.begin(), published.end() - 5);
     by_default.push_back("ecn-pfc-stats");
     by_default.push_back("scala-switch-agg-buff-stats");
+    by_default.push_back("roce-transport-stats");
     EXPECT_EQ(scenario{}.records.enabled, by_default);
     EXPECT_EQ(config::record_names(), published);
     // Every listed name is a registry entry; the unlisted ones have their own switch.
