@@ -100,6 +100,8 @@ struct bth_fields
     uint32_t dest_qp = 0;
     uint32_t psn = 0;  // 24 b on the wire
     bool ack_request = false;
+    bool solicited_event = false;  // SE: the last packet of a message, acknowledged at once
+    uint8_t aeth_syndrome = 0;     // ACKNOWLEDGE: ACK or NAK (hw/nic/roce/roce_opcodes.h)
 };
 
 // A PFC frame's fields: class c is named when bit c of `class_enable` is set, with its pause
@@ -131,6 +133,9 @@ struct packet
     uint64_t id = 0;       // unique per run, for traces and captures
     uint32_t flow_id = 0;  // Flows entry or connection the packet belongs to
     uint64_t sent_ps = 0;  // when the sender finished serialising it (RTT samples)
+    // A rate below the link's to serialize this frame at (a RoCE queue pair's allowed rate);
+    // 0: the link's. The link reads and clears it, so later hops run at their own rate.
+    double tx_rate_bps = 0;
     uint8_t hops = 0;
 
     // The IP datagram: what switch buffers charge and NSCC counts (no Ethernet framing).

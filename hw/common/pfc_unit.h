@@ -70,6 +70,9 @@ public:
 
     // The PFC queue, served ahead of every class.
     bool waiting() const { return !m_queue.empty(); }
+    // Another frame into the PFC queue, behind those queued (a RoCE NIC's CNP); the caller
+    // kicks its transmitter.
+    void push_frame(packet* p) { m_queue.push_back(p); }
     packet* pop()
     {
         packet* p = m_queue.front();

@@ -1,5 +1,7 @@
 #include "hw/link/link.h"
 
+#include <algorithm>
+
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -27,7 +29,13 @@ link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_tim
 sc_core::sc_time link::transmit(direction d, packet& p)
 {
     lane& l = m_dir[d];
-    const sc_core::sc_time ser = serialization(p.wire_bytes, l.rate_bps);
+    double rate = l.rate_bps;
+    if (__builtin_expect(p.tx_rate_bps != 0, 0)) {
+        // A RoCE queue pair's allowed rate: this frame only, never above the link's.
+        rate = std::min(rate, p.tx_rate_bps);
+        p.tx_rate_bps = 0;
+    }
+    const sc_core::sc_time ser = serialization(p.wire_bytes, rate);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     for (auto& t : m_taps) t(p, d, now);
     if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {

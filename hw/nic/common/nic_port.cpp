@@ -148,7 +148,7 @@ packet* nic_port::next_pfc()
 {
     packet* p = m_pfc.pop();
     m_wire = sent_frame{};
-    m_wire.kind = packet_kind::pfc;
+    m_wire.kind = p->kind;  // a PFC frame, or a CNP the RoCE NIC queued with push_urgent()
     m_wire.wire_bytes = p->wire_bytes;
     ++m_stats.tx_packets;
     m_stats.tx_bytes += p->wire_bytes;
@@ -213,6 +213,7 @@ void nic_port::received(packet* p)
         return;
     }
     rx_released(m_rx_buf.release(cls, charge) ? uint8_t(1u << cls) : uint8_t(0));
+    ++m_cm_received;
     const cm_fields m = p->cm;
     const uint32_t src = p->src_node;
     m_pool.release(p);

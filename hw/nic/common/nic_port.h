@@ -118,6 +118,24 @@ public:
         m_data_reserved += p->wire_bytes;
         m_fetch.push(p, ready);
     }
+    // Egress data pool reservations made ahead of their frames (RoCE: a segment's wire size is
+    // reserved before its payload fetch, the frame queued once numbered): reserve, give back
+    // unused (a stale fetch), and queue a frame whose bytes are reserved, now. Its serialization
+    // end releases the reservation as for push_data().
+    void reserve_data(uint32_t bytes) { m_data_reserved += bytes; }
+    void release_data(uint32_t bytes) { m_data_reserved -= bytes; }
+    void push_reserved_data(packet* p)
+    {
+        m_data_q.push_back(p);
+        tx.kick();
+    }
+    // A frame through the PFC queue (a RoCE CNP): ahead of every class, in order with the PFC
+    // frames, never paused and never charged to a pool.
+    void push_urgent(packet* p)
+    {
+        m_pfc.push_frame(p);
+        tx.kick();
+    }
     // A control frame, queued now.
     void push_control(packet* p)
     {
@@ -142,6 +160,8 @@ public:
     void observe_transmit(bool on) { m_observe_tx = on; }
 
     const host_port_stats& stats() const { return m_stats; }
+    // Connection-management frames received (handed to host_dma, not to the client).
+    uint64_t connection_frames_received() const { return m_cm_received; }
     uint32_t data_reserved() const { return m_data_reserved; }
     // Queue depths in frames, for waveforms: data frames being fetched or waiting for the wire.
     size_t control_queue_depth() const { return m_control_q.size(); }
@@ -218,6 +238,7 @@ private:
     uint32_t m_data_reserved = 0;
     bool m_pool_blocked = false;
     bool m_observe_tx = false;
+    uint64_t m_cm_received = 0;
     host_port_stats m_stats;
 };
 

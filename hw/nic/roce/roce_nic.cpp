@@ -1,7 +1,12 @@
-// SCAFFOLD (wip-roce-base only): the interface compiles; the transport is built on wip-roce-core.
 #include "hw/nic/roce/roce_nic.h"
 
 #include <stdexcept>
+#include <string>
+
+#include "hw/common/activity.h"
+#include "hw/common/time.h"
+#include "hw/nic/roce/roce_opcodes.h"
+#include "tlm/header_sizes.h"
 
 namespace uetsim {
 
@@ -15,28 +20,541 @@ nic_port_config port_config(const nic_context& ctx, const roce_nic_config& cfg)
     p.control_traffic_class = cfg.control_traffic_class;
     p.egress = cfg.egress;
     p.ingress = cfg.ingress;
+    // The data ring stands for the data class: class 0's pool (the port has one data pool).
     p.egress_data_pool_bytes = uint32_t(cfg.egress.pool_bytes(0));
+    for (int t = 0; t < 8; ++t)
+        p.ingress.pfc_enable[size_t(t)] = cfg.pfc_enable_vector[size_t(t)] == 1;
+    for (int t = 0; t < cfg.ingress.classes(); ++t)
+        p.pfc.quanta[size_t(t)] = cfg.ingress.quanta[size_t(t)];
+    p.pfc.ip = ctx.ip;
+    p.pfc.frame_bytes = wire::pfc_roce_bytes;  // RoCE NIC transport page: 84 B
+    // The RoCE pages model no receive pipeline: rx_stages stay zero latency.
     return p;
+}
+
+uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+uint64_t direction_key(uint32_t qpn, uint32_t src, uint32_t dst)
+{
+    return (uint64_t(qpn) << 32) ^ (uint64_t(src & 0xFFFF) << 16) ^ uint64_t(dst & 0xFFFF);
 }
 
 }  // namespace
 
-roce_nic::roce_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
-                   const roce_nic_config& cfg, double line_rate_bps)
-    : host_nic(name, ctx, port_config(ctx, cfg)), m_cfg(cfg), m_line_rate_bps(line_rate_bps)
+uint16_t roce_nic::udp_source_port(uint32_t qpn, uint32_t src, uint32_t dst)
 {
+    // RoCE v2 takes its source ports from the dynamic range 49152..65535; both directions of a
+    // queue pair use the same one.
+    const uint32_t a = std::min(src, dst), b = std::max(src, dst);
+    return uint16_t(0xC000 | (splitmix64(direction_key(qpn, a, b)) & 0x3FFF));
 }
 
-void roce_nic::post_message(uint64_t, uint32_t, uint32_t, uint64_t, uint8_t, uint32_t)
+uint32_t roce_nic::initial_psn(uint64_t seed, uint32_t qpn, uint32_t src, uint32_t dst)
 {
-    throw std::logic_error("roce_nic: transport not built yet (scaffold)");
+    // Both ends derive it (no connection exchange carries it); random-looking so that PSN wrap
+    // is exercised.
+    return uint32_t(splitmix64(seed ^ splitmix64(direction_key(qpn, src, dst)))) & roce::psn_mask;
 }
+
+roce_nic::roce_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
+                   const roce_nic_config& cfg, double line_rate_bps)
+    : host_nic(name, ctx, port_config(ctx, cfg))
+    , m_cfg(cfg)
+    , m_line_rate_bps(line_rate_bps)
+    , m_rto_ps(ps_from_seconds(cfg.retransmit_timeout_s))
+    , m_fetches("fetches", [this](fetch f) { on_fetched(f); })
+{
+    m_ack_policy.coalescing = cfg.ack_coalescing_enabled;
+    m_ack_policy.threshold = cfg.ack_threshold;
+    m_ack_policy.delay_ps = ps_from_seconds(cfg.ack_delay_s);
+    SC_HAS_PROCESS(roce_nic);
+    SC_METHOD(generate);
+    sensitive << m_gen_ev;
+    dont_initialize();
+    SC_METHOD(on_timer);
+    sensitive << m_timer_ev;
+    dont_initialize();
+}
+
+roce_transport_counters& roce_nic::sync_counters() const
+{
+    m_counters.conn_pkts_recvd = port.connection_frames_received();
+    return m_counters;
+}
+
+const roce_requester* roce_nic::requester(uint32_t qpn) const
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : &it->second->req;
+}
+
+const dcqcn_rate* roce_nic::rate(uint32_t qpn) const
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : &it->second->rate;
+}
+
+roce_nic::queue_pair* roce_nic::find_qp(uint32_t qpn)
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : it->second.get();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side
+
+void roce_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
+                            uint8_t traffic_class, uint32_t queue_pair_number)
+{
+    ++m_counters.wqe_created;
+    uint32_t qpn = queue_pair_number;
+    const bool flows = qpn == k_no_queue_pair;
+    if (flows) {
+        qpn = k_roce_flows_qp_base | (m_flows_qps++ & (k_roce_flows_qp_base - 1));
+    } else if (qpn >= k_roce_flows_qp_base) {
+        throw std::runtime_error(std::string(name()) + ": queue pair " + std::to_string(qpn) +
+                                 " is above the 8,388,607 connections a RoCE NIC numbers");
+    }
+    queue_pair* qp = find_qp(qpn);
+    if (!qp) {
+        auto made = std::make_unique<queue_pair>(initial_psn(m_seed, qpn, m_host, dst_host),
+                                                 m_cfg.mss, m_cfg.ecn, m_line_rate_bps);
+        qp = made.get();
+        qp->qpn = qpn;
+        qp->dst_host = dst_host;
+        qp->dst_ip = dst_ip;
+        qp->udp_src_port = udp_source_port(qpn, m_host, dst_host);
+        qp->flows = flows;
+        m_qps.emplace(qpn, std::move(made));
+    }
+    const pending_message m{message, bytes, traffic_class};
+    if (qp->req.busy())
+        qp->waiting.push_back(m);  // one message at a time per queue pair
+    else
+        start_message(*qp, m);
+}
+
+void roce_nic::start_message(queue_pair& qp, const pending_message& m)
+{
+    qp.message = m.id;
+    qp.data_class = m.traffic_class;
+    qp.req.start_message(m.bytes, roce::verb::rdma_write);
+    make_ready(qp);
+    kick_generation();
+}
+
+void roce_nic::send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m)
+{
+    ++m_counters.conn_pkts_sent;
+    ++m_counters.non_verb_pkts_sent;
+    ++m_counters.pkts_sent;
+    port.send_connection_message(dst_host, dst_ip, m);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packet generation
+
+void roce_nic::make_ready(queue_pair& qp)
+{
+    if (qp.ready || !qp.req.has_segment()) return;
+    qp.ready = true;
+    m_ready.push_back(qp.qpn);
+}
+
+// Generation starts 80 ns after it was idle or blocked (the transport page).
+void roce_nic::kick_generation()
+{
+    if (m_gen_pending || m_gen_blocked || m_ready.empty()) return;
+    m_gen_pending = true;
+    m_gen_ev.notify(picoseconds(k_roce_generation_start_ps));
+}
+
+void roce_nic::on_pool_free()
+{
+    m_gen_blocked = false;
+    kick_generation();
+}
+
+void roce_nic::generate()
+{
+    activity::tick();
+    m_gen_pending = false;
+    const uint64_t now = now_ps();
+    // One segment from the queue pair at the head, which goes to the tail if it has more; every
+    // fetch is issued now (the PCIe lanes queue them) until the egress data pool is full.
+    while (!m_ready.empty()) {
+        queue_pair* qp = find_qp(m_ready.front());
+        if (!qp || !qp->req.has_segment()) {
+            if (qp) qp->ready = false;
+            m_ready.pop_front();
+            continue;
+        }
+        const uint32_t bytes = wire_size(packet_kind::roce_data, qp->req.next_payload());
+        if (port.pool_room() < bytes) {
+            // Generation stops until the pool has drained to half its size.
+            m_gen_blocked = true;
+            port.block_on_pool();
+            return;
+        }
+        m_ready.pop_front();
+        const roce_segment s = qp->req.next_segment();
+        port.reserve_data(bytes);
+        packet* p = m_pool.acquire();
+        p->kind = packet_kind::roce_data;
+        p->src_node = uint16_t(m_host);
+        p->dst_node = uint16_t(qp->dst_host);
+        p->payload_bytes = s.payload;
+        p->wire_bytes = bytes;
+        p->ip.src = m_ip;
+        p->ip.dst = qp->dst_ip;
+        p->ip.dscp = dscp::make(qp->data_class, dscp::role::no_trim);  // CSn: class x 8
+        p->ip.ecn = m_cfg.ecn.enable_ecn ? ecn::ect0 : ecn::not_ect;
+        p->udp.src_port = qp->udp_src_port;
+        p->udp.dst_port = wire::roce_udp_port;
+        p->bth.opcode = s.opcode;
+        p->bth.dest_qp = qp->qpn;
+        p->bth.psn = s.psn;
+        p->bth.ack_request = s.last;
+        p->bth.solicited_event = s.last;
+        // RETH's role (the message and offset the payload goes to), carried as sideband.
+        p->ses.message_id = qp->message;
+        p->ses.offset = s.offset;
+        p->ses.message_bytes = qp->req.message_bytes();
+        p->ses.last = s.last;
+        p->flow_id = qp->qpn;
+        const uint64_t arrived = m_dma.fetch_payload(now, s.payload);
+        m_fetches.push({p, qp->qpn, s.epoch}, std::max(picoseconds(arrived), m_fetches.last_due()));
+        if (qp->req.has_segment())
+            m_ready.push_back(qp->qpn);
+        else
+            qp->ready = false;
+    }
+}
+
+// A segment's payload arrived: it gets its PSN (unless a rewind made it stale) and joins the
+// data ring with its reservation.
+void roce_nic::on_fetched(const fetch& f)
+{
+    queue_pair* qp = find_qp(f.qpn);
+    if (!qp || f.epoch != qp->req.epoch()) {
+        m_pool.release(f.p);  // counted and its reservation released at the rewind
+        return;
+    }
+    packet* p = f.p;
+    if (qp->req.number()) start_transport_timer(*qp);
+    // A congested queue pair's data is serialized at its allowed rate (the link reads it).
+    const double r = qp->rate.rate_bps();
+    if (r < m_line_rate_bps) p->tx_rate_bps = r;
+    ++m_counters.pkts_sent;
+    ++m_counters.verb_pkts_sent;
+    if (roce::is_send(p->bth.opcode))
+        ++m_counters.rdma_send_cnt;
+    else
+        ++m_counters.rdma_write_cnt;
+    m_queued.push_back({qp->qpn, p->bth.psn});
+    port.push_reserved_data(p);
+}
+
+void roce_nic::on_sent(const sent_frame& f)
+{
+    if (!f.data) return;
+    const queued_data q = m_queued.front();
+    m_queued.pop_front();
+    if (queue_pair* qp = find_qp(q.qpn)) {
+        qp->req.sent(q.psn, now_ps());
+        qp->rate.on_data_sent();
+    }
+}
+
+void roce_nic::release_stale(const roce_requester::discard& d)
+{
+    if (!d.segments) return;
+    m_counters.tx_payload_discards += d.segments;
+    port.release_data(uint32_t(d.payload_bytes + d.segments * wire::roce_data_overhead));
+    // The discarded reservations may be all the pool held (nothing left to drain it): below
+    // half, generation may restart.
+    const uint64_t pool = uint64_t(port.pool_room()) + port.data_reserved();
+    if (m_gen_blocked && 2 * uint64_t(port.data_reserved()) <= pool) m_gen_blocked = false;
+}
+
+// After a rewind (a NAK or a timer expiry): stale payload discarded, the window empty, the queue
+// pair back in the ready queue to fetch everything from the PSN it rewound to.
+void roce_nic::rewind_done(queue_pair& qp, const roce_requester::discard& d)
+{
+    ++m_counters.rtx;
+    release_stale(d);
+    stop_transport_timer(qp);
+    make_ready(qp);
+    kick_generation();
+}
+
+void roce_nic::complete(queue_pair& qp)
+{
+    stop_transport_timer(qp);
+    ++m_counters.wqe_completed;
+    m_dma.message_complete(qp.message);
+    if (!qp.waiting.empty()) {
+        const pending_message next = qp.waiting.front();
+        qp.waiting.pop_front();
+        start_message(qp, next);
+    } else if (qp.flows) {
+        m_qps.erase(qp.qpn);  // a late ACK or CNP for it finds no queue pair
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receive side
 
 void roce_nic::on_receive(packet* p)
 {
+    if (p->trimmed) {  // the RoCE NIC sends nothing trimmable: lost as on the wire
+        m_pool.release(p);
+        return;
+    }
+    switch (p->kind) {
+        case packet_kind::roce_data:
+            on_data(p);
+            break;
+        case packet_kind::roce_ack:
+            on_acknowledge(p);
+            break;
+        case packet_kind::roce_cnp:
+            on_cnp(p);
+            break;
+        default:
+            m_pool.release(p);
+            break;
+    }
+}
+
+packet* roce_nic::make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_ip, uint32_t qpn,
+                               uint16_t udp_src_port, uint8_t cls)
+{
+    packet* c = m_pool.acquire();
+    c->kind = kind;
+    c->src_node = uint16_t(m_host);
+    c->dst_node = uint16_t(dst_host);
+    c->wire_bytes = wire_size(kind, 0);
+    c->ip.src = m_ip;
+    c->ip.dst = dst_ip;
+    c->ip.dscp = dscp::make(cls, dscp::role::no_trim);
+    c->ip.ecn = ecn::not_ect;  // switches never mark acknowledgements or CNPs
+    c->udp.src_port = udp_src_port;
+    c->udp.dst_port = wire::roce_udp_port;
+    c->bth.dest_qp = qpn;
+    c->flow_id = qpn;
+    return c;
+}
+
+void roce_nic::send_ack(const responder& r, bool nak)
+{
+    packet* a = make_control(packet_kind::roce_ack, r.src_host, r.src_ip, r.qpn, r.udp_src_port,
+                             m_cfg.control_traffic_class);
+    a->bth.opcode = roce::rc_acknowledge;
+    a->bth.psn = nak ? r.rsp.expected_psn() : r.rsp.ack_psn();
+    a->bth.aeth_syndrome = nak ? roce::aeth_nak_psn_sequence_error : roce::aeth_ack;
+    if (nak)
+        ++m_counters.nacks_sent;
+    else
+        ++m_counters.acks_sent;
+    ++m_counters.non_verb_pkts_sent;
+    ++m_counters.pkts_sent;
+    port.push_control(a);  // built at once: RoCE has no service-time hold
+}
+
+void roce_nic::on_data(packet* p)
+{
+    if (roce::is_send(p->bth.opcode))
+        ++m_counters.sends_recvd;
+    else
+        ++m_counters.writes_recvd;
+    const uint64_t key = responder_key(p->src_node, p->bth.dest_qp);
+    auto it = m_responders.find(key);
+    if (it == m_responders.end()) {
+        // The receiving side is created by the queue pair's first packet.
+        auto r = std::make_unique<responder>(
+            initial_psn(m_seed, p->bth.dest_qp, p->src_node, m_host), m_ack_policy);
+        r->src_host = p->src_node;
+        r->src_ip = p->ip.src;
+        r->qpn = p->bth.dest_qp;
+        r->udp_src_port = udp_source_port(p->bth.dest_qp, p->src_node, m_host);
+        it = m_responders.emplace(key, std::move(r)).first;
+    }
+    responder& r = *it->second;
+    if (p->ip.ecn == ecn::ce) {
+        // A CNP to the sending queue pair through the PFC queue, on its control class.
+        packet* c = make_control(packet_kind::roce_cnp, r.src_host, r.src_ip, r.qpn, r.udp_src_port,
+                                 m_cfg.control_traffic_class);
+        c->bth.opcode = roce::cnp;
+        ++m_counters.cnp_sent;
+        ++m_counters.non_verb_pkts_sent;
+        ++m_counters.pkts_sent;
+        port.push_urgent(c);
+    }
+    const roce_responder::verdict v = r.rsp.on_data(p->bth.psn, p->bth.solicited_event, now_ps());
+    switch (v.what) {
+        case roce_responder::arrival::in_order:
+            m_counters.rx_bytes_delivered += p->payload_bytes;
+            // Data stays charged to the receive pool until its write is across to the host.
+            port.rx_hold_until(m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset,
+                                                   p->payload_bytes));
+            break;
+        case roce_responder::arrival::duplicate:
+            ++m_counters.duplicate;
+            break;
+        case roce_responder::arrival::gap:
+            ++m_counters.seq_out_of_order;
+            ++m_counters.rx_drops_after_nak;
+            break;
+        case roce_responder::arrival::after_nak:
+            ++m_counters.rx_drops_after_nak;
+            break;
+    }
+    if (v.nak) send_ack(r, true);
+    if (v.ack) send_ack(r, false);
+    if (v.timer_armed) arm({r.rsp.ack_deadline_ps(), key, 0, timer_kind::ack_delay});
     m_pool.release(p);
 }
-void roce_nic::on_sent(const sent_frame&) {}
-void roce_nic::on_pool_free() {}
+
+void roce_nic::on_acknowledge(packet* p)
+{
+    const bool nak = roce::is_nak(p->bth.aeth_syndrome);
+    if (nak)
+        ++m_counters.nacks_recvd;
+    else
+        ++m_counters.acks_recvd;
+    queue_pair* qp = find_qp(p->bth.dest_qp);
+    if (!qp || qp->dst_host != p->src_node) {
+        ++m_counters.rx_drops_no_qp_ctrl;
+        m_pool.release(p);
+        return;
+    }
+    const uint32_t psn = p->bth.psn;
+    m_pool.release(p);
+    if (nak) {
+        const roce_requester::nak_result r = qp->req.on_nak(psn);
+        if (r.ghost) ++m_counters.rx_drops_ghost_ack;
+        if (r.ghost || r.stale) return;
+        // Go-back-N: everything below the named PSN retired, the rest fetched again.
+        rewind_done(*qp, r.discarded);
+        return;
+    }
+    const uint64_t sent = qp->req.sent_at(psn);
+    const roce_requester::ack_result r = qp->req.on_ack(psn);
+    if (r.ghost) {
+        ++m_counters.rx_drops_ghost_ack;
+        return;
+    }
+    if (!r.retired) return;
+    if (sent) m_counters.calc_rtt_usec.add(double(now_ps() - sent) * 1e-6);
+    if (r.message_done) {
+        complete(*qp);
+    } else if (qp->req.window_empty()) {
+        stop_transport_timer(*qp);
+    } else {
+        start_transport_timer(*qp);  // an ACK that retires PSNs restarts it
+    }
+}
+
+void roce_nic::on_cnp(packet* p)
+{
+    ++m_counters.cnp_recvd;
+    queue_pair* qp = find_qp(p->bth.dest_qp);
+    const bool known = qp && qp->dst_host == p->src_node;
+    m_pool.release(p);
+    if (!known) {
+        ++m_counters.rx_drops_no_qp_ctrl;
+        return;
+    }
+    if (!m_cfg.ecn.enable_ecn) return;  // CNPs ignored: line rate always
+    if (qp->rate.on_cnp())
+        arm({now_ps() + qp->rate.half_interval_ps(), qp->qpn, ++qp->loop_gen,
+             timer_kind::rate_loop});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timers: one pending event per NIC, for the earliest live deadline.
+
+void roce_nic::arm(const timer& t)
+{
+    if (m_timers.push(t)) {
+        m_timer_ev.cancel();
+        m_timer_ev.notify(picoseconds(t.deadline_ps - now_ps()));
+    }
+}
+
+void roce_nic::start_transport_timer(queue_pair& qp)
+{
+    qp.timer_running = true;
+    arm({now_ps() + m_rto_ps, qp.qpn, ++qp.timer_gen, timer_kind::transport});
+}
+
+void roce_nic::stop_transport_timer(queue_pair& qp)
+{
+    if (!qp.timer_running) return;
+    qp.timer_running = false;
+    ++qp.timer_gen;  // its heap entry is dropped when it reaches the top
+}
+
+bool roce_nic::timer_live(const timer& t)
+{
+    switch (t.kind) {
+        case timer_kind::transport: {
+            const queue_pair* qp = find_qp(uint32_t(t.key));
+            return qp && qp->timer_running && qp->timer_gen == t.gen;
+        }
+        case timer_kind::rate_loop: {
+            const queue_pair* qp = find_qp(uint32_t(t.key));
+            return qp && qp->loop_gen == t.gen;
+        }
+        case timer_kind::ack_delay: {
+            auto it = m_responders.find(t.key);
+            return it != m_responders.end() && it->second->rsp.ack_timer_running() &&
+                   it->second->rsp.ack_deadline_ps() == t.deadline_ps;
+        }
+    }
+    return false;
+}
+
+void roce_nic::fire(const timer& t)
+{
+    switch (t.kind) {
+        case timer_kind::transport: {
+            // Expiry: resend the whole window from the oldest outstanding PSN.
+            queue_pair& qp = *find_qp(uint32_t(t.key));
+            qp.timer_running = false;
+            ++m_counters.rto;
+            rewind_done(qp, qp.req.on_timeout());
+            break;
+        }
+        case timer_kind::rate_loop: {
+            queue_pair& qp = *find_qp(uint32_t(t.key));
+            if (qp.rate.run_half())
+                arm({now_ps() + qp.rate.half_interval_ps(), qp.qpn, ++qp.loop_gen,
+                     timer_kind::rate_loop});
+            break;
+        }
+        case timer_kind::ack_delay: {
+            responder& r = *m_responders.at(t.key);
+            if (r.rsp.on_ack_timer()) send_ack(r, false);
+            break;
+        }
+    }
+}
+
+void roce_nic::on_timer()
+{
+    activity::tick();
+    const uint64_t now = now_ps();
+    const bool rearm = m_timers.expire(
+        now, [this](const timer& t) { return timer_live(t); }, [this](const timer& t) { fire(t); });
+    if (rearm) m_timer_ev.notify(picoseconds(m_timers.armed() - now));
+}
 
 }  // namespace uetsim

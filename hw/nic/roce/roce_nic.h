@@ -3,17 +3,37 @@
 // coalesced ACKs, go-back-N with one NAK per gap, one transport timer per queue pair, CNPs for
 // CE-marked packets and a DCQCN-style rate per queue pair (dcqcn_rate), on the common port
 // (egress pools and transmit scheduling, receive pools and PFC) and the common host side.
+//
+// This module is the glue between plain classes: roce_requester (a queue pair's sending side),
+// roce_responder (its receiving side), dcqcn_rate, and one deadline_heap of timers (transport
+// timers, acknowledgement timers, rate-loop halves) behind one kernel event. Packet generation
+// serves the ready queue round robin, one segment each, reserving each segment's wire size in
+// the egress data pool before its PCIe fetch; the segment is numbered when its payload arrives
+// (a timed FIFO of fetches, one event for its head). docs/roce-nic-transport-notes.md lists the
+// choices the pages leave open.
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
 
 #include <systemc>
 
+#include "hw/common/deadline_heap.h"
+#include "hw/common/delay_line.h"
+#include "hw/common/ring.h"
 #include "hw/nic/common/host_nic.h"
+#include "hw/nic/roce/dcqcn_rate.h"
 #include "hw/nic/roce/roce_nic_config.h"
+#include "hw/nic/roce/roce_requester.h"
+#include "hw/nic/roce/roce_responder.h"
 #include "hw/nic/roce/roce_transport_counters.h"
 
 namespace uetsim {
+
+// Queue pair numbers of Flows messages (a queue pair each): above every connection's number.
+inline constexpr uint32_t k_roce_flows_qp_base = 0x800000;
 
 class roce_nic : public host_nic
 {
@@ -34,19 +54,140 @@ public:
         return m_counters.rdma_write_cnt + m_counters.rdma_send_cnt;
     }
 
-    roce_transport_counters& counters() { return m_counters; }
-    const roce_transport_counters& counters() const { return m_counters; }
+    roce_transport_counters& counters() { return sync_counters(); }
+    const roce_transport_counters& counters() const { return sync_counters(); }
     const roce_nic_config& config() const { return m_cfg; }
 
+    // Read-only state for tests and waveforms.
+    size_t open_queue_pairs() const { return m_qps.size(); }
+    size_t open_responders() const { return m_responders.size(); }
+    size_t ready_queue_pairs() const { return m_ready.size(); }
+    size_t timers_pending() const { return m_timers.size(); }
+    // A queue pair's sending side and rate, or nullptr when it is not open.
+    const roce_requester* requester(uint32_t qpn) const;
+    const dcqcn_rate* rate(uint32_t qpn) const;
+    // The UDP source port of queue pair `qpn` from host `src` to host `dst` (fixed: ECMP keeps
+    // the queue pair on one path) and the first PSN of that direction.
+    static uint16_t udp_source_port(uint32_t qpn, uint32_t src, uint32_t dst);
+    static uint32_t initial_psn(uint64_t seed, uint32_t qpn, uint32_t src, uint32_t dst);
+
 private:
+    struct pending_message
+    {
+        uint64_t id = 0;
+        uint64_t bytes = 0;
+        uint8_t traffic_class = 0;
+    };
+    struct queue_pair
+    {
+        queue_pair(uint32_t first_psn, uint32_t mss, const dcqcn_config& ecn, double line_bps)
+            : req(first_psn, mss), rate(ecn, line_bps)
+        {
+        }
+        uint32_t qpn = 0;
+        uint32_t dst_host = 0, dst_ip = 0;
+        uint16_t udp_src_port = 0;
+        bool flows = false;  // closed when its message completes
+        uint8_t data_class = 0;
+        uint64_t message = 0;  // the message in progress
+        roce_requester req;
+        dcqcn_rate rate;
+        std::deque<pending_message> waiting;
+        bool ready = false;  // in the ready queue
+        bool timer_running = false;
+        uint32_t timer_gen = 0;
+        uint32_t loop_gen = 0;
+    };
+    struct responder
+    {
+        responder(uint32_t expected, const roce_ack_policy& p) : rsp(expected, p) {}
+        roce_responder rsp;
+        uint32_t src_host = 0, src_ip = 0, qpn = 0;
+        uint16_t udp_src_port = 0;
+    };
+    // A segment whose payload is being fetched (its frame built, its bytes reserved).
+    struct fetch
+    {
+        packet* p = nullptr;
+        uint32_t qpn = 0;
+        uint32_t epoch = 0;
+    };
+    // A data frame queued to the data ring, in ring order: whose it is when it leaves.
+    struct queued_data
+    {
+        uint32_t qpn = 0;
+        uint32_t psn = 0;
+    };
+    enum class timer_kind : uint8_t { transport, ack_delay, rate_loop };
+    struct timer
+    {
+        uint64_t deadline_ps = 0;
+        uint64_t key = 0;  // qpn, or a responder's key
+        uint32_t gen = 0;
+        timer_kind kind = timer_kind::transport;
+        uint64_t deadline() const { return deadline_ps; }
+        bool operator>(const timer& o) const { return deadline_ps > o.deadline_ps; }
+    };
+
     // nic_port_client.
     void on_receive(packet* p) override;
     void on_sent(const sent_frame& f) override;
     void on_pool_free() override;
+    void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override;
+
+    // Sending side.
+    queue_pair* find_qp(uint32_t qpn);
+    void start_message(queue_pair& qp, const pending_message& m);
+    void make_ready(queue_pair& qp);
+    void kick_generation();
+    void generate();
+    void on_fetched(const fetch& f);
+    void release_stale(const roce_requester::discard& d);
+    void rewind_done(queue_pair& qp, const roce_requester::discard& d);
+    void complete(queue_pair& qp);
+
+    // Receiving side.
+    static uint64_t responder_key(uint32_t src_host, uint32_t qpn)
+    {
+        return (uint64_t(src_host) << 32) | qpn;
+    }
+    void on_data(packet* p);
+    void on_acknowledge(packet* p);
+    void on_cnp(packet* p);
+    void send_ack(const responder& r, bool nak);
+    packet* make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_ip, uint32_t qpn,
+                         uint16_t udp_src_port, uint8_t cls);
+
+    // Timers.
+    void arm(const timer& t);
+    void start_transport_timer(queue_pair& qp);
+    void stop_transport_timer(queue_pair& qp);
+    bool timer_live(const timer& t);
+    void fire(const timer& t);
+    void on_timer();
+
+    roce_transport_counters& sync_counters() const;
+    uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
 
     roce_nic_config m_cfg;
     double m_line_rate_bps;
-    roce_transport_counters m_counters;
+    roce_ack_policy m_ack_policy;
+    uint64_t m_rto_ps;
+    mutable roce_transport_counters m_counters;
+
+    std::unordered_map<uint32_t, std::unique_ptr<queue_pair>> m_qps;
+    std::unordered_map<uint64_t, std::unique_ptr<responder>> m_responders;
+    uint32_t m_flows_qps = 0;  // Flows queue pairs opened so far
+
+    ring<uint32_t> m_ready;  // queue pairs with a segment to generate, in turn
+    sc_core::sc_event m_gen_ev;
+    bool m_gen_pending = false;
+    bool m_gen_blocked = false;  // waiting for the egress data pool to drain to half
+    timed_fifo<fetch> m_fetches;
+    ring<queued_data> m_queued;
+
+    deadline_heap<timer> m_timers;
+    sc_core::sc_event m_timer_ev;
 };
 
 }  // namespace uetsim
