@@ -93,7 +93,8 @@ struct cm_fields
     uint32_t responder_host = 0;
 };
 
-// RoCE v2 base transport header fields.
+// RoCE v2 base transport header fields (IBA opcodes in tlm/roce_opcode.h), and the
+// acknowledgement extended transport header (AETH) of an ACK or NAK.
 struct bth_fields
 {
     uint8_t opcode = 0;
@@ -102,6 +103,7 @@ struct bth_fields
     bool ack_request = false;
     bool solicited_event = false;  // SE: the last packet of a message, acknowledged at once
     uint8_t aeth_syndrome = 0;     // ACKNOWLEDGE: ACK or NAK (hw/nic/roce/roce_opcodes.h)
+    uint32_t msn = 0;              // ACK/NAK: message sequence number, 24 b on the wire
 };
 
 // A PFC frame's fields: class c is named when bit c of `class_enable` is set, with its pause

@@ -1,5 +1,7 @@
 #include "testbench/capture/frame_bytes.h"
 
+#include "tlm/roce_opcode.h"
+
 namespace uetsim {
 
 namespace {
@@ -157,11 +159,20 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
         case packet_kind::roce_data:
         case packet_kind::roce_ack:
         case packet_kind::roce_cnp: {
+            // BTH (12 B): opcode; SE, MigReq 0, pad count 0 (payload bytes are not modelled),
+            // transport version 0; the default P_Key; FECN/BECN 0 and the destination QP; the
+            // AckReq bit and the PSN.
             o.push_back(p.bth.opcode);
-            o.push_back(0);
+            o.push_back(p.bth.solicited_event ? 0x80 : 0x00);
             put16(o, 0xFFFF);
             put32(o, p.bth.dest_qp & 0xFFFFFF);
             put32(o, (uint32_t(p.bth.ack_request) << 31) | (p.bth.psn & 0xFFFFFF));
+            if (p.kind == packet_kind::roce_ack) {
+                // AETH (4 B): syndrome (ACK with credit count, or NAK code), then the MSN.
+                put32(o, (uint32_t(p.bth.aeth_syndrome) << 24) | (p.bth.msn & 0xFFFFFF));
+            } else if (p.kind == packet_kind::roce_cnp) {
+                pad(o, start + wire::roce_bth + ib::cnp_reserved_bytes);  // CNP: 16 reserved B
+            }
             break;
         }
         case packet_kind::pfc:
