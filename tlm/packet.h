@@ -101,9 +101,9 @@ struct bth_fields
     uint32_t dest_qp = 0;
     uint32_t psn = 0;  // 24 b on the wire
     bool ack_request = false;
-    bool solicited_event = false;  // SE: the last packet of a message, acknowledged at once
-    uint8_t aeth_syndrome = 0;     // ACKNOWLEDGE: ACK or NAK (hw/nic/roce/roce_opcodes.h)
-    uint32_t msn = 0;              // ACK/NAK: message sequence number, 24 b on the wire
+    bool solicited = false;     // SE: the last packet of a message (acknowledged at once)
+    uint8_t aeth_syndrome = 0;  // ACK/NAK: ib::aeth_ack_* (credit count) or ib::aeth_nak_*
+    uint32_t msn = 0;           // ACK/NAK: message sequence number, 24 b on the wire
 };
 
 // A PFC frame's fields: class c is named when bit c of `class_enable` is set, with its pause

@@ -163,7 +163,7 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             // transport version 0; the default P_Key; FECN/BECN 0 and the destination QP; the
             // AckReq bit and the PSN.
             o.push_back(p.bth.opcode);
-            o.push_back(p.bth.solicited_event ? 0x80 : 0x00);
+            o.push_back(p.bth.solicited ? 0x80 : 0x00);
             put16(o, 0xFFFF);
             put32(o, p.bth.dest_qp & 0xFFFFFF);
             put32(o, (uint32_t(p.bth.ack_request) << 31) | (p.bth.psn & 0xFFFFFF));

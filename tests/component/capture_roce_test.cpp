@@ -37,7 +37,7 @@ packet data(uint8_t opcode, uint32_t psn, uint32_t payload, bool last)
     packet p = roce(packet_kind::roce_data, opcode, 0x000123, psn, payload);
     p.ip.dscp = 3 * 8;  // data class 3
     p.ip.ecn = ecn::ect0;
-    p.bth.solicited_event = last;
+    p.bth.solicited = last;
     p.bth.ack_request = last;
     return p;
 }

@@ -83,8 +83,8 @@ TEST(roce_nic_pair, a_1_mib_write_completes_at_the_analytic_time_with_16_acks)
     EXPECT_EQ(t.to_b[0].bth.opcode, roce::rc_rdma_write_first);
     EXPECT_EQ(t.to_b[1].bth.opcode, roce::rc_rdma_write_middle);
     EXPECT_EQ(t.to_b[255].bth.opcode, roce::rc_rdma_write_last);
-    EXPECT_TRUE(t.to_b[255].bth.solicited_event);
-    EXPECT_FALSE(t.to_b[254].bth.solicited_event);
+    EXPECT_TRUE(t.to_b[255].bth.solicited);
+    EXPECT_FALSE(t.to_b[254].bth.solicited);
     for (size_t i = 1; i < t.to_b.size(); ++i)
         EXPECT_EQ(t.to_b[i].bth.psn, roce::psn_add(t.to_b[0].bth.psn, int64_t(i)));
     ASSERT_EQ(t.to_a.size(), 16u);
@@ -162,7 +162,7 @@ TEST(roce_nic_pair, a_lost_last_packet_is_recovered_by_the_transport_timer)
     traffic t;
     bool dropped = false;
     n.to_b.see = [&](packet& p) {
-        if (p.kind == packet_kind::roce_data && p.bth.solicited_event && !dropped) {
+        if (p.kind == packet_kind::roce_data && p.bth.solicited && !dropped) {
             dropped = true;  // packet 256, the first time
             return false;
         }
@@ -278,4 +278,76 @@ TEST(roce_nic_pair, queue_pair_messages_go_one_at_a_time_and_both_ways)
     EXPECT_TRUE(n.dma_a.written_once(1, 3, 4097));
     EXPECT_EQ(n.a.counters().wqe_completed, 3u);
     EXPECT_EQ(n.a.open_queue_pairs(), 1u);  // queue pair 9; the Flows one closed
+}
+
+namespace {
+
+// Marks every data packet CE on its way to B (a congested switch) and records arrival times.
+void mark_all(roce_pair& n, std::vector<uint64_t>& arrivals)
+{
+    n.to_b.see = [&arrivals](packet& p) {
+        if (p.kind == packet_kind::roce_data) {
+            p.ip.ecn = ecn::ce;
+            arrivals.push_back(sc_core::sc_time_stamp().value());
+        }
+        return true;
+    };
+}
+
+}  // namespace
+
+TEST(roce_nic_pair, cnps_slow_the_queue_pair_to_its_allowed_rate_on_the_wire)
+{
+    roce_pair n;
+    std::vector<uint64_t> arrivals;
+    mark_all(n, arrivals);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_roce_ip_b, k_mib, 0, 5);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+
+    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    EXPECT_TRUE(n.dma_b.written_once(0, 1, k_mib));
+    EXPECT_EQ(n.b.counters().cnp_sent, 256u);
+    EXPECT_EQ(n.a.counters().cnp_recvd, 256u);
+    const dcqcn_rate* r = n.a.rate(5);
+    ASSERT_NE(r, nullptr);
+    EXPECT_GE(r->episodes(), 1u);
+    // At line rate frames arrive 83.08 ns apart; a slowed queue pair's frames take longer on
+    // the wire: the last ones are spaced at the allowed rate, and the message takes longer.
+    ASSERT_EQ(arrivals.size(), 256u);
+    const uint64_t last_gap = arrivals[255] - arrivals[254];
+    EXPECT_GT(last_gap, 83'080u + 1000);
+    EXPECT_GT(double(n.dma_a.completed[1][0]), 1.3 * 21'551'000.0);
+    // Frames still start back to back: the spacing is the serialization at the allowed rate.
+    const double rate_bps = 4154 * 8 / (double(last_gap) * 1e-12);
+    EXPECT_GE(rate_bps, r->floor_bps() * 0.999);
+    EXPECT_LT(rate_bps, 400e9);
+}
+
+TEST(roce_nic_pair, with_ecn_disabled_data_is_not_ect_and_cnps_are_ignored)
+{
+    roce_nic_config cfg;
+    cfg.ecn.enable_ecn = false;
+    roce_pair n(cfg, cfg);
+    std::vector<uint64_t> arrivals;
+    std::vector<uint8_t> ecn_sent;
+    n.to_b.see = [&](packet& p) {
+        if (p.kind == packet_kind::roce_data) {
+            ecn_sent.push_back(p.ip.ecn);
+            p.ip.ecn = ecn::ce;  // marked anyway: the receiver sends CNPs whatever its EnableECN
+        }
+        return true;
+    };
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(1, 1, k_roce_ip_b, k_mib, 0, 5);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+
+    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    for (uint8_t e : ecn_sent) EXPECT_EQ(e, ecn::not_ect);
+    EXPECT_EQ(n.b.counters().cnp_sent, 256u);
+    EXPECT_EQ(n.a.counters().cnp_recvd, 256u);
+    EXPECT_EQ(n.a.rate(5)->episodes(), 0u);
+    // Line rate throughout: the analytic time, plus the last packet's CNP (122 B = 2.44 ns),
+    // which goes ahead of its ACK.
+    EXPECT_NEAR(double(n.dma_a.completed[1][0]), 21'551'000.0 + 2'440.0, 1.0);
 }

@@ -79,3 +79,29 @@ TEST(roce_transport, permutation_across_leaves_and_an_incast_complete)
     outcome r = run(sc);
     EXPECT_EQ(r.perf.rows.size(), 24u);
 }
+
+TEST(roce_transport, random_loss_both_ways_is_recovered_by_naks_and_timers)
+{
+    // 2% of the frames on host 0's link lost, data and ACKs, NAKs and CNPs alike: gaps draw NAKs,
+    // lost NAKs, lost last packets and lost ACKs of last packets wait for the transport timer
+    // (shortened from 64 ms so the run stays short; it has no retry limit).
+    scenario sc = base();
+    sc.nic.roce.retransmit_timeout_s = 50e-6;
+    add(sc, 0, 8, 4u << 20);
+    add(sc, 8, 0, 4u << 20);
+    for (int i = 0; i < 20; ++i) add(sc, 0, 9, 3 * 4096, i * 5e-6);
+    fault_spec f;
+    f.at_s = 0;
+    f.link = "host0-leaf0";
+    f.action = fault_action::loss;
+    f.loss = 0.02;
+    sc.faults.push_back(f);
+    const std::string dir = test::scratch_dir("roce-loss");
+    run_options o;
+    o.out_dir = dir;
+    const run_summary s = run_simulation(sc, o);
+    EXPECT_TRUE(s.scoreboard_ok) << s.scoreboard_message;
+    EXPECT_EQ(s.flows_completed, sc.flows.messages.size());
+    // 2% of about 2,100 data packets each way: retransmissions happened.
+    EXPECT_GT(s.data_packets_sent, 2 * 1024u + 60);
+}

@@ -39,6 +39,7 @@ TEST(roce_responder, a_1_mib_write_draws_16_acks_at_the_defaults)
     EXPECT_EQ(acked_on[15], 256);
     EXPECT_EQ(r.ack_psn(), 255u);
     EXPECT_EQ(r.held(), 0u);
+    EXPECT_EQ(r.msn(), 1u);  // one message received in full
 }
 
 TEST(roce_responder, the_timer_starts_on_a_held_packet_and_is_not_extended)

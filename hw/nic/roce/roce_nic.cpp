@@ -221,7 +221,7 @@ void roce_nic::generate()
         p->bth.dest_qp = qp->qpn;
         p->bth.psn = s.psn;
         p->bth.ack_request = s.last;
-        p->bth.solicited_event = s.last;
+        p->bth.solicited = s.last;
         // RETH's role (the message and offset the payload goes to), carried as sideband.
         p->ses.message_id = qp->message;
         p->ses.offset = s.offset;
@@ -304,7 +304,8 @@ void roce_nic::complete(queue_pair& qp)
         qp.waiting.pop_front();
         start_message(qp, next);
     } else if (qp.flows) {
-        m_qps.erase(qp.qpn);  // a late ACK or CNP for it finds no queue pair
+        const uint32_t qpn = qp.qpn;  // `qp` dies with its entry
+        m_qps.erase(qpn);             // a late ACK or CNP for it finds no queue pair
     }
 }
 
@@ -359,6 +360,7 @@ void roce_nic::send_ack(const responder& r, bool nak)
     a->bth.opcode = roce::rc_acknowledge;
     a->bth.psn = nak ? r.rsp.expected_psn() : r.rsp.ack_psn();
     a->bth.aeth_syndrome = nak ? roce::aeth_nak_psn_sequence_error : roce::aeth_ack;
+    a->bth.msn = r.rsp.msn();
     if (nak)
         ++m_counters.nacks_sent;
     else
@@ -397,7 +399,7 @@ void roce_nic::on_data(packet* p)
         ++m_counters.pkts_sent;
         port.push_urgent(c);
     }
-    const roce_responder::verdict v = r.rsp.on_data(p->bth.psn, p->bth.solicited_event, now_ps());
+    const roce_responder::verdict v = r.rsp.on_data(p->bth.psn, p->bth.solicited, now_ps());
     switch (v.what) {
         case roce_responder::arrival::in_order:
             m_counters.rx_bytes_delivered += p->payload_bytes;

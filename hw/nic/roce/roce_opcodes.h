@@ -1,28 +1,30 @@
-// InfiniBand Architecture opcodes and AETH syndromes the RoCE NIC puts in its BTH (IBA 1.4,
-// table 38 and section 9.7.5.1; CNP: Annex A17): reliable connected SEND and RDMA WRITE cut into
-// FIRST/MIDDLE/LAST/ONLY packets, the ACKNOWLEDGE packet (an ACK or a NAK by its syndrome), and
-// the congestion notification packet.
+// The opcodes the RoCE transport puts in its BTH (tlm/roce_opcode.h's IBA constants): reliable
+// connected SEND and RDMA WRITE cut into FIRST/MIDDLE/LAST/ONLY packets, the ACKNOWLEDGE packet
+// (an ACK or a NAK by its AETH syndrome), and the congestion notification packet.
 #pragma once
 
 #include <cstdint>
 
+#include "tlm/roce_opcode.h"
+
 namespace uetsim::roce {
 
-inline constexpr uint8_t rc_send_first = 0x00;
-inline constexpr uint8_t rc_send_middle = 0x01;
-inline constexpr uint8_t rc_send_last = 0x02;
-inline constexpr uint8_t rc_send_only = 0x04;
-inline constexpr uint8_t rc_rdma_write_first = 0x06;
-inline constexpr uint8_t rc_rdma_write_middle = 0x07;
-inline constexpr uint8_t rc_rdma_write_last = 0x08;
-inline constexpr uint8_t rc_rdma_write_only = 0x0A;
-inline constexpr uint8_t rc_acknowledge = 0x11;
-inline constexpr uint8_t cnp = 0x81;
+// The IBA constants (tlm/roce_opcode.h) under the transport's names.
+inline constexpr uint8_t rc_send_first = ib::rc_send_first;
+inline constexpr uint8_t rc_send_middle = ib::rc_send_middle;
+inline constexpr uint8_t rc_send_last = ib::rc_send_last;
+inline constexpr uint8_t rc_send_only = ib::rc_send_only;
+inline constexpr uint8_t rc_rdma_write_first = ib::rc_rdma_write_first;
+inline constexpr uint8_t rc_rdma_write_middle = ib::rc_rdma_write_middle;
+inline constexpr uint8_t rc_rdma_write_last = ib::rc_rdma_write_last;
+inline constexpr uint8_t rc_rdma_write_only = ib::rc_rdma_write_only;
+inline constexpr uint8_t rc_acknowledge = ib::rc_acknowledge;
+inline constexpr uint8_t cnp = ib::cnp;
 
 // AETH syndrome: bits 7..5 say ACK (000) or NAK (011); an ACK carries the credit count in bits
-// 4..0 (0x1F: not used, end-to-end credits are not modelled); NAK code 0 is a PSN sequence error.
-inline constexpr uint8_t aeth_ack = 0x1F;
-inline constexpr uint8_t aeth_nak_psn_sequence_error = 0x60;
+// 4..0 (0x1F: invalid, end-to-end credits are not modelled); NAK code 0 is a PSN sequence error.
+inline constexpr uint8_t aeth_ack = ib::aeth_ack_no_credit;
+inline constexpr uint8_t aeth_nak_psn_sequence_error = ib::aeth_nak_psn_sequence_error;
 inline constexpr bool is_nak(uint8_t syndrome)
 {
     return (syndrome >> 5) == 3;

@@ -22,6 +22,7 @@ roce_responder::verdict roce_responder::on_data(uint32_t psn, bool solicited, ui
     if (d == 0) {
         m_expected = roce::psn_add(m_expected, 1);
         m_nak_outstanding = false;
+        if (solicited) m_msn = (m_msn + 1) & roce::psn_mask;
     } else {
         v.what = arrival::duplicate;
     }

@@ -51,6 +51,8 @@ public:
     // What an ACK names: the highest PSN received in order.
     uint32_t ack_psn() const { return roce::psn_add(m_expected, -1); }
     uint32_t held() const { return m_held; }
+    // Messages received in full (their last packet in order), 24 b: the AETH's MSN.
+    uint32_t msn() const { return m_msn; }
     bool nak_outstanding() const { return m_nak_outstanding; }
     bool ack_timer_running() const { return m_running; }
     // When the acknowledgement timer expires (while it runs).
@@ -63,6 +65,7 @@ private:
     uint32_t m_expected;
     roce_ack_policy m_policy;
     uint32_t m_held = 0;
+    uint32_t m_msn = 0;
     bool m_nak_outstanding = false;
     uint64_t m_deadline = 0;
     bool m_running = false;
