@@ -4,7 +4,6 @@
 
 #include <set>
 
-#include "testbench/topology.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim::config {
@@ -31,7 +30,8 @@ std::set<int> roce_data_classes(const scenario& sc)
 void add_roce_nic_keys(scenario_schema& s)
 {
     auto& k = s.keys;
-    const std::string timeval = " (the page's timeval; any time above 0)";
+    // The page's timeval: any time, not finer than 1 ps (the kernel's resolution).
+    const std::string timeval = " (any time from 1 ps)";
 
     // ScalaRoceQpManager, and the global Mtu its rule compares with.
     k.bytes("RoceNic.MSS", UETSIM_FIELD(nic.roce.mss), ints(roce_nic_config::mss_range),
@@ -46,8 +46,7 @@ void add_roce_nic_keys(scenario_schema& s)
         .fabric_wide();
 
     // RoceTransportLayer.
-    k.time("RoceNic.RetransmitTimeout", UETSIM_FIELD(nic.roce.retransmit_timeout_s),
-           {0, 3600, true},
+    k.time("RoceNic.RetransmitTimeout", UETSIM_FIELD(nic.roce.retransmit_timeout_s), {1e-12, 3600},
            "Interval of each queue pair's transport timer: starts when a PSN is given while none "
            "is outstanding, restarts on each ACK that retires a PSN with PSNs left, stops when "
            "none is outstanding; on expiry the queue pair resends from its oldest outstanding "
@@ -57,7 +56,7 @@ void add_roce_nic_keys(scenario_schema& s)
               "true: ACK on every (AckThreshold + 1)-th packet, on the last packet of each message "
               "and when AckDelay expires with packets held; false: every in-order or duplicate "
               "data packet is acknowledged.");
-    k.time("RoceNic.AckDelay", UETSIM_FIELD(nic.roce.ack_delay_s), {0, 3600, true},
+    k.time("RoceNic.AckDelay", UETSIM_FIELD(nic.roce.ack_delay_s), {1e-12, 3600},
            "With coalescing, the longest the receiver holds an acknowledgement" + timeval + ".");
     k.integer("RoceNic.AckThreshold", UETSIM_FIELD(nic.roce.ack_threshold), {0, u32_max},
               "With coalescing, the packets the receiver holds before the next one sends an ACK "

@@ -206,6 +206,9 @@ TEST(config_roce_nic, time_and_fraction_ranges)
 {
     const std::string rto = error_of(roce, {"RoceNic.RetransmitTimeout=0s"});
     EXPECT_TRUE(has(rto, "RoceNic.RetransmitTimeout")) << rto;
+    const std::string fine = error_of(roce, {"RoceNic.AckDelay=0.5ps"});
+    EXPECT_TRUE(has(fine, "RoceNic.AckDelay")) << fine;
+    EXPECT_EQ(error_of(roce, {"RoceNic.AckDelay=1ps", "RoceNic.RetransmitTimeout=3600s"}), "no error");
     const std::string neg = error_of(roce, {"RoceNic.AckDelay=-1us"});
     EXPECT_TRUE(has(neg, "RoceNic.AckDelay")) << neg;
     const std::string unit = error_of(roce, {"RoceNic.AckDelay=1Gbps"});
