@@ -226,8 +226,8 @@ TEST(config, unknown_key_names_the_closest)
               "scenario.yaml:2:3: unknown key 'Link.Bogus'; the Link keys are Link.NicDelay, "
               "Link.SwitchDelay");
     // Sections without keys in this version: any key is unknown.
-    EXPECT_EQ(error_of("RoceNic:\n  Foo: 1\n"),
-              "scenario.yaml:2:3: unknown key 'RoceNic.Foo'; the RoceNic section has no keys in "
+    EXPECT_EQ(error_of("Check:\n  Foo: 1\n"),
+              "scenario.yaml:2:3: unknown key 'Check.Foo'; the Check section has no keys in "
               "this version");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Dest: 1, Bytes: 1}\n"),
               "scenario.yaml:2:14: unknown key 'Flows[0].Dest'; did you mean 'Flows[0].Dst'?");
@@ -247,10 +247,12 @@ TEST(config, unknown_section_names_the_closest)
               "Faults[0].Link: 'leaf0-spine9' is not a link of this topology; did you mean "
               "'leaf0-spine0'? (links are named by their two ends, lower tier first, e.g. "
               "host0-leaf0)");
-    EXPECT_EQ(error_of("Nic:\n  Type: roce\n"), "no error");  // the RoCE NIC (issue #14)
-    EXPECT_EQ(error_of("Nic:\n  Type: rocev3\n"),
-              "scenario.yaml:2:9: Nic.Type: 'rocev3' is not one of uet, raw, roce; did you mean "
-              "'roce'?");
+    // roce is modelled: the RoCE NIC at every host, with the RDMA application by default.
+    EXPECT_EQ(error_of("Nic:\n  Type: roce\n"), "no error");
+    EXPECT_EQ(resolve_text("Nic:\n  Type: roce\n").nic.type, nic_kind::roce);
+    EXPECT_EQ(error_of("Nic:\n  Type: rocev2\n")
+                  .rfind("scenario.yaml:2:9: Nic.Type: 'rocev2' is not one of uet, raw, roce", 0),
+              0u);
 }
 
 TEST(config, wrong_types)
@@ -356,7 +358,8 @@ TEST(config, unknown_enum_value_lists_the_allowed)
         error_of("Records:\n  Enabled: [nd-stats, foo]\n"),
         "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
         "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
-        "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats");
+        "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats, "
+        "roce-transport-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }
