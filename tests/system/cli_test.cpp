@@ -74,7 +74,8 @@ TEST(cli, validate_ok)
 TEST(cli, validate_the_examples)
 {
     std::string root = source_dir();
-    for (const char* name : {"collision-8x8.yaml", "fat-tree.yaml", "single-switch-incast.yaml"}) {
+    for (const char* name :
+         {"collision-8x8.yaml", "fat-tree.yaml", "single-switch-incast.yaml", "roce-incast.yaml"}) {
         command_result r = run_uetsim({"validate", root + "/examples/" + name});
         EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     }

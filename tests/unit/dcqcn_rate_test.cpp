@@ -1,6 +1,6 @@
 // Pure-logic tests of one queue pair's rate control loop (hw/nic/roce/dcqcn_rate.*); no SystemC
 // kernel. Expected values are worked out by hand in the comments from the RoCE congestion-control
-// page's stages and worked example, and the DCQCN choices of docs/roce-congestion-control.md
+// page's stages and worked example, and the DCQCN choices of docs/roce-nic.md
 // (sample = CNPs / packets of the interval, capped at 1, a CNP with no packet = 1; estimate
 // starts at 1; cut = current x (1 - estimate / 2)), never by calling the code under test.
 //

@@ -1,6 +1,6 @@
 // One queue pair's rate control loop (RoCE congestion-control page, stages 1-9). Where the page
 // is silent the loop does what DCQCN (Zhu et al., SIGCOMM 2015) does;
-// docs/roce-congestion-control.md lists each choice.
+// docs/roce-nic.md ("Congestion control") lists each choice.
 #include "hw/nic/roce/dcqcn_rate.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // One queue pair's DCQCN-style rate control loop (RoCE congestion-control page), pure arithmetic
 // without the kernel: the NIC counts CNPs and data packets into it and runs its halves from one
-// timer per congested queue pair. docs/roce-congestion-control.md gives the choices the page
-// leaves open (the estimate's sample, its initial value, the cut's depth).
+// timer per congested queue pair. docs/roce-nic.md ("Congestion control") gives the choices the
+// page leaves open (the estimate's sample, its initial value, the cut's depth).
 #pragma once
 
 #include <cstdint>

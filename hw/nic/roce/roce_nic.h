@@ -9,8 +9,8 @@
 // timers, acknowledgement timers, rate-loop halves) behind one kernel event. Packet generation
 // serves the ready queue round robin, one segment each, reserving each segment's wire size in
 // the egress data pool before its PCIe fetch; the segment is numbered when its payload arrives
-// (a timed FIFO of fetches, one event for its head). docs/roce-nic-transport-notes.md lists the
-// choices the pages leave open.
+// (a timed FIFO of fetches, one event for its head). docs/roce-nic.md ("Modelling choices") lists
+// the choices the pages leave open.
 #pragma once
 
 #include <cstdint>
