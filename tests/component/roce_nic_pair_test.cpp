@@ -80,9 +80,9 @@ TEST(roce_nic_pair, a_1_mib_write_completes_at_the_analytic_time_with_16_acks)
         EXPECT_EQ(p.bth.dest_qp, 7u);
     }
     EXPECT_GE(t.to_b[0].udp.src_port, 0xC000);
-    EXPECT_EQ(t.to_b[0].bth.opcode, roce::rc_rdma_write_first);
-    EXPECT_EQ(t.to_b[1].bth.opcode, roce::rc_rdma_write_middle);
-    EXPECT_EQ(t.to_b[255].bth.opcode, roce::rc_rdma_write_last);
+    EXPECT_EQ(t.to_b[0].bth.opcode, ib::rc_rdma_write_first);
+    EXPECT_EQ(t.to_b[1].bth.opcode, ib::rc_rdma_write_middle);
+    EXPECT_EQ(t.to_b[255].bth.opcode, ib::rc_rdma_write_last);
     EXPECT_TRUE(t.to_b[255].bth.solicited);
     EXPECT_FALSE(t.to_b[254].bth.solicited);
     for (size_t i = 1; i < t.to_b.size(); ++i)
@@ -91,8 +91,8 @@ TEST(roce_nic_pair, a_1_mib_write_completes_at_the_analytic_time_with_16_acks)
     for (const packet& p : t.to_a) {
         EXPECT_EQ(p.kind, packet_kind::roce_ack);
         EXPECT_EQ(p.wire_bytes, 126u);
-        EXPECT_EQ(p.bth.opcode, roce::rc_acknowledge);
-        EXPECT_EQ(p.bth.aeth_syndrome, roce::aeth_ack);
+        EXPECT_EQ(p.bth.opcode, ib::rc_acknowledge);
+        EXPECT_EQ(p.bth.aeth_syndrome, ib::aeth_ack_no_credit);
         EXPECT_EQ(p.ip.dscp, 8u);  // control class 1 x 8
         EXPECT_EQ(p.ip.ecn, ecn::not_ect);
         EXPECT_EQ(p.udp.src_port, t.to_b[0].udp.src_port);
@@ -146,7 +146,7 @@ TEST(roce_nic_pair, a_ce_marked_packet_draws_one_122_byte_cnp)
     ASSERT_EQ(t.to_a.size(), 2u);  // the CNP, then the one ACK (5 packets: the last one's)
     EXPECT_EQ(t.to_a[0].kind, packet_kind::roce_cnp);
     EXPECT_EQ(t.to_a[0].wire_bytes, 122u);
-    EXPECT_EQ(t.to_a[0].bth.opcode, roce::cnp);
+    EXPECT_EQ(t.to_a[0].bth.opcode, ib::cnp);
     EXPECT_EQ(t.to_a[0].bth.dest_qp, t.to_b[0].bth.dest_qp);
     EXPECT_EQ(t.to_a[0].ip.dscp, 8u);
     EXPECT_EQ(t.to_a[1].kind, packet_kind::roce_ack);

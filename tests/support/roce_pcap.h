@@ -9,16 +9,9 @@
 #include <vector>
 
 #include "tests/support/run_uetsim.h"
+#include "tlm/roce_opcode.h"
 
 namespace uetsim::test {
-
-// BTH opcodes of the reliable connected service (InfiniBand Architecture Specification 9.2).
-namespace bth_opcode {
-inline constexpr int send_first = 0x00, send_middle = 0x01, send_last = 0x02, send_only = 0x04;
-inline constexpr int write_first = 0x06, write_middle = 0x07, write_last = 0x08, write_only = 0x0A;
-inline constexpr int acknowledge = 0x11;
-inline constexpr int cnp = 0x81;
-}  // namespace bth_opcode
 
 struct roce_frame
 {
@@ -31,9 +24,9 @@ struct roce_frame
     uint32_t psn = 0;
     int aeth_opcode = -1;  // AETH syndrome bits 6:5: 0 ACK, 3 NAK; -1 without an AETH
 
-    bool is_data() const { return opcode >= 0 && opcode <= bth_opcode::write_only; }
-    bool is_ack() const { return opcode == bth_opcode::acknowledge && aeth_opcode == 0; }
-    bool is_nak() const { return opcode == bth_opcode::acknowledge && aeth_opcode == 3; }
+    bool is_data() const { return opcode >= 0 && opcode <= ib::rc_rdma_write_only; }
+    bool is_ack() const { return opcode == ib::rc_acknowledge && aeth_opcode == 0; }
+    bool is_nak() const { return opcode == ib::rc_acknowledge && aeth_opcode == 3; }
 };
 
 inline std::vector<roce_frame> read_roce_frames(const std::string& pcap)

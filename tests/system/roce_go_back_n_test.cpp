@@ -1,7 +1,7 @@
 // Go-back-N on the RoCE NIC in a whole run (transport page, "Loss recovery" and "Retransmission
-// timer"): four 1 MiB WRITEs from host0 to host1 on a single switch, each on a queue pair of its
-// own, with PFC off in the switch and the NICs and 1% frame loss on host1's link (both
-// directions: data toward the receiver, ACKs and NAKs back). Every message completes, the
+// timer"): four 1 MiB SENDs (Flows messages) from host0 to host1 on a single switch, each on a
+// queue pair of its own, with PFC off in the switch and the NICs and 1% frame loss on host1's link
+// (both directions: data toward the receiver, ACKs and NAKs back). Every message completes, the
 // scoreboard is clean, roce-transport-stats counts NAKs and retransmission episodes, and on the
 // sender's link (captured, lossless, read back with tshark) the retransmitted packets of each
 // queue pair are exactly those from each NAK's PSN on: after a NAK, the queue pair's next jump
@@ -157,7 +157,9 @@ TEST(roce_go_back_n, one_percent_loss_without_pfc_every_message_completes_and_re
     EXPECT_EQ(last_of(t, "host0", "num_nacks_recvd"), naks);
     EXPECT_EQ(last_of(t, "host0", "num_rtx"), nak_rewinds + timer_rewinds);
     EXPECT_EQ(last_of(t, "host0", "num_rto"), timer_rewinds);
-    EXPECT_EQ(last_of(t, "host0", "rdma_write_cnt"), double(data_frames));
+    // Flows messages are SENDs (the RDMA application's WQEs are the WRITEs).
+    EXPECT_EQ(last_of(t, "host0", "rdma_send_cnt"), double(data_frames));
+    EXPECT_EQ(last_of(t, "host0", "rdma_write_cnt"), 0);
     EXPECT_EQ(last_of(t, "host0", "num_wqe_completed"), messages);
     // The receiver: one NAK per gap (some lost on its link before reaching the switch), the
     // packets behind each gap discarded.

@@ -115,9 +115,9 @@ TEST(roce_wqe_example, one_wqe_is_62_packets_and_253596_bytes_on_the_initiators_
     uint64_t bytes = 0;
     for (size_t i = 0; i < d.size(); ++i) {
         bytes += d[i].wire_bytes;
-        first += d[i].opcode == bth_opcode::write_first;
-        middle += d[i].opcode == bth_opcode::write_middle;
-        last += d[i].opcode == bth_opcode::write_last;
+        first += d[i].opcode == uetsim::ib::rc_rdma_write_first;
+        middle += d[i].opcode == uetsim::ib::rc_rdma_write_middle;
+        last += d[i].opcode == uetsim::ib::rc_rdma_write_last;
         EXPECT_EQ(d[i].wire_bytes, (i + 1 < d.size() ? mss : last_payload) + header_bytes) << i;
         EXPECT_EQ(d[i].dest_qp, d[0].dest_qp) << i;
         if (i > 0) {
@@ -127,13 +127,13 @@ TEST(roce_wqe_example, one_wqe_is_62_packets_and_253596_bytes_on_the_initiators_
     EXPECT_EQ(first, 1);
     EXPECT_EQ(middle, 60);
     EXPECT_EQ(last, 1);
-    EXPECT_EQ(d.front().opcode, bth_opcode::write_first);
-    EXPECT_EQ(d.back().opcode, bth_opcode::write_last);
+    EXPECT_EQ(d.front().opcode, uetsim::ib::rc_rdma_write_first);
+    EXPECT_EQ(d.back().opcode, uetsim::ib::rc_rdma_write_last);
     EXPECT_EQ(bytes, wire_bytes);
     // The next WQE starts after the completion, with the next PSN and a WRITE FIRST.
     const std::vector<roce_frame> next = data_sent(frames, done, 1.0);
     ASSERT_FALSE(next.empty());
-    EXPECT_EQ(next.front().opcode, bth_opcode::write_first);
+    EXPECT_EQ(next.front().opcode, uetsim::ib::rc_rdma_write_first);
     EXPECT_EQ(next.front().psn, (d.back().psn + 1) & 0xFFFFFF);
 
     // The seed's ideal: serialization of the whole WQE at the line rate plus the propagation of

@@ -49,7 +49,7 @@ TEST(roce_opcodes, first_middle_last_only)
     EXPECT_TRUE(ends_message(0x04));
     EXPECT_FALSE(ends_message(0x07));
     EXPECT_TRUE(is_nak(aeth_nak_psn_sequence_error));
-    EXPECT_FALSE(is_nak(aeth_ack));
+    EXPECT_FALSE(is_nak(ib::aeth_ack_no_credit));
 }
 
 TEST(roce_requester, one_mib_write_is_256_segments_of_4096)
@@ -58,9 +58,9 @@ TEST(roce_requester, one_mib_write_is_256_segments_of_4096)
     r.start_message(1 << 20, roce::verb::rdma_write);
     EXPECT_EQ(r.packets(), 256u);
     const auto s = send(r, 256);
-    EXPECT_EQ(s[0].opcode, roce::rc_rdma_write_first);
-    EXPECT_EQ(s[1].opcode, roce::rc_rdma_write_middle);
-    EXPECT_EQ(s[255].opcode, roce::rc_rdma_write_last);
+    EXPECT_EQ(s[0].opcode, ib::rc_rdma_write_first);
+    EXPECT_EQ(s[1].opcode, ib::rc_rdma_write_middle);
+    EXPECT_EQ(s[255].opcode, ib::rc_rdma_write_last);
     EXPECT_TRUE(s[255].last);
     EXPECT_FALSE(s[254].last);
     EXPECT_EQ(s[255].offset, 255u * 4096);
@@ -77,13 +77,13 @@ TEST(roce_requester, sizes_the_last_segment_and_sends_an_empty_message_as_one_pa
     r.start_message(10000, roce::verb::send);
     const auto s = send(r, 3);
     EXPECT_EQ(s[2].payload, 10000u - 8192);
-    EXPECT_EQ(s[2].opcode, roce::rc_send_last);
+    EXPECT_EQ(s[2].opcode, ib::rc_send_last);
     EXPECT_TRUE(r.on_ack(2).message_done);
     r.start_message(0, roce::verb::rdma_write);
     EXPECT_EQ(r.packets(), 1u);
     const roce_segment e = r.next_segment();
     EXPECT_EQ(e.payload, 0u);
-    EXPECT_EQ(e.opcode, roce::rc_rdma_write_only);
+    EXPECT_EQ(e.opcode, ib::rc_rdma_write_only);
     EXPECT_EQ(e.psn, 3u);  // PSNs continue from the previous message
 }
 

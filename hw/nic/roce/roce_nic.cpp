@@ -360,9 +360,9 @@ void roce_nic::send_ack(const responder& r, bool nak)
 {
     packet* a = make_control(packet_kind::roce_ack, r.src_host, r.src_ip, r.qpn, r.udp_src_port,
                              m_cfg.control_traffic_class);
-    a->bth.opcode = roce::rc_acknowledge;
+    a->bth.opcode = ib::rc_acknowledge;
     a->bth.psn = nak ? r.rsp.expected_psn() : r.rsp.ack_psn();
-    a->bth.aeth_syndrome = nak ? roce::aeth_nak_psn_sequence_error : roce::aeth_ack;
+    a->bth.aeth_syndrome = nak ? ib::aeth_nak_psn_sequence_error : ib::aeth_ack_no_credit;
     a->bth.msn = r.rsp.msn();
     if (nak)
         ++m_counters.nacks_sent;
@@ -396,7 +396,7 @@ void roce_nic::on_data(packet* p)
         // A CNP to the sending queue pair through the PFC queue, on its control class.
         packet* c = make_control(packet_kind::roce_cnp, r.src_host, r.src_ip, r.qpn, r.udp_src_port,
                                  m_cfg.control_traffic_class);
-        c->bth.opcode = roce::cnp;
+        c->bth.opcode = ib::cnp;
         ++m_counters.cnp_sent;
         ++m_counters.non_verb_pkts_sent;
         ++m_counters.pkts_sent;

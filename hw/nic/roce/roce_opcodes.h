@@ -9,22 +9,9 @@
 
 namespace uetsim::roce {
 
-// The IBA constants (tlm/roce_opcode.h) under the transport's names.
-inline constexpr uint8_t rc_send_first = ib::rc_send_first;
-inline constexpr uint8_t rc_send_middle = ib::rc_send_middle;
-inline constexpr uint8_t rc_send_last = ib::rc_send_last;
-inline constexpr uint8_t rc_send_only = ib::rc_send_only;
-inline constexpr uint8_t rc_rdma_write_first = ib::rc_rdma_write_first;
-inline constexpr uint8_t rc_rdma_write_middle = ib::rc_rdma_write_middle;
-inline constexpr uint8_t rc_rdma_write_last = ib::rc_rdma_write_last;
-inline constexpr uint8_t rc_rdma_write_only = ib::rc_rdma_write_only;
-inline constexpr uint8_t rc_acknowledge = ib::rc_acknowledge;
-inline constexpr uint8_t cnp = ib::cnp;
+using namespace ib;  // the IBA constants of tlm/roce_opcode.h
 
-// AETH syndrome: bits 7..5 say ACK (000) or NAK (011); an ACK carries the credit count in bits
-// 4..0 (0x1F: invalid, end-to-end credits are not modelled); NAK code 0 is a PSN sequence error.
-inline constexpr uint8_t aeth_ack = ib::aeth_ack_no_credit;
-inline constexpr uint8_t aeth_nak_psn_sequence_error = ib::aeth_nak_psn_sequence_error;
+// AETH syndrome: bits 7..5 say ACK (000) or NAK (011).
 inline constexpr bool is_nak(uint8_t syndrome)
 {
     return (syndrome >> 5) == 3;
