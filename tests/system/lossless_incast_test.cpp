@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -100,6 +101,69 @@ TEST(lossless_incast, incast_15_to_1_with_default_pfc_pauses_and_loses_nothing)
     EXPECT_EQ(port_max(e, "spine0", 0, "pfcxon_rx"), port_max(e, "leaf0", 8, "pfcxon_tx"));
     EXPECT_GT(port_max(e, "spine0", 0, "pfc_time_paused_usec"), 0);
     EXPECT_GT(port_max(e, "leaf1", 8, "pfc_time_paused_usec"), 0);
+}
+
+// ecn-pfc-stats' XOFF time due to egress occupancy, against the per-port buffer record of the
+// same run (both every 10 us): a port counts it only while paused with frames of the class
+// waiting, so it is at most the XOFF time, non-zero only when the port's egress queue held
+// bytes in the interval, and the whole interval when the queue sat unchanged and non-empty
+// through a pause that lasted the whole interval.
+TEST(lossless_incast, xoff_time_due_to_egress_occupancy_matches_the_paused_ports_queue)
+{
+    const std::string dir = scratch_dir("li_egr_occ");
+    std::string sc = scenario(incast_15_to_1());
+    sc.replace(sc.find("StopTime: 20ms}"), 15, "StopTime: 20ms, NDStatsReportInterval: 10us}");
+    sc += "Switch: {ReportPerPortBufferStats: true, BufferStatsReportInterval: 10us}\n";
+    const auto r = run_uetsim({"run", write_file(dir + "/s.yaml", sc), "--quiet", "--out", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const csv e = read_csv(dir + "/li-ecn-pfc-stats-0.csv");
+    const csv b = read_csv(dir + "/li-scala-switch-buff-stats-0.csv");
+    // The egress queue's pool-0 row of (time, switch, port).
+    std::map<std::string, size_t> queue_row;
+    for (size_t i = 0; i < b.rows.size(); ++i)
+        if (b.str(i, "buff_id") == "egressQueue" && b.num(i, "pool_num") == 0)
+            queue_row[b.str(i, "sim_time_sec") + " " + b.str(i, "component_name") + " " +
+                      b.str(i, "ifid")] = i;
+    const double eps = 1e-6;  // µs, the columns' rounding
+    int matched_rows = 0, blocked_rows = 0, frozen_rows = 0;
+    for (const auto& [sw, port] : {std::pair<std::string, int>{"spine0", 0}, {"leaf1", 8}}) {
+        double total = 0;
+        for (size_t i = 0; i < e.rows.size(); ++i) {
+            if (e.str(i, "component_name") != sw || e.num(i, "ifid") != port ||
+                e.num(i, "priority") != 0)
+                continue;
+            const double ivl = e.num(i, "interval_total_time_xoff_egr_occ_usec");
+            const double ivl_max = e.num(i, "interval_max_time_xoff_egr_occ_usec");
+            const double paused = e.num(i, "pfc_time_paused_usec");
+            total = e.num(i, "total_xoff_time_egr_occ_usec");
+            EXPECT_LE(ivl, e.num(i, "interval_total_time_xoff_usec") + eps);
+            EXPECT_LE(ivl_max, e.num(i, "interval_max_time_xoff_usec") + eps);
+            EXPECT_LE(ivl_max, ivl + eps);
+            EXPECT_LE(total, paused + eps);
+            EXPECT_NEAR(e.num(i, "xoff_egr_occ_ratio"), paused > 0 ? total / paused : 0, 1e-6);
+            const std::string key =
+                e.str(i, "sim_time_sec") + " " + sw + " " + std::to_string(port);
+            if (!queue_row.count(key)) continue;  // the last row, at the run's end: no buffer row
+            ++matched_rows;
+            const size_t q = queue_row[key];
+            const double qmax = b.num(q, "ivl_max_bytes");
+            EXPECT_LE(qmax, b.num(q, "buff_limit"));
+            EXPECT_LE(b.num(q, "ivl_mean_bytes"), qmax);
+            if (ivl > 0) {
+                ++blocked_rows;
+                EXPECT_GT(qmax, 0) << key;  // frames were waiting: the queue held bytes
+            }
+            if (e.num(i, "percent_xon") == 0 && b.num(q, "ivl_count") == 0 &&
+                b.num(q, "ivl_min_bytes") > 0) {
+                ++frozen_rows;  // paused throughout with a queue that neither grew nor drained
+                EXPECT_NEAR(ivl, 10.0, eps) << key;
+            }
+        }
+        EXPECT_GT(total, 0) << sw << " port " << port;
+    }
+    EXPECT_GT(matched_rows, 20);
+    EXPECT_GT(blocked_rows, 10);
+    EXPECT_GT(frozen_rows, 0);
 }
 
 TEST(lossless_incast, the_same_incast_without_pfc_or_trimming_drops_and_recovers)

@@ -122,6 +122,7 @@ public:
     void push_control(packet* p)
     {
         m_control_q.push_back(p);
+        m_pfc.egress_changed();
         tx.kick();
     }
     // An ACK held for the receiver's service time: queued at `due` or behind the ACKs held
