@@ -192,6 +192,20 @@ std::pair<std::vector<int>, double> pausing_ports(const std::string& dir)
     return r;
 }
 
+// The resume frames the switch's ports sent for TC0, in all.
+double resumes(const std::string& dir)
+{
+    const csv e = read_csv(dir + "/ss-ecn-pfc-stats-0.csv");
+    std::map<int, double> xon;
+    for (size_t i = 0; i < e.rows.size(); ++i)
+        if (e.str(i, "component_type") == "Switch" && e.num(i, "priority") == 0)
+            xon[int(e.num(i, "ifid"))] =
+                std::max(xon[int(e.num(i, "ifid"))], e.num(i, "pfcxon_tx"));
+    double n = 0;
+    for (const auto& [p, x] : xon) n += x;
+    return n;
+}
+
 uint64_t dropped(const std::string& dir)
 {
     return nlohmann::json::parse(read_text(dir + "/ss-manifest.json"))["packets_dropped"]
@@ -258,6 +272,7 @@ TEST(switch_buffer, single_switch_uet_incast_pauses_only_when_a_port_holds_sever
     EXPECT_GT(peak_ingress_occupancy(four), 700'000);
     const auto [ports, pauses] = pausing_ports(four);
     EXPECT_EQ(ports, (std::vector<int>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+    EXPECT_EQ(resumes(four), pauses);  // each pause ended by a resume at Xon
     EXPECT_EQ(dropped(four), 0u);
     const nlohmann::json m = nlohmann::json::parse(read_text(four + "/ss-manifest.json"));
     EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
