@@ -9,11 +9,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/support/run_uetsim.h"
+#include "tests/support/vcd_reader.h"
 
 using namespace uetsim::test;
 
@@ -249,4 +251,63 @@ TEST(lossless_incast, a_victim_flow_behind_a_paused_port_is_slowed_by_head_of_li
     EXPECT_GT(port_max(e, "leaf1", 8, "pfc_time_paused_usec"), 0);
     EXPECT_GT(port_max(e, "spine0", 0, "pfcxoff_rx"), 0);
     EXPECT_GT(port_max(e, "spine0", 0, "pfc_time_paused_usec"), 0);
+}
+
+namespace {
+
+std::string source_dir()
+{
+    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
+    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
+
+}  // namespace
+
+// The waveform of examples/lossless-hol-blocking.yaml (the head-of-line test's run, traced):
+// spine0's port to leaf0 is paused first (19.2 us), then leaf1's uplink, the victim's upstream
+// port (33.2 us). Through leaf1's first pause its queue grows (the eight senders of leaf1,
+// the victim among them, keep arriving and nothing leaves: 2.15 MB to 2.56 MB), and the victim's
+// NIC keeps its whole window in flight without an ACK: its packets are held behind the incast.
+TEST(lossless_incast, the_hol_waveform_shows_the_victims_upstream_port_paused_while_its_queue_grows)
+{
+    const std::string dir = scratch_dir("li_hol_wave");
+    const auto r = run_uetsim({"run", source_dir() + "/examples/lossless-hol-blocking.yaml",
+                               "--quiet", "--out", dir, "--set", "Trace.File=hol.vcd"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const vcd v = parse_vcd(read_text(dir + "/hol.vcd"));
+    const std::string up = "leaf1.port8_spine0", down = "spine0.port0_leaf0";
+    auto first_pause = [&](const std::string& port) {
+        std::pair<uint64_t, uint64_t> p{0, 0};
+        for (const auto& c : v.of(port + ".tc0_paused")) {
+            if (c.value == 1 && p.first == 0) p.first = c.t;
+            if (c.value == 0 && p.first != 0) {
+                p.second = c.t;
+                break;
+            }
+        }
+        return p;
+    };
+    const auto [t0, t1] = first_pause(up);
+    ASSERT_GT(t0, 0u) << "leaf1's uplink is never paused";
+    ASSERT_GT(t1, t0);
+    const uint64_t down_t0 = first_pause(down).first;
+    EXPECT_GT(down_t0, 0u);
+    EXPECT_LT(down_t0, t0);  // the pause propagates upstream: spine0's port first
+
+    const std::string queue = up + ".queue_bytes";
+    const uint64_t q_start = v.at(queue, t0), q_end = v.at(queue, t1 - 1);
+    EXPECT_GT(q_end, q_start + 100'000) << q_start << " -> " << q_end;
+    // The victim's window stays full while its upstream port is paused: an ACK for one of its
+    // packets that got past before the pause frees a packet's room and the NIC fills it at the
+    // same instant, so at the end of every instant its bytes in flight are what they were.
+    const std::string inflight = "host8.g0.inflight_bytes";
+    const uint64_t held = v.at(inflight, t0);
+    EXPECT_GT(held, 400'000u);  // its whole window (1.5 x BDP = 450,000 B at most)
+    for (const auto& c : v.of(inflight))
+        if (c.t > t0 && c.t < t1) EXPECT_EQ(v.at(inflight, c.t), held) << "at " << c.t << " ps";
+
+    // And the run is the head-of-line test's: the victim finishes far later than alone.
+    const csv f = read_csv(dir + "/hol-flow-perf-0.csv");
+    for (size_t i = 0; i < f.rows.size(); ++i)
+        if (f.str(i, "src_host") == "8") EXPECT_GT(f.num(i, "fct_usec"), 200);
 }
