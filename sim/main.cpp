@@ -4,11 +4,14 @@
 #include <cstdlib>
 #include <systemc>
 
+#include "hw/common/sanitizer_stack.h"
 #include "sim/cli.h"
 
 int sc_main(int argc, char* argv[])
 {
-    return uetsim::run_cli(argc, argv);
+    const int rc = uetsim::run_cli(argc, argv);
+    uetsim::sanitizer_restore_thread_stack();  // LeakSanitizer's scan at exit (see there)
+    return rc;
 }
 
 int main(int argc, char* argv[])

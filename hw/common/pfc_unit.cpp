@@ -61,6 +61,7 @@ void pfc_unit::receive(const packet& p)
     if (c.paused) m_scheduler.pause(c.paused);
     if (c.resumed) m_scheduler.resume(c.resumed);
     arm_expiry();
+    if (c.paused | c.resumed) track_egress();
     if (m_s.watchdog_ps && (c.paused | c.resumed)) {
         for (int t = 0; t < 8; ++t) {
             if ((c.paused >> t) & 1u) m_watchdog_due[size_t(t)] = now_ps() + m_s.watchdog_ps;
@@ -77,6 +78,7 @@ void pfc_unit::on_expiry()
     const uint8_t r = m_rx.expire(now_ps());
     if (r) m_scheduler.resume(r);
     arm_expiry();
+    if (r) track_egress();
     if (m_s.watchdog_ps) arm_watchdog();
     changed();
     if (r) m_kick();
@@ -157,8 +159,15 @@ void pfc_unit::on_watchdog_due()
         if (m_drop) c.watchdog_drops += m_drop(t);
         due = now + m_s.watchdog_ps;  // still paused: again one watchdog time later
     }
+    track_egress();  // a dropped queue holds nothing back any more
     arm_watchdog();
     changed();
+}
+
+void pfc_unit::track_egress()
+{
+    const uint8_t waiting = m_waiting ? m_waiting() : 0;
+    m_blocked.update(uint8_t(waiting & m_rx.paused()), now_ps());
 }
 
 void pfc_unit::arm_watchdog()

@@ -7,7 +7,9 @@
 //   ahead of all data and never buffers or charges, and re-send each held pause every half pause
 //   time (pfc_requests);
 // - optionally a watchdog: a class paused without a break for the watchdog time has its queue
-//   dropped by the owner (on_watchdog), again every watchdog time while the pause lasts.
+//   dropped by the owner (on_watchdog), again every watchdog time while the pause lasts;
+// - the XOFF time due to egress occupancy (pfc_egress_blocking): the owner says which classes
+//   have frames waiting (on_egress_waiting) and calls egress_changed() when it queues one.
 // One frame per class, as the switch page says ("one PFC frame for each lossless traffic class").
 // Nothing here runs per data packet: with no PFC frame on the port its events never fire.
 #pragma once
@@ -18,6 +20,7 @@
 
 #include <systemc>
 
+#include "hw/common/pfc_egress_blocking.h"
 #include "hw/common/pfc_pause_timer.h"
 #include "hw/common/pfc_requests.h"
 #include "hw/common/port_scheduler.h"
@@ -83,6 +86,18 @@ public:
     // The watchdog's action on class t: drop its queue, return how many packets.
     void on_watchdog(std::function<uint64_t(int)> drop) { m_drop = std::move(drop); }
 
+    // The classes with a frame waiting in the owner's egress queues (ecn-pfc-stats' XOFF time
+    // due to egress occupancy); without it no class counts as waiting.
+    void on_egress_waiting(std::function<uint8_t()> waiting) { m_waiting = std::move(waiting); }
+    // The owner queued a frame (or its head of line changed): a paused class may now hold one.
+    // Nothing but a test while no class is paused.
+    void egress_changed()
+    {
+        if (__builtin_expect(m_rx.paused() != 0, 0)) track_egress();
+    }
+    const pfc_egress_blocking& egress_blocking() const { return m_blocked; }
+    pfc_egress_blocking& egress_blocking() { return m_blocked; }
+
     const pfc_pause_timer& pauses() const { return m_rx; }
     pfc_pause_timer& pauses() { return m_rx; }
     uint8_t held() const { return m_tx.held(); }
@@ -100,6 +115,7 @@ private:
     void arm_expiry();
     void arm_refresh();
     void arm_watchdog();
+    [[gnu::noinline, gnu::cold]] void track_egress();
     void changed()
     {
         if (m_probe) m_probe->changed();
@@ -111,8 +127,10 @@ private:
     kick_fn m_kick;
     std::function<bool(int)> m_still;
     std::function<uint64_t(int)> m_drop;
+    std::function<uint8_t()> m_waiting;
     std::array<uint64_t, 8> m_refresh_ps{};
     pfc_pause_timer m_rx;
+    pfc_egress_blocking m_blocked;
     pfc_requests m_tx;
     ring<packet*> m_queue;
     std::array<pfc_class_counters, 8> m_counters{};

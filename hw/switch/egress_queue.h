@@ -59,6 +59,8 @@ public:
 
     bool empty() const { return m_packets == 0; }
     uint64_t packets_queued() const { return m_packets; }
+    // Bit c: class c has a frame waiting (the frame serialising is not waiting).
+    uint8_t waiting_classes() const { return m_waiting; }
     // Queued + the frame serialising.
     uint64_t bytes_held() const { return m_buffers.port_egress_bytes(m_port); }
     uint64_t pool_bytes(int pool) const { return m_buffers.egress_bytes(m_port, uint8_t(pool)); }

@@ -23,6 +23,7 @@ switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
     m_pfc.on_watchdog([this, &pool](int t) {
         return m_queue.drop_class(uint8_t(t), [&pool](packet* p) { pool.release(p); });
     });
+    m_pfc.on_egress_waiting([this] { return m_queue.waiting_classes(); });
 }
 
 packet* switch_port::next_pfc()
@@ -150,6 +151,7 @@ void fabric_switch::forward(const switch_item& item)
         m_pool.release(p);
         return;
     }
+    out.pfc().egress_changed();  // a paused class may now hold a frame back
     if (m_flowlet) m_flowlet->admitted(now_ps);
     auto& mc = m_members[m_routes.member_slot(set, member)];
     mc.bytes += p->wire_bytes;  // as admitted (a trimmed packet counts its trimmed size)

@@ -69,13 +69,21 @@ const column_table<ecn_pfc_stats_row>& ecn_pfc_stats_columns()
          "the longest single pause since the previous row (its part inside the interval), µs",
          UETSIM_CELL(row, r.ivl_max_paused_us)},
         {"interval_total_time_xoff_egr_occ_usec",
-         "always 0: pauses are not attributed to egress occupancy in this version",
-         UETSIM_CELL(row, 0)},
-        {"interval_max_time_xoff_egr_occ_usec", "always 0 (as above)", UETSIM_CELL(row, 0)},
-        {"total_xoff_time_egr_occ_usec", "always 0 (as above)", UETSIM_CELL(row, 0)},
+         "of `interval_total_time_xoff_usec`, the time a frame of the class was waiting in the "
+         "port's egress queues (the pause held traffic back), µs",
+         UETSIM_CELL(row, r.ivl_egr_occ_us)},
+        {"interval_max_time_xoff_egr_occ_usec",
+         "the longest single stretch of it since the previous row (its part inside the "
+         "interval), µs",
+         UETSIM_CELL(row, r.ivl_max_egr_occ_us)},
+        {"total_xoff_time_egr_occ_usec", "the same time since the start, µs",
+         UETSIM_CELL(row, r.egr_occ_us)},
         {"percent_xon", "share of the interval the class was not paused, %",
          UETSIM_CELL(row, r.percent_xon)},
-        {"xoff_egr_occ_ratio", "always 0 (as above)", UETSIM_CELL(row, 0)},
+        {"xoff_egr_occ_ratio",
+         "`total_xoff_time_egr_occ_usec` / `pfc_time_paused_usec` (0 to 1; 0 before the first "
+         "pause)",
+         UETSIM_CELL(row, r.egr_occ_ratio)},
         {"pkts_ecn_marked",
          "switch port: packets of the class it marked CE since the start; 0 on a NIC",
          UETSIM_CELL(row, r.ecn_marked)},
@@ -174,6 +182,14 @@ void ecn_pfc_stats_record_module::write(double now)
             r.percent_xon = interval_ps > 0 && ivl <= interval_ps
                                 ? 100.0 * double(interval_ps - ivl) / double(interval_ps)
                                 : 100.0;
+            pfc_egress_blocking& eb = pfc.egress_blocking();
+            const uint64_t egr = eb.total_ps(tc, now_ps);
+            const uint64_t ivl_egr = egr - pr.last_egr_occ_ps[size_t(tc)];
+            pr.last_egr_occ_ps[size_t(tc)] = egr;
+            r.egr_occ_us = double(egr) / 1e6;
+            r.ivl_egr_occ_us = double(ivl_egr) / 1e6;
+            r.ivl_max_egr_occ_us = double(eb.take_interval_max_ps(tc, now_ps)) / 1e6;
+            r.egr_occ_ratio = paused > 0 ? double(egr) / double(paused) : 0.0;
             r.ecn_marked = q ? q->stats().ecn_marked_tc[size_t(tc)] : 0;
             r.longest_pause_us = double(rx.longest_ps(tc, now_ps)) / 1e6;
             r.watchdog_drops = c.watchdog_drops;

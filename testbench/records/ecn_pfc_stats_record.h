@@ -30,7 +30,11 @@ struct ecn_pfc_stats_row
     double paused_us = 0;
     double ivl_paused_us = 0;
     double ivl_max_paused_us = 0;
+    double ivl_egr_occ_us = 0;      // XOFF time due to egress occupancy: the interval's
+    double ivl_max_egr_occ_us = 0;  // its longest stretch in the interval
+    double egr_occ_us = 0;          // since the start
     double percent_xon = 100;
+    double egr_occ_ratio = 0;
     uint64_t ecn_marked = 0;
     double longest_pause_us = 0;
     uint64_t watchdog_drops = 0;
@@ -52,6 +56,7 @@ private:
         uint32_t device;
         uint32_t port;
         std::array<uint64_t, 8> last_paused_ps{};
+        std::array<uint64_t, 8> last_egr_occ_ps{};
     };
 
     void write(double now);

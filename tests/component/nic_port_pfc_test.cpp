@@ -155,6 +155,10 @@ TEST(nic_port_pfc, a_pause_holds_the_class_after_the_current_frame_other_classes
     EXPECT_EQ(n.b.pfc().pauses().xoff_rx(0), 1u);
     EXPECT_EQ(n.b.pfc().pauses().xon_rx(0), 1u);
     EXPECT_EQ(n.b.pfc().pauses().paused_ps(0, 5000 * ns), 1000 * ns);
+    // The third data frame waited in the data ring through the whole pause (XOFF due to egress
+    // occupancy); TC1's control frame was never held.
+    EXPECT_EQ(n.b.pfc().egress_blocking().total_ps(0, 5000 * ns), 1000 * ns);
+    EXPECT_EQ(n.b.pfc().egress_blocking().total_ps(1, 5000 * ns), 0u);
 }
 
 // A PFC frame with 100 quanta (128 ns at 400 Gbps, + 100 ns delay = 228 ns), sent as a control
@@ -174,6 +178,9 @@ TEST(nic_port_pfc, a_pause_ends_after_its_pause_time)
     run_until(5000 * ns);
     ASSERT_EQ(n.client_a.received.size(), 1u);
     EXPECT_EQ(n.client_a.received[0].at_ps, 101'280 + 228 * ns + 80 * ns + 104 * ns);
+    // Paused 228 ns, of which the frame queued at 110 ns waited 219.28 ns.
+    EXPECT_EQ(n.b.pfc().pauses().paused_ps(0, 5000 * ns), 228 * ns);
+    EXPECT_EQ(n.b.pfc().egress_blocking().total_ps(0, 5000 * ns), 101'280 + 228 * ns - 110 * ns);
 }
 
 // A's pause for TC1 is re-sent every half pause time; XON stops it.

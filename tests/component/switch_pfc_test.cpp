@@ -188,6 +188,11 @@ TEST(switch_pfc, a_pause_holds_its_class_after_the_current_frame_and_a_resume_re
     EXPECT_EQ(p.xoff_rx(1), 1u);
     EXPECT_EQ(p.xon_rx(1), 1u);
     EXPECT_EQ(p.paused_ps(1, 2'000'000), 400'000u);  // 600 to 1,000 ns
+    // XOFF due to egress occupancy: TC1's third and fourth frames (queued at 500 ns) wait
+    // through the whole pause.
+    const pfc_egress_blocking& eb = b.sw.port(2).pfc().egress_blocking();
+    EXPECT_EQ(eb.total_ps(1, 2'000'000), 400'000u);
+    EXPECT_EQ(eb.total_ps(0, 2'000'000), 0u);  // TC0 was never paused
     EXPECT_EQ(b.sw.port(2).counters().rx_packets, 2u);
     EXPECT_EQ(b.sw.buffers().held_bytes(), 0u);  // a PFC frame is never buffered
 }
@@ -287,4 +292,8 @@ TEST(switch_pfc, watchdog_drops_a_class_queue_paused_for_the_timeout)
     EXPECT_EQ(b.sw.port(2).queue().stats().watchdog_dropped, 5u);
     EXPECT_EQ(b.sw.buffers().held_bytes(), 0u);  // both charges released
     EXPECT_EQ(b.sw.port(2).pfc().pauses().longest_ps(0, 1'000'000'000), 390'000'000u);
+    // XOFF due to egress occupancy: from the first TC0 packet queued (500 ns) to the watchdog's
+    // drop at 200 us, not the 390 us the class stayed paused with its queue empty.
+    EXPECT_EQ(b.sw.port(2).pfc().egress_blocking().total_ps(0, 1'000'000'000),
+              200'000'000u - 500'000u);
 }

@@ -4,6 +4,8 @@
 
 #include <systemc>
 
+#include "hw/common/sanitizer_stack.h"
+
 namespace {
 
 void report_to_gtest(const sc_core::sc_report& r, const sc_core::sc_actions& actions)
@@ -20,5 +22,7 @@ int sc_main(int argc, char** argv)
 {
     ::testing::InitGoogleTest(&argc, argv);
     sc_core::sc_report_handler::set_handler(report_to_gtest);
-    return RUN_ALL_TESTS();
+    const int failed = RUN_ALL_TESTS();
+    uetsim::sanitizer_restore_thread_stack();  // LeakSanitizer's scan at exit (see there)
+    return failed;
 }

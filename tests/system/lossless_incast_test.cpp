@@ -9,10 +9,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/support/run_uetsim.h"
+#include "tests/support/vcd_reader.h"
 
 using namespace uetsim::test;
 
@@ -102,6 +105,69 @@ TEST(lossless_incast, incast_15_to_1_with_default_pfc_pauses_and_loses_nothing)
     EXPECT_GT(port_max(e, "leaf1", 8, "pfc_time_paused_usec"), 0);
 }
 
+// ecn-pfc-stats' XOFF time due to egress occupancy, against the per-port buffer record of the
+// same run (both every 10 us): a port counts it only while paused with frames of the class
+// waiting, so it is at most the XOFF time, non-zero only when the port's egress queue held
+// bytes in the interval, and the whole interval when the queue sat unchanged and non-empty
+// through a pause that lasted the whole interval.
+TEST(lossless_incast, xoff_time_due_to_egress_occupancy_matches_the_paused_ports_queue)
+{
+    const std::string dir = scratch_dir("li_egr_occ");
+    std::string sc = scenario(incast_15_to_1());
+    sc.replace(sc.find("StopTime: 20ms}"), 15, "StopTime: 20ms, NDStatsReportInterval: 10us}");
+    sc += "Switch: {ReportPerPortBufferStats: true, BufferStatsReportInterval: 10us}\n";
+    const auto r = run_uetsim({"run", write_file(dir + "/s.yaml", sc), "--quiet", "--out", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const csv e = read_csv(dir + "/li-ecn-pfc-stats-0.csv");
+    const csv b = read_csv(dir + "/li-scala-switch-buff-stats-0.csv");
+    // The egress queue's pool-0 row of (time, switch, port).
+    std::map<std::string, size_t> queue_row;
+    for (size_t i = 0; i < b.rows.size(); ++i)
+        if (b.str(i, "buff_id") == "egressQueue" && b.num(i, "pool_num") == 0)
+            queue_row[b.str(i, "sim_time_sec") + " " + b.str(i, "component_name") + " " +
+                      b.str(i, "ifid")] = i;
+    const double eps = 1e-6;  // µs, the columns' rounding
+    int matched_rows = 0, blocked_rows = 0, frozen_rows = 0;
+    for (const auto& [sw, port] : {std::pair<std::string, int>{"spine0", 0}, {"leaf1", 8}}) {
+        double total = 0;
+        for (size_t i = 0; i < e.rows.size(); ++i) {
+            if (e.str(i, "component_name") != sw || e.num(i, "ifid") != port ||
+                e.num(i, "priority") != 0)
+                continue;
+            const double ivl = e.num(i, "interval_total_time_xoff_egr_occ_usec");
+            const double ivl_max = e.num(i, "interval_max_time_xoff_egr_occ_usec");
+            const double paused = e.num(i, "pfc_time_paused_usec");
+            total = e.num(i, "total_xoff_time_egr_occ_usec");
+            EXPECT_LE(ivl, e.num(i, "interval_total_time_xoff_usec") + eps);
+            EXPECT_LE(ivl_max, e.num(i, "interval_max_time_xoff_usec") + eps);
+            EXPECT_LE(ivl_max, ivl + eps);
+            EXPECT_LE(total, paused + eps);
+            EXPECT_NEAR(e.num(i, "xoff_egr_occ_ratio"), paused > 0 ? total / paused : 0, 1e-6);
+            const std::string key =
+                e.str(i, "sim_time_sec") + " " + sw + " " + std::to_string(port);
+            if (!queue_row.count(key)) continue;  // the last row, at the run's end: no buffer row
+            ++matched_rows;
+            const size_t q = queue_row[key];
+            const double qmax = b.num(q, "ivl_max_bytes");
+            EXPECT_LE(qmax, b.num(q, "buff_limit"));
+            EXPECT_LE(b.num(q, "ivl_mean_bytes"), qmax);
+            if (ivl > 0) {
+                ++blocked_rows;
+                EXPECT_GT(qmax, 0) << key;  // frames were waiting: the queue held bytes
+            }
+            if (e.num(i, "percent_xon") == 0 && b.num(q, "ivl_count") == 0 &&
+                b.num(q, "ivl_min_bytes") > 0) {
+                ++frozen_rows;  // paused throughout with a queue that neither grew nor drained
+                EXPECT_NEAR(ivl, 10.0, eps) << key;
+            }
+        }
+        EXPECT_GT(total, 0) << sw << " port " << port;
+    }
+    EXPECT_GT(matched_rows, 20);
+    EXPECT_GT(blocked_rows, 10);
+    EXPECT_GT(frozen_rows, 0);
+}
+
 TEST(lossless_incast, the_same_incast_without_pfc_or_trimming_drops_and_recovers)
 {
     const std::string dir = scratch_dir("li_lossy");
@@ -185,4 +251,63 @@ TEST(lossless_incast, a_victim_flow_behind_a_paused_port_is_slowed_by_head_of_li
     EXPECT_GT(port_max(e, "leaf1", 8, "pfc_time_paused_usec"), 0);
     EXPECT_GT(port_max(e, "spine0", 0, "pfcxoff_rx"), 0);
     EXPECT_GT(port_max(e, "spine0", 0, "pfc_time_paused_usec"), 0);
+}
+
+namespace {
+
+std::string source_dir()
+{
+    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
+    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
+
+}  // namespace
+
+// The waveform of examples/lossless-hol-blocking.yaml (the head-of-line test's run, traced):
+// spine0's port to leaf0 is paused first (19.2 us), then leaf1's uplink, the victim's upstream
+// port (33.2 us). Through leaf1's first pause its queue grows (the eight senders of leaf1,
+// the victim among them, keep arriving and nothing leaves: 2.15 MB to 2.56 MB), and the victim's
+// NIC keeps its whole window in flight without an ACK: its packets are held behind the incast.
+TEST(lossless_incast, the_hol_waveform_shows_the_victims_upstream_port_paused_while_its_queue_grows)
+{
+    const std::string dir = scratch_dir("li_hol_wave");
+    const auto r = run_uetsim({"run", source_dir() + "/examples/lossless-hol-blocking.yaml",
+                               "--quiet", "--out", dir, "--set", "Trace.File=hol.vcd"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const vcd v = parse_vcd(read_text(dir + "/hol.vcd"));
+    const std::string up = "leaf1.port8_spine0", down = "spine0.port0_leaf0";
+    auto first_pause = [&](const std::string& port) {
+        std::pair<uint64_t, uint64_t> p{0, 0};
+        for (const auto& c : v.of(port + ".tc0_paused")) {
+            if (c.value == 1 && p.first == 0) p.first = c.t;
+            if (c.value == 0 && p.first != 0) {
+                p.second = c.t;
+                break;
+            }
+        }
+        return p;
+    };
+    const auto [t0, t1] = first_pause(up);
+    ASSERT_GT(t0, 0u) << "leaf1's uplink is never paused";
+    ASSERT_GT(t1, t0);
+    const uint64_t down_t0 = first_pause(down).first;
+    EXPECT_GT(down_t0, 0u);
+    EXPECT_LT(down_t0, t0);  // the pause propagates upstream: spine0's port first
+
+    const std::string queue = up + ".queue_bytes";
+    const uint64_t q_start = v.at(queue, t0), q_end = v.at(queue, t1 - 1);
+    EXPECT_GT(q_end, q_start + 100'000) << q_start << " -> " << q_end;
+    // The victim's window stays full while its upstream port is paused: an ACK for one of its
+    // packets that got past before the pause frees a packet's room and the NIC fills it at the
+    // same instant, so at the end of every instant its bytes in flight are what they were.
+    const std::string inflight = "host8.g0.inflight_bytes";
+    const uint64_t held = v.at(inflight, t0);
+    EXPECT_GT(held, 400'000u);  // its whole window (1.5 x BDP = 450,000 B at most)
+    for (const auto& c : v.of(inflight))
+        if (c.t > t0 && c.t < t1) EXPECT_EQ(v.at(inflight, c.t), held) << "at " << c.t << " ps";
+
+    // And the run is the head-of-line test's: the victim finishes far later than alone.
+    const csv f = read_csv(dir + "/hol-flow-perf-0.csv");
+    for (size_t i = 0; i < f.rows.size(); ++i)
+        if (f.str(i, "src_host") == "8") EXPECT_GT(f.num(i, "fct_usec"), 200);
 }

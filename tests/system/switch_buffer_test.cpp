@@ -1,11 +1,16 @@
 // The switch's shared buffer through the real command: `inspect --json`'s switch_buffer on the
 // shared-buffer page's 128-port worked example, a 15:1 UET incast with PFC and trimming off
 // that drops at the fixed egress cap and recovers every message, and the buffer records
-// (scala-switch-agg-buff-stats by default, scala-switch-buff-stats when asked for).
+// (scala-switch-agg-buff-stats by default, scala-switch-buff-stats when asked for); on the
+// single-switch default, the burst per sender that crosses Xoff, and why UET incasts stay below.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/support/run_uetsim.h"
 
@@ -122,4 +127,154 @@ TEST(switch_buffer, incast_15_to_1_without_pfc_or_trimming_drops_and_recovers)
         }
     EXPECT_GT(port0, 1'400'000);
     EXPECT_LE(port0, 1'500'000);
+}
+
+namespace {
+
+// A 10 us-spaced run on the single-switch default topology (16 hosts, 400 Gbps) with the
+// per-port buffer record; returns the output folder.
+std::string single_switch_run(const std::string& tag, const std::string& nic,
+                              const std::string& flows)
+{
+    const std::string dir = scratch_dir(tag);
+    const std::string y =
+        "Simulation: {Name: ss, StopTime: 20ms, NDStatsReportInterval: 10us}\n"
+        "Topology: {Kind: single-switch, LinkRate: 400Gbps}\n"
+        "Nic: {Type: " +
+        nic +
+        "}\n"
+        "Switch: {ReportPerPortBufferStats: true, BufferStatsReportInterval: "
+        "10us}\n"
+        "Records: {Enabled: [nd-stats, flow-perf, ecn-pfc-stats]}\n"
+        "Flows:\n" +
+        flows;
+    const command_result r = run_uetsim({"run", scenario_file(dir, y), "--quiet", "--out", dir});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return dir;
+}
+
+std::string flows_to(int first_src, int last_src, int dsts, const std::string& bytes)
+{
+    std::string f;
+    for (int s = first_src; s <= last_src; ++s)
+        for (int d = 0; d < dsts; ++d)
+            f += "  - {Src: " + std::to_string(s) + ", Dst: " + std::to_string(d) +
+                 ", Bytes: " + bytes + "}\n";
+    return f;
+}
+
+// The largest ingress occupancy (headroom excluded) any port reached in pool 0.
+double peak_ingress_occupancy(const std::string& dir)
+{
+    const csv b = read_csv(dir + "/ss-scala-switch-buff-stats-0.csv");
+    double v = 0;
+    for (size_t i = 0; i < b.rows.size(); ++i)
+        if (b.str(i, "buff_id") == "ingressUsage" && b.str(i, "pool_num") == "0")
+            v = std::max(v, b.num(i, "ivl_max_bytes"));
+    return v;
+}
+
+// The switch ports that sent a pause for TC0, and the pauses they sent in all.
+std::pair<std::vector<int>, double> pausing_ports(const std::string& dir)
+{
+    const csv e = read_csv(dir + "/ss-ecn-pfc-stats-0.csv");
+    std::map<int, double> xoff;
+    for (size_t i = 0; i < e.rows.size(); ++i)
+        if (e.str(i, "component_type") == "Switch" && e.num(i, "priority") == 0 &&
+            e.num(i, "pfcxoff_tx") > 0)
+            xoff[int(e.num(i, "ifid"))] =
+                std::max(xoff[int(e.num(i, "ifid"))], e.num(i, "pfcxoff_tx"));
+    std::pair<std::vector<int>, double> r;
+    for (const auto& [p, n] : xoff) {
+        r.first.push_back(p);
+        r.second += n;
+    }
+    return r;
+}
+
+// The resume frames the switch's ports sent for TC0, in all.
+double resumes(const std::string& dir)
+{
+    const csv e = read_csv(dir + "/ss-ecn-pfc-stats-0.csv");
+    std::map<int, double> xon;
+    for (size_t i = 0; i < e.rows.size(); ++i)
+        if (e.str(i, "component_type") == "Switch" && e.num(i, "priority") == 0)
+            xon[int(e.num(i, "ifid"))] =
+                std::max(xon[int(e.num(i, "ifid"))], e.num(i, "pfcxon_tx"));
+    double n = 0;
+    for (const auto& [p, x] : xon) n += x;
+    return n;
+}
+
+uint64_t dropped(const std::string& dir)
+{
+    return nlohmann::json::parse(read_text(dir + "/ss-manifest.json"))["packets_dropped"]
+        .get<uint64_t>();
+}
+
+}  // namespace
+
+// The single-switch default (16 hosts, so 16 connected ports) with every buffer attribute at its
+// default: Xoff is the page's fixed 700,000 B per port and pool, whatever the port count, and a
+// port pauses on its own ingress occupancy. In an N:1 line-rate incast a sender's port holds its
+// charged bytes C less its 1/N share of the receiver's departures: about C x (N-1)/N plus the
+// forwarding latency and one frame at 400 Gbps over N (584 ns x 50 B/ns / 15 = 1,947 B). At 15:1
+// that passes 700,000 B at C = 747,914 B, 732,180 B of payload per sender (4,096 of every 4,184
+// charged bytes). Raw senders (line rate, no transport; they ignore the pause, the headroom
+// holds the rest) of 720,000 B peak at 689,464 B and never pause; of 740,000 B every sender's
+// port pauses at 702,912 B (700,000 B plus the packet that crossed, still admitted).
+TEST(switch_buffer, single_switch_default_pauses_a_15_to_1_burst_above_the_computed_xoff)
+{
+    const std::string dir = scratch_dir("sb_ss_inspect");
+    const std::string f = scenario_file(
+        dir, "Topology: {Kind: single-switch, LinkRate: 400Gbps}\nNic: {Type: uet}\n");
+    const command_result r = run_uetsim({"inspect", f, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const auto& b = j["switch_buffer"][0];
+    EXPECT_EQ(b["connected_ports"], 16);
+    EXPECT_EQ(b["total_headroom_bytes"], 4'096'000);  // 16 x 256,000
+    EXPECT_EQ(b["sizing_total_bytes"], 251'904'000);  // 256,000,000 - headroom
+    EXPECT_EQ(b["xoff_bytes"], 700'000);
+    EXPECT_EQ(b["xon_bytes"], 300'000);
+    EXPECT_EQ(b["pools"][0]["bytes"], 226'713'600);  // 0.9 x the sizing total
+    EXPECT_EQ(b["pools"][1]["bytes"], 25'190'400);
+    // Condition 2 of the page holds here: 16 x 704,184 B of pause points fit pool 0 many times.
+    EXPECT_GT(b["pools"][0]["bytes"].get<double>(), 16 * 704'184.0);
+
+    const std::string below = single_switch_run("sb_ss_720k", "raw", flows_to(1, 15, 1, "720000B"));
+    EXPECT_LT(peak_ingress_occupancy(below), 700'000);
+    EXPECT_GT(peak_ingress_occupancy(below), 680'000);  // the arithmetic's 688,402 B
+    EXPECT_TRUE(pausing_ports(below).first.empty());
+
+    const std::string above = single_switch_run("sb_ss_740k", "raw", flows_to(1, 15, 1, "740000B"));
+    EXPECT_GT(peak_ingress_occupancy(above), 700'000);
+    EXPECT_LE(peak_ingress_occupancy(above), 700'000 + 4'184);
+    const auto [ports, pauses] = pausing_ports(above);
+    EXPECT_EQ(ports, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+    EXPECT_GE(pauses, 15);
+    EXPECT_EQ(dropped(above), 0u);  // the headroom held what arrived after the pauses
+}
+
+// With UET NICs a port holds at most what its sender has in flight, and one NSCC window is at
+// most 1.5 x BDP = 450,000 B (400 Gbps x 6 us / 8 x 1.5), below Xoff: the 15:1 incast of 2 MiB
+// per sender peaks at 322,168 B per port and never pauses, whatever N. A sender with windows to
+// four congested receivers at once (hosts 4-15 each to hosts 0-3, 2 MiB per flow) holds more
+// than Xoff in the switch: every sender's port pauses, nothing is dropped, every message ends.
+TEST(switch_buffer, single_switch_uet_incast_pauses_only_when_a_port_holds_several_windows)
+{
+    const std::string one = single_switch_run("sb_ss_uet_15", "uet", flows_to(1, 15, 1, "2MiB"));
+    EXPECT_LT(peak_ingress_occupancy(one), 450'000);
+    EXPECT_TRUE(pausing_ports(one).first.empty());
+    EXPECT_EQ(dropped(one), 0u);
+
+    const std::string four = single_switch_run("sb_ss_uet_12x4", "uet", flows_to(4, 15, 4, "2MiB"));
+    EXPECT_GT(peak_ingress_occupancy(four), 700'000);
+    const auto [ports, pauses] = pausing_ports(four);
+    EXPECT_EQ(ports, (std::vector<int>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+    EXPECT_EQ(resumes(four), pauses);  // each pause ended by a resume at Xon
+    EXPECT_EQ(dropped(four), 0u);
+    const nlohmann::json m = nlohmann::json::parse(read_text(four + "/ss-manifest.json"));
+    EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
+    EXPECT_EQ(read_csv(four + "/ss-flow-perf-0.csv").rows.size(), 48u);
 }

@@ -16,6 +16,7 @@
 
 #include "hw/switch/flow_hash.h"
 #include "tests/support/run_uetsim.h"
+#include "tests/support/vcd_reader.h"
 
 using namespace uetsim::test;
 
@@ -36,72 +37,6 @@ constexpr uint64_t queue_limit = 200000;
 bool have(const char* tool)
 {
     return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-// A VCD as the signals' full names and their changes.
-struct vcd
-{
-    struct change
-    {
-        uint64_t t;
-        std::string name;
-        uint64_t value;
-    };
-    std::vector<change> changes;
-    std::vector<std::string> names;
-    uint64_t last_time = 0;
-
-    std::vector<change> of(const std::string& name) const
-    {
-        std::vector<change> out;
-        for (const auto& c : changes)
-            if (c.name == name) out.push_back(c);
-        return out;
-    }
-};
-
-vcd parse_vcd(const std::string& text)
-{
-    vcd v;
-    std::map<std::string, std::string> by_code;
-    std::vector<std::string> scope;
-    std::istringstream in(text);
-    std::string tok;
-    uint64_t t = 0;
-    bool defs = true;
-    while (in >> tok) {
-        if (defs) {
-            if (tok == "$scope") {
-                std::string kind, name;
-                in >> kind >> name;
-                scope.push_back(name);
-            } else if (tok == "$upscope") {
-                scope.pop_back();
-            } else if (tok == "$var") {
-                std::string type, width, code, name;
-                in >> type >> width >> code >> name;
-                std::string full;
-                for (const auto& s : scope) full += s + ".";
-                by_code[code] = full + name;
-                v.names.push_back(full + name);
-            } else if (tok == "$enddefinitions") {
-                defs = false;
-            }
-            continue;
-        }
-        if (tok[0] == '$') continue;  // $dumpvars, $end
-        if (tok[0] == '#') {
-            t = std::stoull(tok.substr(1));
-            v.last_time = t;
-        } else if (tok[0] == 'b') {
-            std::string code;
-            in >> code;
-            v.changes.push_back({t, by_code.at(code), std::stoull(tok.substr(1), nullptr, 2)});
-        } else if (tok[0] == '0' || tok[0] == '1') {
-            v.changes.push_back({t, by_code.at(tok.substr(1)), uint64_t(tok[0] - '0')});
-        }
-    }
-    return v;
 }
 
 uint64_t file_size(const std::string& path)

@@ -21,8 +21,9 @@ constexpr uint64_t gap = 100 * us;
 class fake_view : public member_view
 {
 public:
-    std::array<uint64_t, 8> bytes{};
-    std::array<bool, 8> paused_port{};
+    // Ports up to 130: the 128-set test's members (UBSan caught an 8-port view read out of range).
+    std::array<uint64_t, 256> bytes{};
+    std::array<bool, 256> paused_port{};
     uint64_t egress_bytes(uint16_t port) const override { return bytes[port]; }
     bool paused(uint16_t port, uint8_t tc) const override
     {

@@ -1,8 +1,10 @@
 // PFC's arithmetic and state, kernel-free: the pages' pause-time formula and worked numbers, the
 // receive side (pause, restart, resume, expiry, time paused and the longest pause) and the send
-// side (one frame per class, no repeat while held, refresh every half pause time).
+// side (one frame per class, no repeat while held, refresh every half pause time), and the XOFF
+// time due to egress occupancy (paused with a frame waiting).
 #include <gtest/gtest.h>
 
+#include "hw/common/pfc_egress_blocking.h"
 #include "hw/common/pfc_pause_timer.h"
 #include "hw/common/pfc_requests.h"
 #include "hw/common/pfc_timing.h"
@@ -135,4 +137,44 @@ TEST(pfc_requests, one_frame_per_new_class_none_while_held_and_refresh_at_half)
     EXPECT_EQ(r.held(), 0b10u);
     EXPECT_EQ(r.xon(0b10), 0b10u);
     EXPECT_EQ(r.next_refresh(), pfc_requests::never);
+}
+
+TEST(pfc_egress_blocking, counts_only_the_paused_time_with_a_frame_waiting)
+{
+    // Class 0 is paused at 100 with nothing queued; a frame waits from 250; the pause ends at
+    // 1,000: 750 ps of XOFF due to egress occupancy out of 900 paused.
+    pfc_egress_blocking b;
+    b.update(0, 100);
+    EXPECT_EQ(b.total_ps(0, 200), 0u);
+    b.update(0x01, 250);
+    EXPECT_TRUE(b.blocked(0));
+    EXPECT_EQ(b.total_ps(0, 400), 150u);  // the running stretch counts up to now
+    b.update(0, 1'000);
+    EXPECT_FALSE(b.blocked(0));
+    EXPECT_EQ(b.total_ps(0, 5'000), 750u);
+    EXPECT_EQ(b.total_ps(1, 5'000), 0u);
+}
+
+TEST(pfc_egress_blocking, interval_max_is_the_longest_stretch_inside_the_interval)
+{
+    pfc_egress_blocking b;
+    b.update(0x02, 0);    // class 1 blocked from 0
+    b.update(0, 300);     // 300
+    b.update(0x02, 400);  // and again from 400, still running at the interval's end
+    EXPECT_EQ(b.take_interval_max_ps(1, 500), 300u);  // 300 beats the running 100
+    // The next interval starts at 500: the running stretch counts from there.
+    b.update(0, 1'300);
+    EXPECT_EQ(b.take_interval_max_ps(1, 2'000), 800u);
+    EXPECT_EQ(b.take_interval_max_ps(1, 3'000), 0u);
+    EXPECT_EQ(b.total_ps(1, 3'000), 300u + 900u);
+}
+
+TEST(pfc_egress_blocking, classes_are_independent)
+{
+    pfc_egress_blocking b;
+    b.update(0x81, 10);  // classes 0 and 7
+    b.update(0x80, 20);  // 0 ends, 7 runs on
+    b.update(0x00, 50);
+    EXPECT_EQ(b.total_ps(0, 100), 10u);
+    EXPECT_EQ(b.total_ps(7, 100), 40u);
 }

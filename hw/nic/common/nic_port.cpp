@@ -20,6 +20,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     , m_fetch("fetch",
               [this](packet* p) {
                   m_data_q.push_back(p);
+                  m_pfc.egress_changed();
                   tx.kick();
               })
     , m_rx_pipeline("rx_pipeline", [this](packet* p) { received(p); })
@@ -68,6 +69,14 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         return sc_core::SC_ZERO_TIME;
     });
     tx.on_frame_done([this] { frame_done(); });
+    // The classes with a frame waiting: each ring stands for its class (the data ring for the
+    // class of its head frame), as the egress arbiter sees them.
+    m_pfc.on_egress_waiting([this] {
+        uint8_t w = 0;
+        if (!m_control_q.empty()) w |= uint8_t(1u << m_cfg.control_traffic_class);
+        if (!m_data_q.empty()) w |= uint8_t(1u << dscp::traffic_class(m_data_q.front()->ip.dscp));
+        return w;
+    });
     if (m_rx_buf.any_pfc()) {
         // The page's refresh: pause again while the pool is at or above Xoff, else XON.
         m_pfc.on_refresh([this](int c) {
@@ -120,6 +129,7 @@ packet* nic_port::take(ring<packet*>& q)
 {
     packet* p = q.front();
     q.pop_front();
+    m_pfc.egress_changed();  // the data ring's new head may be of a paused class
     m_wire.kind = p->kind;
     m_wire.data = &q == &m_data_q;
     m_wire.retransmit = p->pds.retransmit;

@@ -143,6 +143,7 @@ public:
     {
         if (m_count_pools) control_charged(p->wire_bytes);
         m_control_q.push_back(p);
+        m_pfc.egress_changed();
         tx.kick();
     }
     // An ACK held for the receiver's service time: queued at `due` or behind the ACKs held
