@@ -304,10 +304,14 @@ TEST(lossless_incast, the_hol_waveform_shows_the_victims_upstream_port_paused_wh
     const uint64_t held = v.at(inflight, t0);
     EXPECT_GT(held, 400'000u);  // its whole window (1.5 x BDP = 450,000 B at most)
     for (const auto& c : v.of(inflight))
-        if (c.t > t0 && c.t < t1) EXPECT_EQ(v.at(inflight, c.t), held) << "at " << c.t << " ps";
+        if (c.t > t0 && c.t < t1) {
+            EXPECT_EQ(v.at(inflight, c.t), held) << "at " << c.t << " ps";
+        }
 
     // And the run is the head-of-line test's: the victim finishes far later than alone.
     const csv f = read_csv(dir + "/hol-flow-perf-0.csv");
     for (size_t i = 0; i < f.rows.size(); ++i)
-        if (f.str(i, "src_host") == "8") EXPECT_GT(f.num(i, "fct_usec"), 200);
+        if (f.str(i, "src_host") == "8") {
+            EXPECT_GT(f.num(i, "fct_usec"), 200);
+        }
 }

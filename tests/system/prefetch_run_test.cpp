@@ -99,8 +99,9 @@ TEST(prefetch_buffer_run, the_same_incast_with_the_buffer_off_reads_zero_prefetc
     EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
     const csv mon = read_csv(dir + "/pf-uet-monitor-0.csv");
     for (size_t i = 0; i < mon.rows.size(); ++i)
-        if (mon.str(i, "packet_type") == "RUD_REQUEST" && mon.str(i, "direction") != "Rx")
+        if (mon.str(i, "packet_type") == "RUD_REQUEST" && mon.str(i, "direction") != "Rx") {
             ASSERT_EQ(mon.num(i, "NIC_prefetched_bytes"), 0) << i;
+        }
 }
 
 TEST(prefetch_buffer_run, sizes_below_the_rules_stop_the_run_naming_the_keys)
