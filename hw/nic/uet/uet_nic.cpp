@@ -293,9 +293,17 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
         if (m_events && sp->last) event(uet_event::type::send_complete, p, &m, f.start);
     }
     pipeline_stage& lookup = m_tx[int(tx_stage::entropy_lookup)];
-    pipeline_stage& header = m_tx[int(tx_stage::header_build)];
     const uint64_t to_entropy = lookup.room_at(f.done);
     fetch.leave(f, to_entropy);
+    const uint64_t built = lookup_and_build(to_entropy, entropy, g, *sp, *pk);
+    port.push_data(pk, std::max(picoseconds(built), sc_core::sc_time_stamp()));
+}
+
+uint64_t uet_nic::lookup_and_build(uint64_t to_entropy, const entropy_answer& entropy, pdc_group& g,
+                                   sent_packet& sp, packet& pk)
+{
+    pipeline_stage& lookup = m_tx[int(tx_stage::entropy_lookup)];
+    pipeline_stage& header = m_tx[int(tx_stage::header_build)];
     const stage_pass e = lookup.enter(to_entropy);
     const uint64_t to_header = header.room_at(e.done);
     lookup.leave(e, to_header);
@@ -307,12 +315,12 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
             std::to_string(entropy.ready_ps) + " ps, after the EntropyLookup stage completed at " +
             std::to_string(e.done) + " ps; raise UetNic.EntropyLookupCycles (now " +
             std::to_string(m_cfg.entropy_lookup.cycles) + ") to the engine's latency at least");
-    sp->entropy = entropy.value;
+    sp.entropy = entropy.value;
     g.last_entropy = entropy.value;
-    pk->udp.src_port = entropy.value;
+    pk.udp.src_port = entropy.value;
     const stage_pass h = header.enter(to_header);
     header.leave(h, h.done);
-    port.push_data(pk, std::max(picoseconds(h.done), sc_core::sc_time_stamp()));
+    return h.done;
 }
 
 packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_message& m,
@@ -430,27 +438,13 @@ void uet_nic::commit_data(pdc_group& g, sender_pdc& p, bool rtx)
     const uint64_t now = now_ps();
     pipeline_stage& sched = m_tx[int(tx_stage::scheduler)];
     pipeline_stage& lookup = m_tx[int(tx_stage::entropy_lookup)];
-    pipeline_stage& header = m_tx[int(tx_stage::header_build)];
     stage_pass s = sched.enter_now(now);
     if (m_contexts) sched.wait_in_service(s, context_access(tx_context(p.id), s.start));
     const uint64_t to_entropy = lookup.room_at(s.done);
     sched.leave(s, to_entropy);
-    const stage_pass e = lookup.enter(to_entropy);
-    const uint64_t to_header = header.room_at(e.done);
-    lookup.leave(e, to_header);
-    if (entropy.ready_ps > e.done)
-        throw std::runtime_error(
-            std::string(name()) + ": the entropy engine answered at " +
-            std::to_string(entropy.ready_ps) + " ps, after the EntropyLookup stage completed at " +
-            std::to_string(e.done) + " ps; raise UetNic.EntropyLookupCycles (now " +
-            std::to_string(m_cfg.entropy_lookup.cycles) + ") to the engine's latency at least");
-    sp->entropy = entropy.value;
-    g.last_entropy = entropy.value;
-    pk->udp.src_port = entropy.value;
-    const stage_pass h = header.enter(to_header);
-    header.leave(h, h.done);
+    const uint64_t built = lookup_and_build(to_entropy, entropy, g, *sp, *pk);
     // The egress pool is charged now, at the commit.
-    m_last_commit_ps = std::max({h.done, m_last_commit_ps, now});
+    m_last_commit_ps = std::max({built, m_last_commit_ps, now});
     port.push_data(pk, picoseconds(m_last_commit_ps));
     if (restart) m_scheduler.prefetch_room_freed();  // the buffer drained to half
 }

@@ -154,6 +154,10 @@ private:
     void prefetch_arrived(uint16_t pdc);
     void commit_data(pdc_group& g, sender_pdc& p, bool rtx);
     void kick_scheduler(const sc_core::sc_time& after = sc_core::SC_ZERO_TIME);
+    // EntropyLookup then HeaderBuild from `to_entropy`: the engine's value goes into the packet
+    // and its record; returns when the header is built.
+    uint64_t lookup_and_build(uint64_t to_entropy, const entropy_answer& entropy, pdc_group& g,
+                              sent_packet& sp, packet& pk);
     void ring_doorbell();
 
     // Receive side.
