@@ -62,6 +62,7 @@ TEST(roce_nic_pair, a_1_mib_write_completes_at_the_analytic_time_with_16_acks)
     traffic t;
     record(n, t);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.work_request_posted();  // the doorbell, as the host interface reports it
     n.a.post_message(1, 1, k_roce_ip_b, k_mib, 0, 7);
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
 

@@ -220,8 +220,10 @@ TEST(roce_wqe_example, the_default_scenario_runs_end_to_end_on_roce)
             writes += rts.num(i, "rdma_write_cnt");
         }
     EXPECT_EQ(completed, double(perf.rows.size()));
-    // num_wqe_created counts the WQEs the host interface handed to the transport: one in
-    // service per connection (the other 9 of each wait in the host interface's WQE queue).
-    EXPECT_EQ(created, completed + 8);
+    // num_wqe_created counts the WQEs posted to the NIC (their doorbells), the 9 of each
+    // connection waiting behind the one in service included: 80 more than completed, less any
+    // doorbell still crossing PCIe when the run ends (at most one per connection).
+    EXPECT_LE(created, completed + 80);
+    EXPECT_GE(created, completed + 80 - 8);
     EXPECT_GE(writes, completed * packets);
 }

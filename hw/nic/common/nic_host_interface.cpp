@@ -73,6 +73,7 @@ void nic_host_interface::on_bar_write(bar_write w)
         return;
     }
     ++m_counters.doorbells;
+    m_transport->work_request_posted();
     auto it = m_qps.find(w.wqe.qp);
     if (it == m_qps.end())
         throw std::logic_error(std::string(name()) + ": doorbell for queue pair " +

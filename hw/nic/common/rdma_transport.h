@@ -22,6 +22,9 @@ public:
     // connection state; a message with k_no_queue_pair stands alone.
     virtual void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                               uint8_t traffic_class, uint32_t queue_pair) = 0;
+    // The host posted a work request on a queue pair (its doorbell): counted when posted, though
+    // the transport sees it only when the queue pair's earlier ones are done (post_message).
+    virtual void work_request_posted() = 0;
     // Sends a connection-management message (unreliable: the application retries).
     virtual void send_connection_message(uint32_t dst_host, uint32_t dst_ip,
                                          const cm_fields& m) = 0;

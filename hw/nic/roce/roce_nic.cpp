@@ -112,9 +112,9 @@ roce_nic::queue_pair* roce_nic::find_qp(uint32_t qpn)
 void roce_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                             uint8_t traffic_class, uint32_t queue_pair_number)
 {
-    ++m_counters.wqe_created;
     uint32_t qpn = queue_pair_number;
     const bool flows = qpn == k_no_queue_pair;
+    if (flows) ++m_counters.wqe_created;  // a doorbell counts the others
     if (flows) {
         qpn = k_roce_flows_qp_base | (m_flows_qps++ & (k_roce_flows_qp_base - 1));
     } else if (qpn >= k_roce_flows_qp_base) {

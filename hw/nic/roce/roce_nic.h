@@ -48,6 +48,7 @@ public:
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                       uint8_t traffic_class, uint32_t queue_pair) override;
 
+    void work_request_posted() override { ++m_counters.wqe_created; }
     const char* kind_name() const override { return "roce"; }
     uint64_t data_packets_sent() const override
     {

@@ -121,7 +121,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.traffic_class = traffic_class;
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
     m_messages.push_back(m);
-    ++m_counters.wqes_created;
+    if (queue_pair == k_no_queue_pair) ++m_counters.wqes_created;  // a doorbell counts the others
 
     if (queue_pair != k_no_queue_pair)
         if (sender_pdc* p = m_pdcs.of_queue_pair(queue_pair)) {

@@ -73,6 +73,7 @@ public:
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                       uint8_t traffic_class, uint32_t queue_pair) override;
 
+    void work_request_posted() override { ++m_counters.wqes_created; }
     const char* kind_name() const override { return "uet"; }
     uint64_t data_packets_sent() const override { return m_counters.write_pkts_sent; }
 
