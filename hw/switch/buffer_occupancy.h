@@ -19,15 +19,16 @@ struct occupancy_series
     uint64_t bytes = 0;        // now
     uint64_t total_bytes = 0;  // entered since the start
     uint64_t count = 0;        // samples in the interval
-    uint64_t min_bytes = 0, max_bytes = 0;
+    // The interval's extremes, reset so that its first sample sets both (no test per sample).
+    uint64_t min_bytes = UINT64_MAX, max_bytes = 0;
     double sum_bytes = 0;
 
     void set(uint64_t b)
     {
         if (b > bytes) total_bytes += b - bytes;
         bytes = b;
-        min_bytes = count ? std::min(min_bytes, b) : b;
-        max_bytes = count ? std::max(max_bytes, b) : b;
+        min_bytes = std::min(min_bytes, b);
+        max_bytes = std::max(max_bytes, b);
         sum_bytes += double(b);
         ++count;
     }
@@ -38,6 +39,8 @@ struct occupancy_series
     void start_interval()
     {
         count = 0;
+        min_bytes = UINT64_MAX;
+        max_bytes = 0;
         sum_bytes = 0;
     }
 };
@@ -53,17 +56,20 @@ public:
 
     // `uplink[p]`: port p faces a higher tier.
     buffer_occupancy(std::vector<bool> uplink, bool aggregate_on, bool per_port_on)
-        : m_uplink(std::move(uplink))
-        , m_aggregate_on(aggregate_on)
+        : m_aggregate_on(aggregate_on)
         , m_per_port_on(per_port_on)
-        , m_ingress(m_uplink.size() * shared_buffer_pools, 0)
-        , m_egress(m_uplink.size() * shared_buffer_pools, 0)
+        , m_ingress(uplink.size() * shared_buffer_pools, 0)
+        , m_egress(uplink.size() * shared_buffer_pools, 0)
     {
-        if (per_port_on) m_ports.resize(m_uplink.size() * shared_buffer_pools * per_port_kinds);
+        // Each port's aggregates, looked up once here rather than as bits per sample.
+        m_side.reserve(uplink.size());
+        for (const bool u : uplink)
+            m_side.push_back(u ? side{egress_ul, ingress_ul} : side{egress_dl, ingress_dl});
+        if (per_port_on) m_ports.resize(uplink.size() * shared_buffer_pools * per_port_kinds);
     }
 
     bool on() const { return m_aggregate_on || m_per_port_on; }
-    bool uplink(uint16_t port) const { return m_uplink[port]; }
+    bool uplink(uint16_t port) const { return m_side[port].egress == egress_ul; }
 
     // The port's ingress occupancy and headroom in `pool`, and the pool's ingress total, after a
     // change.
@@ -72,7 +78,7 @@ public:
     {
         const size_t s = slot(port, pool);
         if (m_aggregate_on) {
-            occupancy_series& a = m_agg[m_uplink[port] ? ingress_ul : ingress_dl][pool];
+            occupancy_series& a = m_agg[m_side[port].ingress][pool];
             a.set(a.bytes + occupancy - m_ingress[s]);
             m_agg[shared][pool].set(pool_total);
         }
@@ -87,7 +93,7 @@ public:
     {
         const size_t s = slot(port, pool);
         if (m_aggregate_on) {
-            occupancy_series& a = m_agg[m_uplink[port] ? egress_ul : egress_dl][pool];
+            occupancy_series& a = m_agg[m_side[port].egress][pool];
             a.set(a.bytes + queue - m_egress[s]);
         }
         m_egress[s] = queue;
@@ -118,7 +124,11 @@ private:
         return size_t(port) * shared_buffer_pools + pool;
     }
 
-    std::vector<bool> m_uplink;
+    struct side
+    {
+        aggregate egress, ingress;  // the port's uplink or downlink series
+    };
+    std::vector<side> m_side;
     bool m_aggregate_on;
     bool m_per_port_on;
     std::vector<uint64_t> m_ingress;  // the last value seen per (port, pool), for the sums

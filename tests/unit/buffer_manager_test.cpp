@@ -118,3 +118,25 @@ TEST(buffer_manager, occupancy_series_follow_charges_and_releases)
     EXPECT_EQ(eg.ivl_max(), 0u);
     EXPECT_EQ(eg.total_bytes, 8000u);
 }
+
+TEST(occupancy_series, an_interval_reports_its_own_samples_or_the_held_value)
+{
+    occupancy_series s;
+    EXPECT_EQ(s.ivl_min(), 0u);  // no sample yet: the value held
+    EXPECT_EQ(s.ivl_max(), 0u);
+    s.set(500);
+    s.set(100);
+    s.set(300);
+    EXPECT_EQ(s.ivl_min(), 100u);
+    EXPECT_EQ(s.ivl_max(), 500u);
+    EXPECT_DOUBLE_EQ(s.ivl_mean(), 300.0);
+    EXPECT_EQ(s.total_bytes, 700u);  // 500 in, then 200 back in after falling to 100
+    s.start_interval();
+    EXPECT_EQ(s.ivl_min(), 300u);  // unchanged through the interval
+    EXPECT_EQ(s.ivl_max(), 300u);
+    s.set(800);  // above the last interval's extremes: both are this interval's
+    s.set(700);
+    EXPECT_EQ(s.ivl_min(), 700u);
+    EXPECT_EQ(s.ivl_max(), 800u);
+    EXPECT_DOUBLE_EQ(s.ivl_mean(), 750.0);
+}

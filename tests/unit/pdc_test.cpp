@@ -153,6 +153,26 @@ TEST(pdc_sender, selective_ack_retires_listed_psns_without_retransmitting_gaps)
     EXPECT_EQ(s.oldest_unacked(), 6u);
 }
 
+TEST(pdc_sender, selective_bits_outside_the_window_are_ignored)
+{
+    // The window holds PSNs 10..19 (0..9 acknowledged and released). The block starts at PSN 4:
+    // bits 0..5 lie below the window, bits 6..15 in it, bit 16 and bit 63 past its end.
+    pdc_sender s(0);
+    send(s, 20);
+    std::vector<sent_packet*> retired;
+    s.on_ack(9, 10, 0, retired);
+    s.release_retired();
+    ASSERT_EQ(s.oldest_unacked(), 10u);
+    retired.clear();
+    const uint64_t bits = 0b111111ull | (1ull << 7) | (1ull << 15) | (1ull << 16) | (1ull << 63);
+    s.on_ack(9, 4, bits, retired);
+    EXPECT_EQ(psns(retired), (std::vector<uint32_t>{11, 19}));
+    // The same block again retires nothing new.
+    retired.clear();
+    s.on_ack(9, 4, bits, retired);
+    EXPECT_TRUE(retired.empty());
+}
+
 TEST(pdc_sender, psn_wrap_within_the_window)
 {
     pdc_sender s(0xFFFFFFFDu);

@@ -44,12 +44,20 @@ void pdc_sender::on_ack(uint32_t cack, uint32_t sack_base, uint64_t bitmap,
                         std::vector<sent_packet*>& retired)
 {
     // Cumulative part: every PSN at or below the CACK.
-    for (size_t i = 0; i < m_packets.size() && psn::at_or_before(m_packets[i].psn, cack); ++i)
-        retire(m_packets[i], retired);
-    // Selective part.
-    for (uint32_t b = 0; bitmap != 0 && b < 64; ++b, bitmap >>= 1)
-        if (bitmap & 1u)
-            if (sent_packet* p = find(sack_base + b)) retire(*p, retired);
+    const auto end = m_packets.end();
+    for (auto it = m_packets.begin(); it != end && psn::at_or_before(it->psn, cack); ++it)
+        retire(*it, retired);
+    // Selective part: the set bits in PSN order, each straight at its place in the window (an
+    // ACK sets about as many bits as packets arrive out of order: a lookup per bit was the cost).
+    const int64_t base = psn::diff(sack_base, m_base);
+    const size_t n = m_packets.size();
+    while (bitmap != 0) {
+        const int64_t d = base + __builtin_ctzll(bitmap);
+        bitmap &= bitmap - 1;
+        if (d < 0) continue;
+        if (size_t(d) >= n) break;  // the later bits lie further past the window
+        retire(m_packets[size_t(d)], retired);
+    }
 }
 
 sent_packet* pdc_sender::on_loss(uint32_t p)
