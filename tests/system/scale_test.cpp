@@ -32,8 +32,9 @@ TEST(scale, k32_fat_tree_of_raw_hosts_elaborates_and_delivers)
     EXPECT_NE(r.out.find("flows completed       2/2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
     EXPECT_EQ(read_csv(dir + "/t-flow-perf-0.csv").rows.size(), 2u);
-    // 29 s with a breadth-first search per host; a generous bound on a shared machine.
-    EXPECT_LT(wall_s, 60.0);
+    // 7.6 s here, 45 s with a breadth-first search per host and the fabric's teardown; a
+    // generous bound on a shared machine.
+    EXPECT_LT(wall_s, 30.0);
 }
 
 TEST(scale, a_fabric_beyond_the_machines_memory_is_refused_naming_the_limit)
