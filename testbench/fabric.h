@@ -68,6 +68,9 @@ public:
     const std::vector<rtl_block>& rtl_block_list() const { return m_rtl_blocks; }
     // Requests of block `key` compared with the model (both mode), over every device.
     uint64_t rtl_checked(std::string_view key) const;
+    // Ends the RTL blocks (their final blocks, their FST files) when the run is over: the run
+    // does not destroy the fabric (testbench/run.cpp).
+    void close_rtl_blocks() { m_rtl_blocks.clear(); }
 
 private:
     topology m_topo;

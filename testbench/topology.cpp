@@ -1,5 +1,7 @@
 #include "testbench/topology.h"
 
+#include "testbench/computed_routes.h"
+
 #include <deque>
 #include <limits>
 #include <stdexcept>
@@ -60,6 +62,7 @@ topology build_topology(const topology_config& cfg, const link_config& lc)
 {
     topology t;
     builder b(t);
+    t.shape = cfg;
     t.hosts = host_count(cfg);
     for (uint32_t h = 0; h < t.hosts; ++h)
         b.add(device_kind::host, "host" + std::to_string(h), tier_nic, h);
@@ -153,6 +156,15 @@ uint32_t topology::peer(uint32_t d, size_t port) const
 }
 
 std::vector<routing_table> build_routes(const topology& t)
+{
+    if (!has_computed_routes(t)) return build_routes_bfs(t);
+    std::vector<routing_table> tables;
+    tables.reserve(t.switch_count());
+    for (uint32_t s = 0; s < t.switch_count(); ++s) tables.push_back(computed_routes(t, s));
+    return tables;
+}
+
+std::vector<routing_table> build_routes_bfs(const topology& t)
 {
     std::vector<routing_table> tables(t.switch_count());
     const uint32_t n = uint32_t(t.devices.size());

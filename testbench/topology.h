@@ -48,6 +48,7 @@ struct topology
     std::vector<device> devices;  // hosts first (index == host number), then switches
     std::vector<link_spec> links;
     uint32_t hosts = 0;
+    topology_config shape;  // what it was built from (computed routes read the position)
 
     uint32_t switch_count() const { return uint32_t(devices.size()) - hosts; }
     const device& host(uint32_t h) const { return devices[h]; }
@@ -79,14 +80,24 @@ inline constexpr topology_kind_spelling topology_kind_spellings[] = {
 };
 const char* to_string(topology_kind kind);
 
+// Limits of the shape: a packet names its hosts in 16 bits (packet::dst_node) and a switch its
+// ports in 16 bits; a single switch's routes are a table per host, built in O(hosts^2).
+inline constexpr uint32_t max_hosts = 65536;
+inline constexpr uint32_t max_switch_ports = 65536;
+inline constexpr uint32_t max_single_switch_hosts = 4096;
+
 // Host count a topology configuration resolves to (fat-tree: k^3/4).
 uint32_t host_count(const topology_config& cfg);
 
 topology build_topology(const topology_config& cfg, const link_config& links);
 
 // Routing tables of every switch (indexed by switch number): towards each host, the ports that
-// start a shortest path.
+// start a shortest path. Computed from each switch's position for leaf-spines and fat-trees
+// (computed_routes.h), by build_routes_bfs otherwise.
 std::vector<routing_table> build_routes(const topology& t);
+// A breadth-first search from every host: O(hosts x ports), a table per destination host. The
+// reference the computed routes are tested against, and the routes of any other shape.
+std::vector<routing_table> build_routes_bfs(const topology& t);
 
 // IPv4 address of host h: 10.0.0.0 + h + 1, so that dpr's (destination - 1) is the host number.
 inline uint32_t host_ip(uint32_t h)

@@ -2,6 +2,9 @@
 // the rules that tie the host count to the shape.
 #include "sim/config/keys_common.h"
 
+#include <fmt/format.h>
+
+#include "testbench/scale_estimate.h"
 #include "testbench/topology.h"
 
 namespace uetsim::config {
@@ -15,6 +18,56 @@ std::vector<std::pair<std::string, topology_kind>> topology_kinds()
     return out;
 }
 
+std::string gigabytes(uint64_t bytes)
+{
+    return fmt::format("{:.1f} GB", double(bytes) / 1e9);
+}
+
+// Refuses a fabric whose estimated memory exceeds the machine's, naming the key that sets its
+// size and the largest value that fits with the other keys as given.
+void check_memory(const scenario& sc, uint64_t memory)
+{
+    const topology_config& t = sc.topology;
+    const scale_estimate need = estimate_scale(t, sc.nic.type);
+    if (memory == 0 || need.bytes <= memory) return;
+    const char* nic = sc.nic.type == nic_kind::raw ? "raw" : "with NICs";
+    std::string key, value, fits;
+    if (t.kind == topology_kind::fat_tree) {
+        key = "Topology.K";
+        value = std::to_string(t.k);
+        uint32_t k = t.k;
+        topology_config c = t;
+        while (k > 2) {
+            c.k = k -= 2;
+            if (estimate_scale(c, sc.nic.type).bytes <= memory) break;
+        }
+        fits = estimate_scale(c, sc.nic.type).bytes <= memory
+                   ? "at most K = " + std::to_string(k) + " fits"
+                   : "no K fits";
+    } else {
+        key = "Topology.Hosts";
+        value = std::to_string(t.hosts);
+        const uint32_t step = t.kind == topology_kind::leaf_spine ? t.hosts_per_leaf : 1;
+        // Bytes grow linearly with the host count: the largest multiple of `step` that fits.
+        topology_config c = t;
+        c.hosts = step;
+        const scale_estimate one = estimate_scale(c, sc.nic.type);
+        const uint64_t per_step = one.bytes - scale_bytes_fixed;
+        const uint64_t n = memory > scale_bytes_fixed ? (memory - scale_bytes_fixed) / per_step : 0;
+        fits = n ? "at most " + std::to_string(n * step) + " hosts" : "no host count";
+        if (t.kind == topology_kind::leaf_spine)
+            fits += " with Topology.HostsPerLeaf " + std::to_string(t.hosts_per_leaf) +
+                    ", Topology.Spines " + std::to_string(t.spines) +
+                    " and Topology.UplinksPerSpine " + std::to_string(t.uplinks_per_spine);
+        fits += " fit";
+    }
+    fail_rule(fmt::format(
+        "{}: {} needs about {} of memory ({} hosts {}, {} switch ports), more than this "
+        "machine's {}: {}{}",
+        key, value, gigabytes(need.bytes), need.hosts, nic, need.switch_ports, gigabytes(memory),
+        fits, sc.nic.type == nic_kind::raw ? "" : " (Nic.Type raw needs less per host)"));
+}
+
 }  // namespace
 
 void add_topology_keys(scenario_schema& s)
@@ -22,15 +75,15 @@ void add_topology_keys(scenario_schema& s)
     auto& k = s.keys;
     k.choice("Topology.Kind", UETSIM_FIELD(topology.kind), topology_kinds(),
              "Shape of the fabric.");
-    k.integer("Topology.Hosts", UETSIM_FIELD(topology.hosts), {1, 4096},
-              "Number of hosts (leaf-spine, single-switch; a fat-tree has K^3/4).");
+    k.integer("Topology.Hosts", UETSIM_FIELD(topology.hosts), {1, max_hosts},
+              "Number of hosts (leaf-spine; single-switch up to 4096; a fat-tree has K^3/4).");
     k.integer("Topology.HostsPerLeaf", UETSIM_FIELD(topology.hosts_per_leaf), {1, 512},
               "Hosts under each leaf (leaf-spine).");
     k.integer("Topology.Spines", UETSIM_FIELD(topology.spines), {1, 256},
               "Number of spines (leaf-spine).");
     k.integer("Topology.UplinksPerSpine", UETSIM_FIELD(topology.uplinks_per_spine), {1, 16},
               "Parallel links between a leaf and each spine (leaf-spine).");
-    k.integer("Topology.K", UETSIM_FIELD(topology.k), {2, 32, 2},
+    k.integer("Topology.K", UETSIM_FIELD(topology.k), {2, 64, 2},
               "Fat-tree arity: K pods, K^3/4 hosts (fat-tree).");
     k.rate("Topology.LinkRate", UETSIM_FIELD(topology.link_rate_bps), {1e9, 3.2e12},
            "Rate of every link.");
@@ -62,6 +115,41 @@ void add_topology_keys(scenario_schema& s)
              }
              t.hosts = derived;
          }});
+    s.rules.push_back(
+        {"A single-switch topology has at most 4096 hosts (its routes are a table per host).",
+         {"Topology.Kind", "Topology.Hosts"},
+         [](scenario& sc, const given_keys&) {
+             const auto& t = sc.topology;
+             if (t.kind != topology_kind::single_switch || t.hosts <= max_single_switch_hosts)
+                 return;
+             fail_rule("Topology.Hosts: " + std::to_string(t.hosts) +
+                       " is more than a single-switch topology allows (at most " +
+                       std::to_string(max_single_switch_hosts) +
+                       "); use a leaf-spine or a fat-tree");
+         }});
+    s.rules.push_back(
+        {"A spine has at most 65536 ports: Topology.Hosts / Topology.HostsPerLeaf x "
+         "Topology.UplinksPerSpine (leaf-spine).",
+         {"Topology.Kind", "Topology.Hosts", "Topology.HostsPerLeaf", "Topology.UplinksPerSpine"},
+         [](scenario& sc, const given_keys&) {
+             const auto& t = sc.topology;
+             if (t.kind != topology_kind::leaf_spine || t.hosts_per_leaf == 0) return;
+             const uint64_t ports = uint64_t(t.hosts / t.hosts_per_leaf) * t.uplinks_per_spine;
+             if (ports <= max_switch_ports) return;
+             fail_rule("Topology.Hosts: " + std::to_string(t.hosts) + " gives each spine " +
+                       std::to_string(ports) + " ports (Hosts / HostsPerLeaf " +
+                       std::to_string(t.hosts_per_leaf) + " x UplinksPerSpine " +
+                       std::to_string(t.uplinks_per_spine) + "), more than a switch has (at most " +
+                       std::to_string(max_switch_ports) +
+                       "); raise Topology.HostsPerLeaf or lower Topology.UplinksPerSpine");
+         }});
+    s.rules.push_back(
+        {"The fabric fits the machine's physical memory, estimated from Topology.Kind, "
+         "Topology.Hosts, Topology.HostsPerLeaf, Topology.Spines, Topology.UplinksPerSpine, "
+         "Topology.K and Nic.Type (docs/performance.md, Scale).",
+         {"Topology.Kind", "Topology.Hosts", "Topology.HostsPerLeaf", "Topology.Spines",
+          "Topology.UplinksPerSpine", "Topology.K", "Nic.Type"},
+         [](scenario& sc, const given_keys&) { check_memory(sc, physical_memory_bytes()); }});
 }
 
 void add_link_keys(scenario_schema& s)

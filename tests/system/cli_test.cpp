@@ -89,8 +89,17 @@ TEST(cli, bad_scenarios_exit_2_naming_key_value_and_allowed)
                      "unknown section 'Swtich'; did you mean 'Switch'?");
     expect_bad_input({"validate", scenario_file("Topology:\n  Hosts: abc\n")},
                      "Topology.Hosts: 'abc' is not a whole number");
-    expect_bad_input({"validate", scenario_file("Topology:\n  Hosts: 5000\n")},
-                     "Topology.Hosts: 5000 is out of range 1..4096");
+    expect_bad_input({"validate", scenario_file("Topology:\n  Hosts: 65544\n")},
+                     "Topology.Hosts: 65544 is out of range 1..65536");
+    expect_bad_input({"validate", scenario_file("Topology: {Kind: fat-tree, K: 66}\n")},
+                     "Topology.K: 66 is out of range 2..64");
+    expect_bad_input(
+        {"validate", scenario_file("Topology: {Kind: single-switch, Hosts: 4097}\n")},
+        "Topology.Hosts: 4097 is more than a single-switch topology allows (at most 4096)");
+    expect_bad_input({"validate", scenario_file("Topology: {Hosts: 8192, HostsPerLeaf: 1, "
+                                                "UplinksPerSpine: 16}\n")},
+                     "Topology.Hosts: 8192 gives each spine 131072 ports (Hosts / HostsPerLeaf 1 "
+                     "x UplinksPerSpine 16), more than a switch has (at most 65536)");
     expect_bad_input({"validate", scenario_file("Topology:\n  LinkRate: 6us\n")},
                      "Topology.LinkRate: '6us' is a time, expected a data rate such as 400Gbps");
     expect_bad_input({"validate", scenario_file("Switch:\n  EcmpHashMethod: md5\n")},
@@ -254,7 +263,7 @@ TEST(cli, bad_input_writes_nothing)
     std::string out = scratch_dir("cli") + "/records";
     command_result r = run_uetsim({"run", "--quiet", "--out", out, "--set", "Topology.Hosts=0"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("Topology.Hosts: 0 is out of range 1..4096"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Topology.Hosts: 0 is out of range 1..65536"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out));  // rejected before the output folder is even created
 }
 

@@ -290,15 +290,15 @@ TEST(config, wrong_types)
 
 TEST(config, out_of_range)
 {
-    EXPECT_EQ(error_of("Topology:\n  Hosts: 5000\n"),
-              "scenario.yaml:2:10: Topology.Hosts: 5000 is out of range 1..4096");
+    EXPECT_EQ(error_of("Topology:\n  Hosts: 70000\n"),
+              "scenario.yaml:2:10: Topology.Hosts: 70000 is out of range 1..65536");
     EXPECT_EQ(error_of("Topology:\n  Hosts: -1\n"),
-              "scenario.yaml:2:10: Topology.Hosts: -1 is out of range 1..4096");
+              "scenario.yaml:2:10: Topology.Hosts: -1 is out of range 1..65536");
     EXPECT_EQ(error_of("Topology:\n  Hosts: 99999999999999999999999\n"),
               "scenario.yaml:2:10: Topology.Hosts: 99999999999999999999999 is out of range "
-              "1..4096");
-    EXPECT_EQ(error_of("Topology:\n  Kind: fat-tree\n  K: 34\n"),
-              "scenario.yaml:3:6: Topology.K: 34 is out of range 2..32, even");
+              "1..65536");
+    EXPECT_EQ(error_of("Topology:\n  Kind: fat-tree\n  K: 66\n"),
+              "scenario.yaml:3:6: Topology.K: 66 is out of range 2..64, even");
     EXPECT_EQ(error_of("Topology:\n  Kind: fat-tree\n  K: 5\n"),
               "scenario.yaml:3:6: Topology.K: 5 is not even");
     EXPECT_EQ(error_of("Topology:\n  LinkRate: 4Tbps\n"),

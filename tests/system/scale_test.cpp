@@ -1,0 +1,67 @@
+// Scale: the fabric sizes the configuration accepts (a K = 32 fat-tree of 8,192 hosts elaborates
+// in seconds with its routes computed), and the one it refuses because the machine's memory
+// would not hold it (exit 2, naming the key, its value and the largest value that fits).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "testbench/scale_estimate.h"
+#include "tests/support/run_uetsim.h"
+
+using namespace uetsim;
+using namespace uetsim::test;
+
+TEST(scale, k32_fat_tree_of_raw_hosts_elaborates_and_delivers)
+{
+    const std::string dir = scratch_dir("scale");
+    const std::string file = write_file(dir + "/s.yaml",
+                                        "Simulation: {Name: t}\n"
+                                        "Topology: {Kind: fat-tree, K: 32}\n"
+                                        "Nic: {Type: raw}\n"
+                                        "Switch: {EnablePFC: [0, 0, 0, 0, 0, 0, 0, 0]}\n"
+                                        "Records: {Enabled: [flow-perf]}\n"
+                                        "Flows:\n"
+                                        "  - {Src: 0, Dst: 8191, Bytes: 64KiB}\n"
+                                        "  - {Src: 8191, Dst: 4096, Bytes: 64KiB}\n");
+    const auto start = std::chrono::steady_clock::now();
+    command_result r = run_uetsim({"run", file, "--quiet", "--out", dir});
+    const double wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("flows completed       2/2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
+    EXPECT_EQ(read_csv(dir + "/t-flow-perf-0.csv").rows.size(), 2u);
+    // 7.6 s here, 45 s with a breadth-first search per host and the fabric's teardown; a
+    // generous bound on a shared machine.
+    EXPECT_LT(wall_s, 30.0);
+}
+
+TEST(scale, a_fabric_beyond_the_machines_memory_is_refused_naming_the_limit)
+{
+    // 65,536 hosts under 4,096 leaves of 16, each with 16 links to each of 256 spines: 33.6 M
+    // switch ports, hundreds of GB.
+    const std::string yaml =
+        "Topology: {Hosts: 65536, HostsPerLeaf: 16, Spines: 256, UplinksPerSpine: 16}\n";
+    topology_config t;
+    t.hosts = 65536;
+    t.hosts_per_leaf = 16;
+    t.spines = 256;
+    t.uplinks_per_spine = 16;
+    const scale_estimate e = estimate_scale(t, nic_kind::uet);
+    EXPECT_EQ(e.switch_ports, 65536u + 2u * 4096u * 256u * 16u);
+    if (physical_memory_bytes() >= e.bytes) GTEST_SKIP() << "this machine would hold it";
+    const std::string dir = scratch_dir("scale");
+    command_result r = run_uetsim({"validate", write_file(dir + "/s.yaml", yaml)});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("uetsim: error: Topology.Hosts: 65536 needs about ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(" GB of memory (65536 hosts with NICs, 33619968 switch ports), more "
+                         "than this machine's "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(": at most 2640 hosts with Topology.HostsPerLeaf 16, Topology.Spines "
+                         "256 and Topology.UplinksPerSpine 16 fit (Nic.Type raw needs less per "
+                         "host)\n"),
+              std::string::npos)
+        << r.err;
+}
