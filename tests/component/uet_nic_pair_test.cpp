@@ -95,3 +95,34 @@ TEST(uet_nic_pair, lost_frames_are_retransmitted_and_written_once)
     EXPECT_TRUE(n.dma_b.written_once(0, 1, 1 << 20));
     EXPECT_TRUE(n.dma_b.written_once(0, 2, 300000));
 }
+
+// Memory follows what is in flight, not completed work (#15): 200 messages one after another on
+// a queue pair, and 200 Flows messages in batches of 10, leave the sender's message table with
+// the slots of the most in flight at once, and its PDC table with the ids of the most open.
+TEST(uet_nic_pair, completed_messages_release_their_state)
+{
+    nic_pair n;
+    constexpr uint64_t k_chain = 200;
+    uint64_t posted = 1;
+    n.dma_a.on_complete = [&](uint64_t) {
+        if (posted < k_chain) n.a.post_message(posted++, 1, k_ip_b, 8192, 0, 7);
+    };
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    n.a.post_message(0, 1, k_ip_b, 8192, 0, 7);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+    ASSERT_EQ(n.dma_a.completed.size(), k_chain);
+    EXPECT_EQ(n.a.messages().live(), 1u);  // the queue pair's last, until its next
+    EXPECT_LE(n.a.messages().slots(), 2u);
+    EXPECT_EQ(n.a.pdcs().id_slots(), 2u);  // one PDC (id 1), kept open
+
+    n.dma_a.on_complete = nullptr;
+    for (uint64_t batch = 0; batch < 20; ++batch) {
+        for (uint64_t i = 0; i < 10; ++i)
+            n.a.post_message(1000 + batch * 10 + i, 1, k_ip_b, 8192, 0, k_no_queue_pair);
+        sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+    }
+    EXPECT_EQ(n.dma_a.completed.size(), k_chain + 200);
+    EXPECT_EQ(n.a.messages().live(), 1u);    // the Flows messages' slots are free again
+    EXPECT_LE(n.a.messages().slots(), 11u);  // 10 in flight at most, and the queue pair's
+    EXPECT_LE(n.a.pdcs().id_slots(), 12u);   // ids 1..11 at most, reused batch after batch
+}

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -28,6 +29,7 @@ public:
     uint64_t backlog_bytes = 0;     // what write_backlog_bytes reports
     double to_host_bps = 400e9;
     uint64_t write_latency_ps = 0;  // a write of received payload is done this long after it
+    std::function<void(uint64_t)> on_complete;  // after a completion is recorded: the next post
 
     uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes) override
     {
@@ -55,6 +57,7 @@ public:
     void message_complete(uint64_t message) override
     {
         completed[message].push_back(sc_core::sc_time_stamp().value());
+        if (on_complete) on_complete(message);
     }
     void connection_message_received(uint32_t src_host, const cm_fields& m) override
     {

@@ -37,6 +37,20 @@ TEST(pdc_table, ids_count_up_from_one_and_reuse_the_last_freed_first)
     EXPECT_EQ(t.allocate_id(), 4);  // free list empty: the next never used
 }
 
+TEST(pdc_table, holds_slots_for_the_ids_used_not_for_all_32767)
+{
+    pdc_table t(true);
+    EXPECT_EQ(t.id_slots(), 0u);  // nothing per possible PDC at start-up
+    sender_pdc& a = open_to(t, 5);
+    open_to(t, 6);
+    EXPECT_EQ(t.id_slots(), 3u);  // ids 1 and 2 (slot 0 is never an id)
+    t.close(a);
+    for (int i = 0; i < 100; ++i) t.close(open_to(t, 7));  // one id, freed and reused
+    EXPECT_EQ(t.id_slots(), 3u);
+    EXPECT_EQ(t.find(3), nullptr);
+    EXPECT_EQ(t.find(40000), nullptr);
+}
+
 TEST(pdc_table, all_32767_ids_open_leaves_none)
 {
     pdc_table t(false);

@@ -19,7 +19,7 @@ constexpr uint32_t nominal_overhead = 88;
 struct bench
 {
     pdc_table table{true};
-    std::vector<uet_message> messages;
+    uet_message_table messages;
     pds_scheduler sched{table, messages, mss, wire_overhead, nominal_overhead};
     nscc_config cc;
 
@@ -29,8 +29,8 @@ struct bench
         uet_message m;
         m.bytes = bytes;
         m.packets = uint32_t((bytes + mss - 1) / mss);
-        messages.push_back(m);
-        sender_pdc& p = table.open(table.allocate_id(), dst, 0, 100, messages.size() - 1);
+        const uint64_t slot = messages.add(m);
+        sender_pdc& p = table.open(table.allocate_id(), dst, 0, 100, slot);
         bool created = false;
         p.group = table.group_for(dst, created);
         if (created) table.group(p.group).cc = std::make_unique<nscc>(cc);
@@ -137,8 +137,8 @@ TEST(pds_scheduler, groups_enqueued_at_the_head_go_first)
     uet_message m;
     m.bytes = 4096;
     m.packets = 1;
-    b.messages.push_back(m);
-    sender_pdc& g3 = b.table.open(b.table.allocate_id(), 3, 0, 100, b.messages.size() - 1);
+    const uint64_t slot = b.messages.add(m);
+    sender_pdc& g3 = b.table.open(b.table.allocate_id(), 3, 0, 100, slot);
     bool created = false;
     g3.group = b.table.group_for(3, created);
     b.table.group(g3.group).cc = std::make_unique<nscc>(b.cc);

@@ -4,10 +4,7 @@
 
 namespace uetsim {
 
-pdc_table::pdc_table(bool groups_enabled) : m_groups_enabled(groups_enabled)
-{
-    m_pdcs.resize(size_t(last_id) + 1);
-}
+pdc_table::pdc_table(bool groups_enabled) : m_groups_enabled(groups_enabled) {}
 
 uint16_t pdc_table::allocate_id()
 {
@@ -23,6 +20,8 @@ uint16_t pdc_table::allocate_id()
 sender_pdc& pdc_table::open(uint16_t id, uint32_t dst, uint32_t dst_ip, uint32_t first_psn,
                             uint64_t message)
 {
+    // Grown as ids are first used: a NIC pays for the PDCs it opens, not for all 32,767.
+    if (id >= m_pdcs.size()) m_pdcs.resize(size_t(id) + 1);
     if (!m_pdcs[id]) m_pdcs[id] = std::make_unique<sender_pdc>();
     sender_pdc& p = *m_pdcs[id];
     p = sender_pdc{};

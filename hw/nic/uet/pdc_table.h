@@ -82,6 +82,8 @@ public:
     uint32_t group_for(uint32_t dst, bool& created);
     pdc_group& group(uint32_t g) { return m_groups[g]; }
     const pdc_group& group(uint32_t g) const { return m_groups[g]; }
+    // PDC id slots held: up to the highest id ever used (ids are given lowest first).
+    size_t id_slots() const { return m_pdcs.size(); }
     // Group slots ever used (live or free).
     size_t group_slots() const { return m_groups.size(); }
     // Adds open PDC `p` to its group's turn.
@@ -110,7 +112,7 @@ private:
     void retire_group(uint32_t g);
 
     bool m_groups_enabled;
-    std::vector<std::unique_ptr<sender_pdc>> m_pdcs;  // index = PDC id, allocated on first use
+    std::vector<std::unique_ptr<sender_pdc>> m_pdcs;  // index = PDC id, grown on first use
     std::vector<uint16_t> m_free_ids;
     uint16_t m_next_id = first_id;
     std::unordered_map<uint32_t, uint16_t> m_pdc_of_queue_pair;

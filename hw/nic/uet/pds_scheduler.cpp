@@ -4,8 +4,8 @@
 
 namespace uetsim {
 
-pds_scheduler::pds_scheduler(pdc_table& pdcs, const std::vector<uet_message>& messages,
-                             uint32_t mss, uint32_t wire_overhead, uint32_t nominal_overhead,
+pds_scheduler::pds_scheduler(pdc_table& pdcs, const uet_message_table& messages, uint32_t mss,
+                             uint32_t wire_overhead, uint32_t nominal_overhead,
                              prefetch_buffer* prefetch)
     : m_pdcs(pdcs)
     , m_messages(messages)

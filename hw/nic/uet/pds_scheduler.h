@@ -14,7 +14,7 @@
 #include "hw/common/ring.h"
 #include "hw/nic/uet/pdc_table.h"
 #include "hw/nic/uet/prefetch_buffer.h"
-#include "hw/nic/uet/uet_message.h"
+#include "hw/nic/uet/uet_message_table.h"
 
 namespace uetsim {
 
@@ -39,7 +39,7 @@ class pds_scheduler
 public:
     // `wire_bytes(payload)` and `nominal_bytes(payload)` of a data packet are fixed overheads.
     // `prefetch`: the NIC's prefetch buffer, nullptr when it is off (the default).
-    pds_scheduler(pdc_table& pdcs, const std::vector<uet_message>& messages, uint32_t mss,
+    pds_scheduler(pdc_table& pdcs, const uet_message_table& messages, uint32_t mss,
                   uint32_t wire_overhead, uint32_t nominal_overhead,
                   prefetch_buffer* prefetch = nullptr);
 
@@ -67,7 +67,7 @@ private:
     pds_decision decide_prefetch(uint32_t pool_room);
 
     pdc_table& m_pdcs;
-    const std::vector<uet_message>& m_messages;
+    const uet_message_table& m_messages;
     uint32_t m_mss;
     uint32_t m_wire_overhead;
     uint32_t m_nominal_overhead;

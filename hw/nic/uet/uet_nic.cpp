@@ -120,14 +120,20 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.bytes = bytes;
     m.traffic_class = traffic_class;
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
-    m_messages.push_back(m);
+    const uint64_t slot = m_messages.add(m);
     if (queue_pair == k_no_queue_pair) ++m_counters.wqes_created;  // a doorbell counts the others
 
     if (queue_pair != k_no_queue_pair)
         if (sender_pdc* p = m_pdcs.of_queue_pair(queue_pair)) {
-            // The queue pair's PDC carries on: its PSNs, its receiver and its group go on.
-            p->message = m_messages.size() - 1;
-            if (m_events) event(uet_event::type::wqe_created, *p, &m_messages.back());
+            // The queue pair's PDC carries on: its PSNs, its receiver and its group go on. Its
+            // previous message is complete (one WQE at a time per queue pair): its slot is free.
+            if (!m_messages[p->message].done)
+                throw std::logic_error(std::string(name()) + ": a message on queue pair " +
+                                       std::to_string(queue_pair) +
+                                       " before its previous one completed");
+            m_messages.release(p->message);
+            p->message = slot;
+            if (m_events) event(uet_event::type::wqe_created, *p, &m_messages[slot]);
             m_scheduler.enqueue(p->group, false);
             ring_doorbell();
             return;
@@ -137,7 +143,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     if (id == 0) throw std::runtime_error(std::string(name()) + ": more than 32,767 open PDCs");
     // A random first PSN: PSN wrap is exercised in real runs.
     const uint32_t first_psn = uint32_t(m_rng.next());
-    sender_pdc& p = m_pdcs.open(id, dst_host, dst_ip, first_psn, m_messages.size() - 1);
+    sender_pdc& p = m_pdcs.open(id, dst_host, dst_ip, first_psn, slot);
     p.group = group_for(dst_host, id);
     if (queue_pair != k_no_queue_pair) m_pdcs.bind_queue_pair(queue_pair, p);
     m_pdcs.join_group(p);
@@ -147,7 +153,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     }
     if (m_events) {
         event(uet_event::type::pdc_created, p);
-        event(uet_event::type::wqe_created, p, &m_messages.back());
+        event(uet_event::type::wqe_created, p, &m_messages[slot]);
     }
     m_scheduler.enqueue(p.group, false);
     ring_doorbell();
@@ -356,7 +362,7 @@ packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_mes
     pk->ses.offset = sp.offset;
     pk->ses.message_bytes = m.bytes;
     pk->ses.last = sp.last;
-    pk->flow_id = uint32_t(p.message);
+    pk->flow_id = uint32_t(m.id);
     return pk;
 }
 
@@ -772,14 +778,19 @@ void uet_nic::on_ack(packet* p)
         m.done = true;
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
+        const uint64_t slot = pdc.message;
+        const bool closes = !pdc.kept_open;
         if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
-        if (!pdc.kept_open) {
+        if (closes) {
             if (m_events) event(uet_event::type::pdc_terminated, pdc);
             if (m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0))
                 m_lb->close(m_pdcs.group(gi).lb_slot);  // the group died with it
             if (m_state) --m_state->open_tx_pdcs;
         }
         m_dma.message_complete(m.id);
+        // A closed PDC's message is not looked at again (late ACKs find no live PDC). Taken
+        // before the completion: a message posted from it may reopen the same PDC id.
+        if (closes) m_messages.release(slot);
         if (m_pdcs.group(gi).alive && m_scheduler.has_work(m_pdcs.group(gi)))
             m_scheduler.enqueue(gi, true);
     } else if (m_scheduler.has_work(g)) {

@@ -36,7 +36,7 @@
 #include "hw/nic/uet/rx_pdc_table.h"
 #include "hw/nic/uet/sack_tracker.h"
 #include "hw/nic/uet/uet_event_sink.h"
-#include "hw/nic/uet/uet_message.h"
+#include "hw/nic/uet/uet_message_table.h"
 #include "hw/nic/uet/uet_monitor_sink.h"
 #include "hw/nic/uet/uet_nic_config.h"
 #include "hw/nic/uet/uet_nic_params.h"
@@ -101,6 +101,8 @@ public:
 
     // Read-only state for waveforms.
     const pdc_table& pdcs() const { return m_pdcs; }
+    // The transmit-side messages PDCs refer to: bounded by what is in flight (memory tests).
+    const uet_message_table& messages() const { return m_messages; }
     // The engines (a group's slot: pdc_group::lb_slot; a receiving end's: sack_slot).
     const entropy_engine& entropy_lb() const { return *m_lb; }
     const sack_tracker& sacks() const { return *m_sack; }
@@ -206,7 +208,7 @@ private:
     std::unique_ptr<timed_fifo<uint16_t>> m_prefetch_arrivals;  // PDC ids, as payloads arrive
     uint64_t m_last_commit_ps = 0;  // data frames enter the port in order of their readiness
 
-    std::vector<uet_message> m_messages;
+    uet_message_table m_messages;  // the messages PDCs refer to, by slot
     pdc_table m_pdcs;
     uint64_t m_groups_created = 0;  // seeds each group's entropy generator
     pds_scheduler m_scheduler;
