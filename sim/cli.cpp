@@ -93,14 +93,14 @@ std::string comment_block(const std::string& text)
     return out;
 }
 
-int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet)
+int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet, bool progress)
 {
     scenario sc = config::resolve_scenario(a.file, a.sets);
     prepare_output_dir(out_dir, sc.simulation.name);  // before anything is simulated
 
     run_options opts;
     opts.out_dir = out_dir;
-    opts.progress = !quiet && isatty(STDERR_FILENO);
+    opts.progress = !quiet && (progress || isatty(STDERR_FILENO));
     opts.resolved_scenario = config::scenario_json(sc);
     run_summary summary;
     install_stop_handlers();  // Ctrl-C or a batch system's SIGTERM ends the run cleanly
@@ -247,7 +247,7 @@ int run_cli(int argc, char** argv)
 
     scenario_args args;
     std::string out_dir = "out";
-    bool quiet = false, json = false, markdown = false;
+    bool quiet = false, progress = false, json = false, markdown = false;
 
     auto* run = app.add_subcommand("run", "Run a scenario and write its records");
     add_scenario_args(run, args, false);
@@ -255,6 +255,8 @@ int run_cli(int argc, char** argv)
         ->capture_default_str()
         ->type_name("DIR");
     run->add_flag("--quiet,-q", quiet, "No progress line on stderr");
+    run->add_flag("--progress", progress,
+                  "The progress line on stderr even when it is not a terminal (batch logs)");
 
     auto* inspect = app.add_subcommand(
         "inspect", "Print the resolved scenario and the values derived from it (no simulation)");
@@ -339,7 +341,7 @@ int run_cli(int argc, char** argv)
     }
 
     try {
-        if (*run) return cmd_run(args, out_dir, quiet);
+        if (*run) return cmd_run(args, out_dir, quiet, progress);
         if (*inspect) return cmd_inspect(args, json);
         if (*validate) return cmd_validate(args);
         if (*sweep) return sweep::run_sweep(sweep_file, {sweep_out, jobs});

@@ -1,27 +1,28 @@
 // Progress on stderr while a run simulates: simulated time, share of the stop time (or of the
-// messages done), wall time and an estimate of the time left. Wakes every 1/200 of the stop
-// time; prints at most twice a wall second.
+// messages done), wall time and an estimate of the time left; at most twice a wall second.
+// Not a process: run_until polls it between its slices of simulated time, so a run shows
+// progress without a timed notification of its own. (A wake-up in the kernel's timed queue moves
+// the order of other same-time notifications, and with it the records: a run on a terminal gave
+// other records than the same run with --quiet or in a pipe.)
 #pragma once
 
 #include <chrono>
-
-#include <systemc>
 
 #include "testbench/flows.h"
 
 namespace uetsim {
 
-class progress_meter : public sc_core::sc_module
+class progress_meter
 {
 public:
-    progress_meter(const sc_core::sc_module_name& name, double stop_s, const flows& f);
+    progress_meter(double stop_s, const flows& f);
+    // Prints the line if half a wall second has passed since the last one.
+    void poll();
     // Ends the progress line (call once, after simulation).
     void done() const;
 
 private:
     using wall_clock = std::chrono::steady_clock;
-
-    void tick();
 
     double m_stop_s;
     const flows& m_flows;

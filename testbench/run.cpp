@@ -277,10 +277,12 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { sc_core::sc_stop(); });
     std::unique_ptr<progress_meter> progress;
     if (opts.progress)
-        progress = std::make_unique<progress_meter>("progress", sc.simulation.stop_time_s, traffic);
+        progress = std::make_unique<progress_meter>(sc.simulation.stop_time_s, traffic);
 
     // Slices of simulated time, stopping early on SIGINT/SIGTERM (testbench/run_control.h).
-    const int stop_signal = run_until(sc.simulation.stop_time_s);
+    std::function<void()> poll;
+    if (progress) poll = [&progress] { progress->poll(); };
+    const int stop_signal = run_until(sc.simulation.stop_time_s, poll);
     if (progress) progress->done();
     if (app) app->finish();  // its last beacon row, before the records close
     records.finish();

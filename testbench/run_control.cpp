@@ -42,7 +42,7 @@ int stop_signal()
     return g_stop_signal;
 }
 
-int run_until(double stop_time_s)
+int run_until(double stop_time_s, const std::function<void()>& between_slices)
 {
     using namespace sc_core;
     const sc_time stop = seconds(stop_time_s);
@@ -55,6 +55,7 @@ int run_until(double stop_time_s)
         sc_start(left < slice ? left : slice);
         if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
         if (sc_time_stamp() == before) break;      // sc_pause, or a zero stop time
+        if (between_slices) between_slices();
         if (g_stop_signal && sc_time_stamp() < stop) return g_stop_signal;
     } while (sc_time_stamp() < stop);
     return 0;

@@ -4,6 +4,8 @@
 // between them; slicing runs the same events in the same order, so records do not change.
 #pragma once
 
+#include <functional>
+
 namespace uetsim {
 
 // Installs the SIGINT/SIGTERM handlers. A first signal asks to stop; a third one ends the process
@@ -24,7 +26,9 @@ inline int exit_status_for_signal(int signal)
 constexpr double stop_check_slice_s = 10e-6;
 
 // Runs the kernel up to the absolute simulated time `stop_time_s` (or until sc_stop) in slices
-// of stop_check_slice_s. Returns the signal that interrupted the run, 0 when it ran to its end.
-int run_until(double stop_time_s);
+// of stop_check_slice_s, calling `between_slices` (if set) after each slice: things that watch the
+// run from outside (the progress line) look there, never through a notification of their own.
+// Returns the signal that interrupted the run, 0 when it ran to its end.
+int run_until(double stop_time_s, const std::function<void()>& between_slices = {});
 
 }  // namespace uetsim
