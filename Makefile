@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all run test build sanitize bench format clean
+.PHONY: all run test build sanitize bench bench-scaling format clean
 
 all: build
 
@@ -25,6 +25,10 @@ sanitize:
 
 bench: build
 	bench/run.sh $(BUILD)
+
+# Wall time and peak memory against hosts (bench/scaling.png).
+bench-scaling: build
+	bench/scaling.sh $(BUILD)
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')

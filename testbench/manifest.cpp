@@ -185,6 +185,12 @@ const std::vector<manifest_member>& members()
         // Wall-clock figures last: the only members that differ between identical runs.
         {"wall_time_s", "wall-clock duration of the run, s",
          [](const manifest_inputs& in) -> std::optional<json> { return in.summary.wall_time_s; }},
+        {"elaboration_wall_time_s",
+         "the part of `wall_time_s` spent building the model (topology, devices, traffic, "
+         "records) up to the start of simulation, s",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             return in.summary.elaboration_wall_time_s;
+         }},
         {"peak_rss_bytes", "peak resident memory of the process, bytes",
          [](const manifest_inputs& in) -> std::optional<json> {
              return in.summary.peak_rss_bytes;
@@ -205,9 +211,9 @@ const record_def& manifest_record()
         r.intro = "One JSON object, members in this order:";
         for (const auto& m : members()) r.columns.push_back({m.name, m.doc});
         r.notes =
-            "`wall_time_s` and `peak_rss_bytes` are the only members that differ between two "
-            "runs of the same\nscenario and seed; they come last so that they are easy to leave "
-            "out of a comparison.";
+            "`wall_time_s`, `elaboration_wall_time_s` and `peak_rss_bytes` are the only members "
+            "that differ\nbetween two runs of the same scenario and seed; they come last so that "
+            "they are easy to leave\nout of a comparison.";
         r.applies = [](const record_context&) { return true; };
         return r;
     }();

@@ -17,6 +17,7 @@
 #include "testbench/app/rdma_application.h"
 #include "testbench/run_input_error.h"
 #include "testbench/capture/pcap_capture.h"
+#include "testbench/elaboration_timer.h"
 #include "testbench/fabric.h"
 #include "testbench/fabric_rtt.h"
 #include "testbench/faults.h"
@@ -278,6 +279,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     std::unique_ptr<progress_meter> progress;
     if (opts.progress)
         progress = std::make_unique<progress_meter>(sc.simulation.stop_time_s, traffic);
+    const elaboration_timer elaboration("elaboration_timer", wall_start);
 
     // Slices of simulated time, stopping early on SIGINT/SIGTERM (testbench/run_control.h).
     std::function<void()> poll;
@@ -296,6 +298,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     s.mismatch = mismatch.first;
     s.warnings = warnings;
     s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - wall_start).count();
+    s.elaboration_wall_time_s = elaboration.seconds();
     s.peak_rss_bytes = peak_rss_bytes();
     write_manifest(manifest_path, {sc, opts.resolved_scenario, s, fab, app.get(), files});
     fab.close_rtl_blocks();

@@ -19,6 +19,7 @@ nlohmann::json manifest_without_wall_time(const std::string& path)
 {
     auto j = nlohmann::json::parse(read_text(path));
     j.erase("wall_time_s");
+    j.erase("elaboration_wall_time_s");
     j.erase("peak_rss_bytes");
     return j;
 }

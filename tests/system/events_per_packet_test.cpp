@@ -1,0 +1,109 @@
+// Issue #15's guard on the simulator's cost: kernel events (process activations) per data packet,
+// each with its ACK, on fixed small UET scenarios of two and three tiers. The count is
+// deterministic, so a change that adds events per packet fails here, where a timing test would
+// be noise. The ceilings are the figures reached, rounded up to 0.1; lower them when a change
+// saves events (bench/RESULTS.md, docs/performance.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_uetsim.h"
+
+using namespace uetsim::test;
+
+namespace {
+
+// Ceilings, events executed per data packet sent: main 28d3039 at issue #15's start gives
+// 25.372 and 38.736 (the issue's targets: 14 and 18).
+constexpr double leaf_spine_events_per_packet = 25.4;
+constexpr double fat_tree_events_per_packet = 38.8;
+
+// Two tiers: the 16-host leaf-spine, host i on leaf 0 sends 1 MiB to host 8 + i on leaf 1, so
+// every packet crosses leaf, spine, leaf.
+std::string leaf_spine_scenario()
+{
+    std::string y =
+        "Simulation: {Name: epp}\n"
+        "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}\n"
+        "Nic: {Type: uet}\n"
+        "Flows:\n";
+    for (int i = 0; i < 8; ++i)
+        y += "  - {Src: " + std::to_string(i) + ", Dst: " + std::to_string(8 + i) +
+             ", Bytes: 1MiB}\n";
+    return y;
+}
+
+// Three tiers: a K = 4 fat tree (16 hosts, 4 per pod), host i sends 1 MiB to host (i + 8) mod 16,
+// two pods away, so every packet crosses edge, aggregation, core, aggregation, edge.
+std::string fat_tree_scenario()
+{
+    std::string y =
+        "Simulation: {Name: epp}\n"
+        "Topology: {Kind: fat-tree, K: 4, LinkRate: 400Gbps}\n"
+        "Nic: {Type: uet}\n"
+        "Flows:\n";
+    for (int i = 0; i < 16; ++i)
+        y += "  - {Src: " + std::to_string(i) + ", Dst: " + std::to_string((i + 8) % 16) +
+             ", Bytes: 1MiB}\n";
+    return y;
+}
+
+struct figure
+{
+    uint64_t events = 0;
+    uint64_t packets = 0;
+    double per_packet() const { return double(events) / double(packets); }
+};
+
+// Runs the scenario and reads its manifest; the run must be clean and complete.
+figure run_scenario(const std::string& yaml, const std::string& tag)
+{
+    const std::string dir = scratch_dir(tag);
+    const std::string file = write_file(dir + "/s.yaml", yaml);
+    command_result r = run_uetsim({"run", file, "--quiet", "--out", dir + "/out"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto m = nlohmann::json::parse(read_text(dir + "/out/epp-manifest.json"));
+    EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
+    EXPECT_GT(m["messages"]["total"].get<int>(), 0);
+    EXPECT_EQ(m["messages"]["completed"], m["messages"]["total"]);
+    EXPECT_EQ(m["packets_dropped"].get<uint64_t>(), 0u);
+    figure f{m["events_executed"].get<uint64_t>(), m["data_packets_sent"].get<uint64_t>()};
+    EXPECT_GT(f.packets, 0u);
+    return f;
+}
+
+void check(const std::string& yaml, const std::string& tag, uint64_t packets, double ceiling)
+{
+    const figure a = run_scenario(yaml, tag + "-a");
+    const figure b = run_scenario(yaml, tag + "-b");
+    ASSERT_GT(a.packets, 0u);
+    // At least one data packet per 4 KiB of payload: the count is of the packets sent.
+    EXPECT_GE(a.packets, packets);
+    // Deterministic: the same scenario executes the same events.
+    EXPECT_EQ(a.events, b.events);
+    EXPECT_EQ(a.packets, b.packets);
+    std::printf(
+        "[ figure   ] %s: %llu events / %llu data packets = %.3f events per data packet "
+        "(ceiling %.1f)\n",
+        tag.c_str(), static_cast<unsigned long long>(a.events),
+        static_cast<unsigned long long>(a.packets), a.per_packet(), ceiling);
+    EXPECT_LE(a.per_packet(), ceiling)
+        << tag << ": more kernel events per data packet than the figure reached; a change "
+        << "added events to the packet path";
+}
+
+}  // namespace
+
+TEST(events_per_packet, two_tier_leaf_spine_stays_at_or_under_its_ceiling)
+{
+    check(leaf_spine_scenario(), "leaf_spine", 8 * 256, leaf_spine_events_per_packet);
+}
+
+TEST(events_per_packet, three_tier_fat_tree_stays_at_or_under_its_ceiling)
+{
+    check(fat_tree_scenario(), "fat_tree", 16 * 256, fat_tree_events_per_packet);
+}
