@@ -13,7 +13,9 @@ uint64_t scale_bytes_per_host(nic_kind nic)
         case nic_kind::roce:
             break;
     }
-    return 330'000;
+    // K = 16 and K = 32 with UET or RoCE NICs, after the NICs stopped sizing their PDC tables by
+    // the possible ids: about 62 KB per host (its NIC, host memory, PCIe link and host interface).
+    return 64'000;
 }
 
 scale_estimate estimate_scale(const topology_config& t, nic_kind nic)

@@ -59,9 +59,18 @@ TEST(scale, a_fabric_beyond_the_machines_memory_is_refused_naming_the_limit)
                          "than this machine's "),
               std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find(": at most 2640 hosts with Topology.HostsPerLeaf 16, Topology.Spines "
-                         "256 and Topology.UplinksPerSpine 16 fit (Nic.Type raw needs less per "
-                         "host)\n"),
-              std::string::npos)
-        << r.err;
+    // The largest host count that fits depends on this machine's memory: it must fit, and one
+    // leaf more must not.
+    const std::string tail = " hosts with Topology.HostsPerLeaf 16, Topology.Spines 256 and "
+                             "Topology.UplinksPerSpine 16 fit (Nic.Type raw needs less per host)\n";
+    const size_t at = r.err.find(": at most ");
+    const size_t end = r.err.find(tail);
+    ASSERT_NE(at, std::string::npos) << r.err;
+    ASSERT_NE(end, std::string::npos) << r.err;
+    const uint32_t fits = uint32_t(std::stoul(r.err.substr(at + 10, end - at - 10)));
+    EXPECT_EQ(fits % 16, 0u);
+    t.hosts = fits;
+    EXPECT_LE(estimate_scale(t, nic_kind::uet).bytes, physical_memory_bytes());
+    t.hosts = fits + 16;
+    EXPECT_GT(estimate_scale(t, nic_kind::uet).bytes, physical_memory_bytes());
 }
