@@ -30,8 +30,7 @@ fault_injector::fault_injector(const sc_core::sc_module_name& name, const scenar
     std::stable_sort(m_events.begin(), m_events.end(), [](const resolved& a, const resolved& b) {
         return a.spec.at_s < b.spec.at_s;
     });
-    SC_HAS_PROCESS(fault_injector);
-    SC_METHOD(apply_due);
+    m_due.notify_at_ps(0);
 }
 
 void fault_injector::apply_due()
@@ -41,7 +40,7 @@ void fault_injector::apply_due()
         const resolved& e = m_events[m_next];
         const sc_core::sc_time at = seconds(e.spec.at_s);
         if (at > sc_core::sc_time_stamp()) {
-            next_trigger(at - sc_core::sc_time_stamp());
+            m_due.notify_at_ps(at.value());
             return;
         }
         link& l = m_fab.link_at(e.link);

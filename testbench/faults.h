@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "hw/common/random.h"
+#include "hw/common/wakeup.h"
 #include "testbench/fabric.h"
 #include "testbench/scenario.h"
 
@@ -32,6 +33,7 @@ private:
     std::vector<resolved> m_events;         // sorted by time
     std::vector<random_stream> m_loss_rng;  // one stream per link
     size_t m_next = 0;
+    wakeup m_due{[this] { apply_due(); }};
 };
 
 }  // namespace uetsim

@@ -32,8 +32,7 @@ flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_poo
     std::stable_sort(m_start_order.begin(), m_start_order.end(), [&](uint32_t a, uint32_t b) {
         return m_msgs[a].spec.start_s < m_msgs[b].spec.start_s;
     });
-    SC_HAS_PROCESS(flows);
-    SC_METHOD(start_due);
+    m_due.notify_at_ps(0);
 }
 
 void flows::start_due()
@@ -43,7 +42,7 @@ void flows::start_due()
         const flow_message& m = m_msgs[m_start_order[m_next_start]];
         const sc_core::sc_time at = seconds(m.spec.start_s);
         if (at > sc_core::sc_time_stamp()) {
-            next_trigger(at - sc_core::sc_time_stamp());
+            m_due.notify_at_ps(at.value());
             return;
         }
         if (m_post)
@@ -52,7 +51,6 @@ void flows::start_due()
             m_hosts[m.spec.src]->activate(m.id);
         ++m_next_start;
     }
-    // Nothing left to start: with no static sensitivity the method never runs again.
 }
 
 packet* flows::next_packet(uint32_t id, bool& more)

@@ -12,6 +12,7 @@
 
 #include <systemc>
 
+#include "hw/common/wakeup.h"
 #include "tlm/packet_pool.h"
 #include "testbench/records/flow_perf_record.h"
 #include "testbench/scenario.h"
@@ -87,6 +88,7 @@ private:
     std::function<void()> m_all_done;
     uint32_t m_completed = 0;
     uint64_t m_sent = 0;
+    wakeup m_due{[this] { start_due(); }};
 };
 
 }  // namespace uetsim

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "hw/common/activity.h"
+#include "hw/common/model_scheduler.h"
 #include "hw/common/time.h"
 #include "testbench/app/rdma_application.h"
 #include "testbench/run_input_error.h"
@@ -208,6 +209,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
 
     first_mismatch_stops_the_run mismatch;
     packet_pool pool;
+    model_scheduler::instance();  // first, so that it is a top-level module
     flows traffic("flows", sc, pool);
     // The fabric is never destroyed (a process runs one elaboration and ends after it): SystemC
     // removes each module, port and export from its registry by a linear search, so tearing

@@ -8,24 +8,19 @@
 
 #include "hw/common/activity.h"
 #include "hw/common/ring.h"
+#include "hw/common/wakeup.h"
 #include "tlm/packet.h"
 
 namespace uetsim {
 
 template <typename T>
-class timed_fifo : public sc_core::sc_module
+class timed_fifo
 {
 public:
     using handler = std::function<void(T)>;
 
-    timed_fifo(const sc_core::sc_module_name& name, handler on_due)
-        : sc_core::sc_module(name), m_on_due(std::move(on_due))
-    {
-        SC_HAS_PROCESS(timed_fifo);
-        SC_METHOD(fire);
-        sensitive << m_due;
-        dont_initialize();
-    }
+    // `name` says what the FIFO is where it is built; it is not a SystemC object.
+    timed_fifo(const char* /*name*/, handler on_due) : m_on_due(std::move(on_due)) {}
 
     // `due` must not be earlier than the due time of the last pushed packet.
     void push(T p, const sc_core::sc_time& due)
@@ -33,7 +28,7 @@ public:
         bool was_empty = m_items.empty();
         m_items.push_back({p, due});
         m_last_due = due;
-        if (was_empty) m_due.notify(due - sc_core::sc_time_stamp());
+        if (was_empty) m_due.notify_at_ps(due.value());
     }
 
     // Takes every waiting packet out (e.g. a link going down) and hands each to `f`.
@@ -67,12 +62,12 @@ private:
             m_items.pop_front();
             m_on_due(p);
         }
-        if (!m_items.empty()) m_due.notify(m_items.front().due - now);
+        if (!m_items.empty()) m_due.notify_at_ps(m_items.front().due.value());
     }
 
     handler m_on_due;
     ring<item> m_items;
-    sc_core::sc_event m_due;
+    wakeup m_due{[this] { fire(); }};
     sc_core::sc_time m_last_due = sc_core::SC_ZERO_TIME;
 };
 

@@ -12,16 +12,13 @@ uint64_t now_ps()
     return sc_core::sc_time_stamp().value();
 }
 
-// Notifies `ev` at `at_ps` (replacing an earlier notification only if this one is sooner,
-// which sc_event does itself); nothing when `at_ps` is never.
-void arm(sc_core::sc_event& ev, uint64_t at_ps)
+// Wakes `w` at `at_ps` (replacing any pending wake-up); none when `at_ps` is never.
+void arm(wakeup& w, uint64_t at_ps)
 {
-    if (at_ps == UINT64_MAX) {
-        ev.cancel();
-        return;
-    }
-    ev.cancel();
-    ev.notify(picoseconds(at_ps - now_ps()));
+    if (at_ps == UINT64_MAX)
+        w.cancel();
+    else
+        w.reschedule_at_ps(at_ps);
 }
 
 }  // namespace
@@ -35,16 +32,6 @@ pfc_unit::pfc_unit(const sc_core::sc_module_name& name, const pfc_settings& s, p
     , m_kick(std::move(kick))
 {
     set_link(s.link);
-    SC_HAS_PROCESS(pfc_unit);
-    SC_METHOD(on_expiry);
-    sensitive << m_expiry_ev;
-    dont_initialize();
-    SC_METHOD(on_refresh_due);
-    sensitive << m_refresh_ev;
-    dont_initialize();
-    SC_METHOD(on_watchdog_due);
-    sensitive << m_watchdog_ev;
-    dont_initialize();
 }
 
 void pfc_unit::set_link(const pfc_link& l)

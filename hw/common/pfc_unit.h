@@ -26,6 +26,7 @@
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
 #include "hw/common/state_probe.h"
+#include "hw/common/wakeup.h"
 #include "tlm/packet_pool.h"
 
 namespace uetsim {
@@ -135,7 +136,9 @@ private:
     ring<packet*> m_queue;
     std::array<pfc_class_counters, 8> m_counters{};
     std::array<uint64_t, 8> m_watchdog_due{};
-    sc_core::sc_event m_expiry_ev, m_refresh_ev, m_watchdog_ev;
+    wakeup m_expiry_ev{[this] { on_expiry(); }};
+    wakeup m_refresh_ev{[this] { on_refresh_due(); }};
+    wakeup m_watchdog_ev{[this] { on_watchdog_due(); }};
     bool m_active = false;
     state_probe* m_probe = nullptr;
 };

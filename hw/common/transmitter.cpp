@@ -7,10 +7,6 @@ namespace uetsim {
 transmitter::transmitter(const sc_core::sc_module_name& name, source next)
     : sc_core::sc_module(name), out("out"), m_next(std::move(next))
 {
-    SC_HAS_PROCESS(transmitter);
-    SC_METHOD(on_free);
-    sensitive << m_free;
-    dont_initialize();
 }
 
 void transmitter::start_next()

@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include "hw/common/wakeup.h"
 #include "tlm/packet_protocol.h"
 
 namespace uetsim {
@@ -40,7 +41,7 @@ private:
 
     source m_next;
     std::function<void()> m_done;
-    sc_core::sc_event m_free;
+    wakeup m_free{[this] { on_free(); }};
     bool m_sending = false;
     uint64_t m_packets = 0;
     uint64_t m_bytes = 0;

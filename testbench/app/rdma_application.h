@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "hw/common/deadline_heap.h"
+#include "hw/common/wakeup.h"
 #include "testbench/app/placement.h"
 #include "testbench/app/timeline.h"
 #include "testbench/app/wqe_scoreboard.h"
@@ -105,7 +106,8 @@ private:
     wqe_scoreboard m_board;
     deadline_heap<action> m_agenda;
     uint64_t m_seq = 0;
-    sc_core::sc_event m_agenda_ev;
+    wakeup m_agenda_ev{[this] { run_agenda(); }};
+    wakeup m_beacon_ev{[this] { beacon_tick(); }, wakeup::phase::sample};
     rdma_perf_csv* m_perf = nullptr;
     beacon_csv* m_beacon = nullptr;
     bool m_beacon_started = false;

@@ -8,8 +8,7 @@ namespace uetsim {
 record_clock::record_clock(const sc_core::sc_module_name& name, double first_s, double interval_s)
     : sc_core::sc_module(name), m_first_s(first_s), m_interval_s(interval_s)
 {
-    SC_HAS_PROCESS(record_clock);
-    SC_METHOD(tick);  // the first call, at time 0, only arms the first tick
+    m_tick.notify_at_ps(0);  // the first call, at time 0, only arms the first tick
 }
 
 void record_clock::tick()
@@ -19,7 +18,7 @@ void record_clock::tick()
         const double now = to_seconds(sc_core::sc_time_stamp());
         for (const auto& f : m_followers) f(now);
     }
-    next_trigger(seconds(m_started ? m_interval_s : m_first_s));
+    m_tick.notify(seconds(m_started ? m_interval_s : m_first_s));
     m_started = true;
 }
 

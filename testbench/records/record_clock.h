@@ -1,13 +1,13 @@
-// The one sampling process of the periodic records. SystemC orders timed events of equal time
-// by its event queue, so every timed event a record added would reorder same-time events of
-// the model, and turning a record on or off would change the others. A run therefore always
-// has one clock per report interval, whichever records are on, and each periodic record
-// writes its rows when the clock ticks, in registry order, adding no event of its own.
+// The one sampling wake-up of the periodic records. A run always has one clock per report
+// interval, whichever records are on, and each periodic record writes its rows when the clock
+// ticks, in registry order: turning a record on or off moves no wake-up of the model.
 #pragma once
 
 #include <functional>
 #include <systemc>
 #include <vector>
+
+#include "hw/common/wakeup.h"
 
 namespace uetsim {
 
@@ -25,6 +25,7 @@ private:
     double m_first_s;
     double m_interval_s;
     bool m_started = false;
+    wakeup m_tick{[this] { tick(); }, wakeup::phase::sample};
     std::vector<std::function<void(double)>> m_followers;
 };
 

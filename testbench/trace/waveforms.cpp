@@ -281,7 +281,6 @@ private:
 class link_probe : public sc_core::sc_module, public state_probe
 {
 public:
-    SC_HAS_PROCESS(link_probe);
     link_probe(const sc_core::sc_module_name& n, impl_t& w, const std::string& c, link& l)
         : sc_core::sc_module(n), m_w(w), m_link(l)
     {
@@ -291,18 +290,12 @@ public:
             m_dir[d].up = w.add(c, dir + "up", 1, false);
             m_dir[d].rate = w.add(c, dir + "rate_mbps", 32, false);
         }
-        SC_METHOD(end_a);
-        sensitive << m_dir[0].end;
-        dont_initialize();
-        SC_METHOD(end_b);
-        sensitive << m_dir[1].end;
-        dont_initialize();
         l.add_tap([this](const packet& p, link::direction d, const sc_core::sc_time& start) {
             lane& ln = m_dir[d];
             const sc_core::sc_time ser = serialization(p.wire_bytes, m_link.rate_bps(d));
             ln.busy_until = start + ser;
             m_w.set(ln.busy, 1);
-            ln.end.notify(ser);
+            m_end[d].notify(ser);
         });
     }
 
@@ -320,7 +313,6 @@ private:
     struct lane
     {
         uint32_t busy, up, rate;
-        sc_core::sc_event end;
         sc_core::sc_time busy_until;
     };
     void end(int d)
@@ -330,14 +322,14 @@ private:
         if (now >= ln.busy_until)
             m_w.set(ln.busy, 0);
         else
-            ln.end.notify(ln.busy_until - now);
+            m_end[d].notify(ln.busy_until - now);
     }
-    void end_a() { end(0); }
-    void end_b() { end(1); }
 
     impl_t& m_w;
     link& m_link;
     lane m_dir[2];
+    wakeup m_end[2]{wakeup{[this] { end(0); }, wakeup::phase::sample},
+                    wakeup{[this] { end(1); }, wakeup::phase::sample}};
 };
 
 // A host's PCIe link, per direction: busy from when a transfer is queued until the lanes have
@@ -346,15 +338,11 @@ private:
 class pcie_probe : public sc_core::sc_module, public state_probe
 {
 public:
-    SC_HAS_PROCESS(pcie_probe);
     pcie_probe(const sc_core::sc_module_name& n, impl_t& w, const std::string& c, pcie_link& l)
         : sc_core::sc_module(n), m_w(w), m_link(l)
     {
         m_busy[0] = w.add(c, "pcie_nic_to_host_busy", 1, false);
         m_busy[1] = w.add(c, "pcie_host_to_nic_busy", 1, false);
-        SC_METHOD(check);
-        sensitive << m_end;
-        dont_initialize();
     }
 
     void changed() override { check(); }
@@ -374,7 +362,7 @@ private:
     impl_t& m_w;
     pcie_link& m_link;
     uint32_t m_busy[2];
-    sc_core::sc_event m_end;
+    wakeup m_end{[this] { check(); }, wakeup::phase::sample};
 };
 
 // An RTL block in a device: its pins (rtl_pin_set) as the wrapper drove them for the last

@@ -82,13 +82,9 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         m_pfc.on_refresh([this](int c) {
             const uint64_t now = sc_core::sc_time_stamp().value();
             m_rx_xon_pending |= m_rx_buf.drain(now);
-            if (m_rx_xon_pending) m_rx_release_ev.notify(sc_core::SC_ZERO_TIME);
+            if (m_rx_xon_pending) m_rx_release_ev.notify_at_ps(now);
             return m_rx_buf.refresh(c);
         });
-        SC_HAS_PROCESS(nic_port);
-        SC_METHOD(on_rx_release_due);
-        sensitive << m_rx_release_ev;
-        dont_initialize();
     }
 }
 
@@ -105,7 +101,7 @@ void nic_port::arm_rx_release()
     if (!m_rx_buf.any_pause_outstanding() || !m_rx_buf.releases_pending()) return;
     const uint64_t now = sc_core::sc_time_stamp().value();
     const uint64_t due = m_rx_buf.next_release_ps();
-    m_rx_release_ev.notify(due > now ? picoseconds(due - now) : sc_core::SC_ZERO_TIME);
+    m_rx_release_ev.notify_at_ps(due > now ? due : now);
 }
 
 void nic_port::on_rx_release_due()

@@ -73,13 +73,6 @@ roce_nic::roce_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     m_ack_policy.coalescing = cfg.ack_coalescing_enabled;
     m_ack_policy.threshold = cfg.ack_threshold;
     m_ack_policy.delay_ps = ps_from_seconds(cfg.ack_delay_s);
-    SC_HAS_PROCESS(roce_nic);
-    SC_METHOD(generate);
-    sensitive << m_gen_ev;
-    dont_initialize();
-    SC_METHOD(on_timer);
-    sensitive << m_timer_ev;
-    dont_initialize();
 }
 
 roce_transport_counters& roce_nic::sync_counters() const
@@ -489,8 +482,7 @@ void roce_nic::on_cnp(packet* p)
 void roce_nic::arm(const timer& t)
 {
     if (m_timers.push(t)) {
-        m_timer_ev.cancel();
-        m_timer_ev.notify(picoseconds(t.deadline_ps - now_ps()));
+        m_timer_ev.reschedule_at_ps(t.deadline_ps);
     }
 }
 
@@ -559,7 +551,7 @@ void roce_nic::on_timer()
     const uint64_t now = now_ps();
     const bool rearm = m_timers.expire(
         now, [this](const timer& t) { return timer_live(t); }, [this](const timer& t) { fire(t); });
-    if (rearm) m_timer_ev.notify(picoseconds(m_timers.armed() - now));
+    if (rearm) m_timer_ev.notify_at_ps(m_timers.armed());
 }
 
 }  // namespace uetsim

@@ -21,6 +21,7 @@
 #include <systemc>
 
 #include "hw/common/deadline_heap.h"
+#include "hw/common/wakeup.h"
 #include "hw/common/delay_line.h"
 #include "hw/common/ring.h"
 #include "hw/nic/common/host_nic.h"
@@ -182,14 +183,14 @@ private:
     uint32_t m_flows_qps = 0;  // Flows queue pairs opened so far
 
     ring<uint32_t> m_ready;  // queue pairs with a segment to generate, in turn
-    sc_core::sc_event m_gen_ev;
+    wakeup m_gen_ev{[this] { generate(); }};
     bool m_gen_pending = false;
     bool m_gen_blocked = false;  // waiting for the egress data pool to drain to half
     timed_fifo<fetch> m_fetches;
     ring<queued_data> m_queued;
 
     deadline_heap<timer> m_timers;
-    sc_core::sc_event m_timer_ev;
+    wakeup m_timer_ev{[this] { on_timer(); }};
 };
 
 }  // namespace uetsim

@@ -99,13 +99,6 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     if (m_prefetch)
         m_prefetch_arrivals = std::make_unique<timed_fifo<uint16_t>>(
             "prefetch_arrivals", [this](uint16_t pdc) { prefetch_arrived(pdc); });
-    SC_HAS_PROCESS(uet_nic);
-    SC_METHOD(schedule);
-    sensitive << m_schedule_ev;
-    dont_initialize();
-    SC_METHOD(on_timer);
-    sensitive << m_timer_ev;
-    dont_initialize();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -836,8 +829,7 @@ void uet_nic::on_nack(packet* p)
 void uet_nic::arm(const timer& t)
 {
     if (m_timers.push(t)) {
-        m_timer_ev.cancel();
-        m_timer_ev.notify(picoseconds(t.deadline_ps - now_ps()));
+        m_timer_ev.reschedule_at_ps(t.deadline_ps);
     }
 }
 
@@ -874,7 +866,7 @@ void uet_nic::on_timer()
             m_scheduler.enqueue(pdc.group, true);
             kick_scheduler();
         });
-    if (rearm) m_timer_ev.notify(picoseconds(m_timers.armed() - now));
+    if (rearm) m_timer_ev.notify_at_ps(m_timers.armed());
     if (m_probe) m_probe->changed();
 }
 

@@ -24,6 +24,7 @@
 #include "hw/common/occupancy_histogram.h"
 #include "hw/common/random.h"
 #include "hw/common/state_probe.h"
+#include "hw/common/wakeup.h"
 #include "hw/nic/common/context_cache.h"
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/common/read_tag_pool.h"
@@ -217,11 +218,11 @@ private:
     pipeline_stage m_tx[k_tx_stages];
     pipeline_stage m_ack_build;
 
-    sc_core::sc_event m_schedule_ev;
+    wakeup m_schedule_ev{[this] { schedule(); }};
     bool m_schedule_pending = false;
 
     deadline_heap<timer> m_timers;
-    sc_core::sc_event m_timer_ev;
+    wakeup m_timer_ev{[this] { on_timer(); }};
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;

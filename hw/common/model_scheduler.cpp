@@ -1,0 +1,97 @@
+#include "hw/common/model_scheduler.h"
+
+#include "hw/common/wakeup.h"
+
+namespace uetsim {
+
+model_scheduler& model_scheduler::instance()
+{
+    // Never freed: the kernel keeps pointers to its process until the process ends.
+    static model_scheduler* s = new model_scheduler("model_scheduler");
+    return *s;
+}
+
+model_scheduler::model_scheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name)
+{
+    SC_HAS_PROCESS(model_scheduler);
+    SC_METHOD(run);
+    sensitive << m_due;
+    dont_initialize();
+}
+
+uint32_t model_scheduler::attach(wakeup* w)
+{
+    m_targets.push_back(w);
+    return uint32_t(m_targets.size() - 1);
+}
+
+void model_scheduler::schedule(uint32_t id, uint32_t gen, uint64_t at_ps, bool late)
+{
+    m_queue.push(at_ps, id, gen, late);
+    // While running, the loop below takes what is due now and arms for the rest on its way out.
+    if (!m_running && at_ps < m_armed_ps) arm_kernel(at_ps);
+}
+
+void model_scheduler::arm_kernel(uint64_t at_ps)
+{
+    m_armed_ps = at_ps;
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    m_due.cancel();
+    m_due.notify(sc_core::sc_time::from_value(at_ps - now));
+}
+
+void model_scheduler::drop_stale()
+{
+    while (!m_queue.empty()) {
+        const wakeup_entry& e = m_queue.top();
+        const wakeup* w = m_targets[e.target];
+        if (w && w->m_pending && w->m_gen == e.gen) return;
+        m_queue.pop();
+    }
+}
+
+void model_scheduler::run()
+{
+    ++m_activations;
+    m_armed_ps = UINT64_MAX;
+    m_running = true;
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    struct not_running
+    {
+        bool& flag;
+        ~not_running() { flag = false; }
+    } guard{m_running};
+    while (!m_queue.empty() && m_queue.top().at_ps <= now) {
+        const wakeup_entry e = m_queue.pop();
+        wakeup* w = m_targets[e.target];
+        if (!w || !w->m_pending || w->m_gen != e.gen) continue;
+        w->m_pending = false;
+        w->m_handler();
+    }
+    m_running = false;
+    drop_stale();
+    if (!m_queue.empty()) arm_kernel(m_queue.top().at_ps);
+}
+
+wakeup::wakeup(handler h, phase ph)
+    : m_handler(std::move(h))
+    , m_scheduler(model_scheduler::instance())
+    , m_sample(ph == phase::sample)
+{
+    m_id = m_scheduler.attach(this);
+}
+
+wakeup::~wakeup()
+{
+    m_scheduler.detach(m_id);
+}
+
+void wakeup::arm(uint64_t at_ps)
+{
+    ++m_gen;
+    m_pending = true;
+    m_at_ps = at_ps;
+    m_scheduler.schedule(m_id, m_gen, at_ps, m_sample);
+}
+
+}  // namespace uetsim

@@ -1,0 +1,72 @@
+// The model scheduler's queue without the kernel: earliest time first, and at equal time the
+// order of scheduling, however the entries were interleaved with others.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/common/wakeup_queue.h"
+
+using namespace uetsim;
+
+namespace {
+
+std::vector<uint32_t> drain(wakeup_queue& q)
+{
+    std::vector<uint32_t> out;
+    while (!q.empty()) out.push_back(q.pop().target);
+    return out;
+}
+
+}  // namespace
+
+TEST(wakeup_queue, earliest_time_first)
+{
+    wakeup_queue q;
+    q.push(300, 0, 0);
+    q.push(100, 1, 0);
+    q.push(200, 2, 0);
+    EXPECT_EQ(q.top().at_ps, 100u);
+    EXPECT_EQ(drain(q), (std::vector<uint32_t>{1, 2, 0}));
+}
+
+TEST(wakeup_queue, equal_times_come_out_in_scheduling_order)
+{
+    wakeup_queue q;
+    // 50 entries at one time, interleaved with earlier and later ones and popped in between:
+    // a binary heap alone would give the equal ones in an order set by its history.
+    std::vector<uint32_t> expected;
+    for (uint32_t i = 0; i < 50; ++i) {
+        q.push(1'000, i, 0);
+        expected.push_back(i);
+        q.push(500 + i, 100 + i, 0);
+        q.push(2'000 - i, 200 + i, 0);
+        if (i % 7 == 0) q.push(10, 300 + i, 0);
+    }
+    while (q.top().at_ps < 1'000) q.pop();
+    std::vector<uint32_t> got;
+    while (!q.empty() && q.top().at_ps == 1'000) got.push_back(q.pop().target);
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(q.size(), 50u);  // the later ones are still there
+}
+
+TEST(wakeup_queue, keeps_the_generation_it_was_given)
+{
+    wakeup_queue q;
+    q.push(5, 7, 3);
+    q.push(5, 7, 4);
+    EXPECT_EQ(q.pop().gen, 3u);
+    EXPECT_EQ(q.pop().gen, 4u);
+    EXPECT_TRUE(q.empty());
+}
+
+TEST(wakeup_queue, the_late_phase_comes_after_every_early_entry_of_its_time)
+{
+    wakeup_queue q;
+    q.push(100, 0, 0, true);  // scheduled first, but late
+    q.push(100, 1, 0);
+    q.push(50, 2, 0, true);
+    q.push(100, 3, 0);
+    q.push(100, 4, 0, true);
+    EXPECT_EQ(drain(q), (std::vector<uint32_t>{2, 1, 3, 0, 4}));
+}
