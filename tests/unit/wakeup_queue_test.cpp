@@ -2,7 +2,9 @@
 // order of scheduling, however the entries were interleaved with others.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "hw/common/wakeup_queue.h"
@@ -69,4 +71,35 @@ TEST(wakeup_queue, the_late_phase_comes_after_every_early_entry_of_its_time)
     q.push(100, 3, 0);
     q.push(100, 4, 0, true);
     EXPECT_EQ(drain(q), (std::vector<uint32_t>{2, 1, 3, 0, 4}));
+}
+
+// Against a sorted reference: 20,000 random pushes and pops, many at equal times.
+TEST(wakeup_queue, matches_a_sorted_reference_under_random_use)
+{
+    wakeup_queue q;
+    std::vector<std::pair<uint64_t, uint32_t>> ref;  // (time, order pushed)
+    uint64_t x = 12345;
+    auto rnd = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    uint32_t pushed = 0;
+    uint64_t now = 0;
+    for (int step = 0; step < 20'000; ++step) {
+        if (ref.empty() || rnd() % 3 != 0) {
+            const uint64_t at = now + rnd() % 8;  // few distinct times: many ties
+            q.push(at, pushed, 0);
+            ref.push_back({at, pushed++});
+        } else {
+            const auto it = std::min_element(ref.begin(), ref.end());
+            const wakeup_entry e = q.pop();
+            ASSERT_EQ(e.at_ps, it->first) << step;
+            ASSERT_EQ(e.target, it->second) << step;
+            now = e.at_ps;
+            ref.erase(it);
+        }
+        ASSERT_EQ(q.size(), ref.size());
+    }
 }
