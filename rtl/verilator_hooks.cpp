@@ -16,6 +16,8 @@
 
 #include <systemc>
 
+#include "hw/common/sim_clock.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -35,7 +37,7 @@ void stop_kernel()
 {
     // Before sc_start (e.g. a fatal at model construction) there is nothing to stop; calling
     // sc_stop() then would only make the later sc_start fail with E546.
-    if (sc_core::sc_is_running()) sc_core::sc_stop();
+    uetsim::stop_simulation();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "hw/common/sim_clock.h"
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
 #include "testbench/records/record_registry.h"
@@ -110,8 +111,8 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet, bool
         std::cerr << "uetsim: error: " << e.what() << "\n";
         return exit_bad_input;
     } catch (const std::exception& e) {
-        std::cerr << "uetsim: internal error at simulated time " << sc_core::sc_time_stamp() << ": "
-                  << e.what() << "\n";
+        std::cerr << "uetsim: internal error at simulated time " << sim_now() << ": " << e.what()
+                  << "\n";
         return exit_internal_error;
     }
     std::cout << format_summary(summary, out_dir) << std::flush;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "hw/common/activity.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -39,7 +40,7 @@ void fault_injector::apply_due()
     while (m_next < m_events.size()) {
         const resolved& e = m_events[m_next];
         const sc_core::sc_time at = seconds(e.spec.at_s);
-        if (at > sc_core::sc_time_stamp()) {
+        if (at > sim_now()) {
             m_due.notify_at_ps(at.value());
             return;
         }

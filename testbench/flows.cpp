@@ -4,6 +4,7 @@
 
 #include "hw/common/activity.h"
 #include "hw/common/random.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "testbench/flow_host.h"
 #include "testbench/topology.h"
@@ -41,7 +42,7 @@ void flows::start_due()
     while (m_next_start < m_start_order.size()) {
         const flow_message& m = m_msgs[m_start_order[m_next_start]];
         const sc_core::sc_time at = seconds(m.spec.start_s);
-        if (at > sc_core::sc_time_stamp()) {
+        if (at > sim_now()) {
             m_due.notify_at_ps(at.value());
             return;
         }
@@ -100,8 +101,7 @@ void flows::deliver(packet& p)
     } else {
         receive_payload(m, p.ses.offset, p.payload_bytes);
         // A NIC-less message completes when its last byte arrives.
-        if (!m.done() && m.packets_received == m.packets_total)
-            complete(m, to_seconds(sc_core::sc_time_stamp()));
+        if (!m.done() && m.packets_received == m.packets_total) complete(m, to_seconds(sim_now()));
     }
     m_pool.release(&p);
 }

@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -26,7 +27,7 @@ void progress_meter::poll()
     if (m_printed && wall - m_last_print < 0.5) return;  // the first slice prints at once
     m_last_print = wall;
     m_printed = true;
-    const double now = to_seconds(sc_core::sc_time_stamp());
+    const double now = to_seconds(sim_now());
     double frac = m_stop_s > 0 ? now / m_stop_s : 1;
     if (!m_flows.messages().empty())
         frac = std::max(frac, double(m_flows.completed()) / double(m_flows.messages().size()));

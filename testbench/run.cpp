@@ -14,6 +14,7 @@
 
 #include "hw/common/activity.h"
 #include "hw/common/model_scheduler.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "testbench/app/rdma_application.h"
 #include "testbench/run_input_error.h"
@@ -80,7 +81,7 @@ private:
 run_summary summarise(fabric& fab, const flows& traffic, const rdma_application* app)
 {
     run_summary s;
-    s.sim_time_s = to_seconds(sc_core::sc_time_stamp());
+    s.sim_time_s = to_seconds(sim_now());
     s.events = activity::count();
     s.data_packets_sent = traffic.data_packets_sent();
     for (size_t h = 0; h < fab.nic_count(); ++h)
@@ -184,7 +185,7 @@ public:
             if (first) return;
             first = m;
             std::cerr << "uetsim: error: " << m.text() << "\n";
-            sc_core::sc_stop();
+            stop_simulation();
         });
     }
     ~first_mismatch_stops_the_run() { set_rtl_mismatch_handler({}); }
@@ -277,7 +278,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (sc.trace.enabled) trace = std::make_unique<waveforms>(sc, fab, opts.out_dir);
     // A Flows-only run ends when its last message is done; with the application it runs to its
     // stop time.
-    if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { sc_core::sc_stop(); });
+    if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { stop_simulation(); });
     std::unique_ptr<progress_meter> progress;
     if (opts.progress)
         progress = std::make_unique<progress_meter>(sc.simulation.stop_time_s, traffic);

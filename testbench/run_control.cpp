@@ -1,10 +1,14 @@
 #include "testbench/run_control.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include <systemc>
 
+#include "hw/common/model_scheduler.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -47,17 +51,23 @@ int run_until(double stop_time_s, const std::function<void()>& between_slices)
     using namespace sc_core;
     const sc_time stop = seconds(stop_time_s);
     const sc_time slice = seconds(stop_check_slice_s);
+    const char* lockstep_env = std::getenv("UETSIM_LOCKSTEP");
+    const bool lockstep = lockstep_env && std::string(lockstep_env) == "1";
     // The first slice always runs: it completes elaboration (and a zero stop time still runs
     // its one delta cycle, as a single sc_start would).
     do {
-        const sc_time left = stop > sc_time_stamp() ? stop - sc_time_stamp() : SC_ZERO_TIME;
-        const sc_time before = sc_time_stamp();
-        sc_start(left < slice ? left : slice);
+        const sc_time left = stop > sim_now() ? stop - sim_now() : SC_ZERO_TIME;
+        const sc_time before = sim_now();
+        const sc_time step = left < slice ? left : slice;
+        // The model may run ahead of the kernel up to the end of this slice (model_scheduler.h);
+        // UETSIM_LOCKSTEP=1 keeps it at the kernel's time, to check that this changes nothing.
+        model_scheduler::instance().set_horizon_ps(lockstep ? 0 : before.value() + step.value());
+        sc_start(step);
         if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
-        if (sc_time_stamp() == before) break;      // sc_pause, or a zero stop time
+        if (sim_now() == before) break;            // sc_pause, or a zero stop time
         if (between_slices) between_slices();
-        if (g_stop_signal && sc_time_stamp() < stop) return g_stop_signal;
-    } while (sc_time_stamp() < stop);
+        if (g_stop_signal && sim_now() < stop) return g_stop_signal;
+    } while (sim_now() < stop);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "hw/common/activity.h"
 #include "hw/common/ring.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/wakeup.h"
 #include "tlm/packet.h"
 
@@ -56,8 +57,8 @@ private:
     void fire()
     {
         activity::tick();
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
-        while (!m_items.empty() && m_items.front().due <= now) {
+        const uint64_t now = sim_now_ps();
+        while (!m_items.empty() && m_items.front().due.value() <= now) {
             T p = std::move(m_items.front().p);
             m_items.pop_front();
             m_on_due(p);

@@ -1,5 +1,6 @@
 #include "hw/common/model_scheduler.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/wakeup.h"
 
 namespace uetsim {
@@ -55,22 +56,29 @@ void model_scheduler::run()
     ++m_activations;
     m_armed_ps = UINT64_MAX;
     m_running = true;
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    uint64_t now = sc_core::sc_time_stamp().value();
     struct not_running
     {
         bool& flag;
-        ~not_running() { flag = false; }
+        ~not_running() { flag = sim_clock::ahead = false; }
     } guard{m_running};
-    while (!m_queue.empty() && m_queue.top().at_ps <= now) {
-        const wakeup_entry e = m_queue.pop();
-        wakeup* w = m_targets[e.target];
-        if (!w || !w->m_pending || w->m_gen != e.gen) continue;
-        w->m_pending = false;
-        w->m_handler();
+    sim_clock::model_ps = now;
+    sim_clock::ahead = true;
+    for (;;) {
+        while (!m_queue.empty() && m_queue.top().at_ps <= now) {
+            const wakeup_entry e = m_queue.pop();
+            wakeup* w = m_targets[e.target];
+            if (!w || !w->m_pending || w->m_gen != e.gen) continue;
+            w->m_pending = false;
+            w->m_handler();
+        }
+        drop_stale();
+        if (sim_clock::stopped || m_queue.empty() || m_queue.top().at_ps >= m_horizon_ps) break;
+        now = sim_clock::model_ps = m_queue.top().at_ps;  // on to the next due time
     }
     m_running = false;
-    drop_stale();
-    if (!m_queue.empty()) arm_kernel(m_queue.top().at_ps);
+    sim_clock::ahead = false;
+    if (!m_queue.empty() && !sim_clock::stopped) arm_kernel(m_queue.top().at_ps);
 }
 
 wakeup::wakeup(handler h, phase ph)

@@ -1,8 +1,14 @@
 // The model's one timed process: every wake-up of the model (wakeup.h) waits in one queue
-// ordered by (time, sequence), and one SC_METHOD on one kernel event runs each due time's
-// wake-ups in that order. Two gains: the same-time order no longer depends on the kernel's
-// event history, so observers (waveforms, the progress line) cannot change results; and the
-// kernel's timed-notification heap (28-37% of a run's instructions) carries one event.
+// ordered by (time, phase, sequence), and one SC_METHOD on one kernel event runs them in that
+// order. The same-time order no longer depends on the kernel's event history, so observers
+// (waveforms, the progress line) cannot change results, and the kernel's timed-notification
+// heap (28-37% of a run's instructions) carries one event.
+//
+// Within a horizon (set_horizon_ps: the end of the run's current slice of simulated time) the
+// scheduler goes on from one due time to the next without returning to the kernel, with the
+// model's clock (sim_clock.h) ahead of the kernel's: nothing but the model has timed work, so
+// the kernel would only have come straight back. Without a horizon (a test bench calling
+// sc_start itself) it returns to the kernel at every due time. Both give the same order.
 // One simulation per process, so one scheduler per process, made by the first wake-up.
 #pragma once
 
@@ -21,7 +27,9 @@ class model_scheduler : public sc_core::sc_module
 public:
     static model_scheduler& instance();
 
-    // Kernel activations of the scheduler so far (one per due time).
+    // Wake-ups due before `ps` may run ahead of the kernel's clock (0: none).
+    void set_horizon_ps(uint64_t ps) { m_horizon_ps = ps; }
+    // Kernel activations of the scheduler so far.
     uint64_t activations() const { return m_activations; }
     size_t pending_entries() const { return m_queue.size(); }
 
@@ -40,6 +48,7 @@ private:
     std::vector<wakeup*> m_targets;
     sc_core::sc_event m_due;
     uint64_t m_armed_ps = UINT64_MAX;
+    uint64_t m_horizon_ps = 0;
     uint64_t m_activations = 0;
     bool m_running = false;
 };

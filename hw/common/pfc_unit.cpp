@@ -1,6 +1,7 @@
 #include "hw/common/pfc_unit.h"
 
 #include "hw/common/activity.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -9,7 +10,7 @@ namespace {
 
 uint64_t now_ps()
 {
-    return sc_core::sc_time_stamp().value();
+    return sim_now_ps();
 }
 
 // Wakes `w` at `at_ps` (replacing any pending wake-up); none when `at_ps` is never.

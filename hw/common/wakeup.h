@@ -11,6 +11,8 @@
 #include <functional>
 #include <systemc>
 
+#include "hw/common/sim_clock.h"
+
 namespace uetsim {
 
 class model_scheduler;
@@ -32,10 +34,7 @@ public:
     wakeup& operator=(const wakeup&) = delete;
 
     // Wakes after `delay` (zero: later at this same time, after what is due now).
-    void notify(const sc_core::sc_time& delay)
-    {
-        notify_at_ps(sc_core::sc_time_stamp().value() + delay.value());
-    }
+    void notify(const sc_core::sc_time& delay) { notify_at_ps(sim_now_ps() + delay.value()); }
     void notify_at_ps(uint64_t at_ps)
     {
         if (m_pending && m_at_ps <= at_ps) return;

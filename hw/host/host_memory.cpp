@@ -1,5 +1,7 @@
 #include "hw/host/host_memory.h"
 
+#include "hw/common/sim_clock.h"
+
 namespace uetsim {
 
 host_memory::host_memory(const sc_core::sc_module_name& name)
@@ -19,8 +21,7 @@ void host_memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& del
     if (!m_observer) return;
     static const pcie_tag untagged{};
     const pcie_tag* tag = t.get_extension<pcie_tag>();
-    m_observer(tag ? *tag : untagged, t.get_data_ptr(), t.get_data_length(),
-               sc_core::sc_time_stamp() + delay);
+    m_observer(tag ? *tag : untagged, t.get_data_ptr(), t.get_data_length(), sim_now() + delay);
 }
 
 }  // namespace uetsim

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "hw/common/sim_clock.h"
+
 namespace uetsim {
 
 host_mmio::host_mmio(const sc_core::sc_module_name& name)
@@ -31,7 +33,7 @@ sc_core::sc_time host_mmio::write(uint64_t address, const std::vector<unsigned c
         throw std::runtime_error(std::string(name()) + ": MMIO write at 0x" +
                                  std::to_string(address) +
                                  " failed: " + m_txn.get_response_string());
-    return sc_core::sc_time_stamp() + delay;
+    return sim_now() + delay;
 }
 
 }  // namespace uetsim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -36,7 +37,7 @@ sc_core::sc_time link::transmit(direction d, packet& p)
         p.tx_rate_bps = 0;
     }
     const sc_core::sc_time ser = serialization(p.wire_bytes, rate);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     for (auto& t : m_taps) t(p, d, now);
     if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {
         ++l.lost;

@@ -1,5 +1,6 @@
 #include "hw/pcie/pcie_link.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -14,7 +15,7 @@ pcie_purpose purpose_of(const tlm::tlm_generic_payload& t)
 
 uint64_t now_ps()
 {
-    return sc_core::sc_time_stamp().value();
+    return sim_now_ps();
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "hw/common/sim_clock.h"
 #include "hw/pcie/pcie_config.h"
 #include "hw/common/state_probe.h"
 #include "hw/pcie/pcie_lanes.h"
@@ -51,10 +52,7 @@ public:
     double rate_bps(side s) const { return m_lanes[s].rate_bps(); }
     // Side `s`'s busy time counted in stats() but still ahead at the current time (transactions
     // are counted when issued; their bytes cross later).
-    uint64_t queued_ps(side s) const
-    {
-        return m_lanes[s].queued_ps(sc_core::sc_time_stamp().value());
-    }
+    uint64_t queued_ps(side s) const { return m_lanes[s].queued_ps(sim_now_ps()); }
     const pcie_config& config() const { return m_cfg; }
     // Waveforms: called after each transfer is queued on either side (nullptr: not traced).
     void set_probe(state_probe* p) { m_probe = p; }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -110,7 +111,7 @@ void fabric_switch::on_arrival(size_t port, packet& p)
         m_pool.release(&p);
         return;
     }
-    m_pipeline.push({&p, d.tag}, sc_core::sc_time_stamp() + m_latency);
+    m_pipeline.push({&p, d.tag}, sim_now() + m_latency);
 }
 
 void fabric_switch::sample_buffer_occupancy(bool aggregate, bool per_port)
@@ -141,7 +142,7 @@ void fabric_switch::forward(const switch_item& item)
         m_pool.release(p);
         return;
     }
-    const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+    const uint64_t now_ps = to_ps(sim_now());
     const size_t members = m_routes.set_size(set);
     const size_t member = m_flowlet ? m_flowlet->select(*p, item.tag.tc, set, members, now_ps)
                                     : m_ecmp.select(*p, item.tag.tc, set, members, now_ps);

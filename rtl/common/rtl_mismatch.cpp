@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "hw/common/sim_clock.h"
+
 namespace uetsim {
 
 namespace {
@@ -34,7 +36,7 @@ std::string rtl_mismatch::text() const
 
 uint64_t rtl_sim_time_ps()
 {
-    return sc_core::sc_time_stamp().value();
+    return sim_now_ps();
 }
 
 void rtl_protocol_error(const std::string& what)

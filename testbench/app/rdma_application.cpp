@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hw/common/activity.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "hw/nic/common/host_commands.h"
 #include "testbench/app/wqe_math.h"
@@ -70,7 +71,7 @@ void rdma_application::schedule(action a)
 void rdma_application::run_agenda()
 {
     activity::tick();
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t now = sim_now_ps();
     // Every action is live: one that no longer applies (a retry after setup) does nothing.
     if (m_agenda.expire(
             now, [](const action&) { return true; }, [this](const action& a) { perform(a); }))
@@ -86,7 +87,7 @@ void rdma_application::perform(const action& a)
             if (c.setup_done_s >= 0) return;
             send_cm(c.initiator, cm_type::request, c);
             action r{};
-            r.at_ps = sc_core::sc_time_stamp().value() + ps_from_seconds(k_connect_retry_s);
+            r.at_ps = sim_now_ps() + ps_from_seconds(k_connect_retry_s);
             r.kind = action_kind::retry;
             r.conn = c.id;
             schedule(r);
@@ -139,7 +140,7 @@ void rdma_application::on_connection_message(uint32_t host, const cm_fields& m)
             c.setup_done_s = now_s();
             send_cm(c.initiator, cm_type::ack, c);
             action d{};
-            d.at_ps = std::max<uint64_t>(sc_core::sc_time_stamp().value(),
+            d.at_ps = std::max<uint64_t>(sim_now_ps(),
                                          ps_from_seconds(m_timeline.data_start_s(c.setup_done_s)));
             d.kind = action_kind::data_start;
             d.conn = c.id;
@@ -164,7 +165,7 @@ void rdma_application::post_wqe(connection& c)
     d.traffic_class = m_sc.rdma.data_tc;
     m_scratch.assign(sizeof(d), 0);
     store(m_scratch.data(), d);
-    c.doorbell_ps.push_back(sc_core::sc_time_stamp().value());
+    c.doorbell_ps.push_back(sim_now_ps());
     ++c.posted;
     ++m_posted;
     m_fab.mmio_at(c.initiator)
@@ -178,7 +179,7 @@ void rdma_application::on_completion(connection& c, uint32_t wqe_id)
     // One WQE of a queue pair is in service at a time: completions come in posting order.
     const uint64_t posted_ps = c.doorbell_ps.front();
     c.doorbell_ps.pop_front();
-    const uint64_t now_ps = sc_core::sc_time_stamp().value();
+    const uint64_t now_ps = sim_now_ps();
     ++c.completed;
     ++m_completed;
     if (wqe_id != c.completed)

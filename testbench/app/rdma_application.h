@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "hw/common/deadline_heap.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/wakeup.h"
 #include "testbench/app/placement.h"
 #include "testbench/app/timeline.h"
@@ -96,7 +97,7 @@ private:
     void on_completion(connection& c, uint32_t wqe_id);
     void beacon_tick();
     void write_beacon(double now);
-    double now_s() const { return sc_core::sc_time_stamp().to_seconds(); }
+    double now_s() const { return sim_now().to_seconds(); }
 
     const scenario& m_sc;
     fabric& m_fab;

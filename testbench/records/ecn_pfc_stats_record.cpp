@@ -2,6 +2,7 @@
 // ports' PFC units and ECN counters.
 #include "testbench/records/ecn_pfc_stats_record.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -201,7 +202,7 @@ void ecn_pfc_stats_record_module::write(double now)
 
 void ecn_pfc_stats_record_module::finish()
 {
-    const double now = to_seconds(sc_core::sc_time_stamp());
+    const double now = to_seconds(sim_now());
     if (now > m_last_s || m_csv.rows() == 0) write(now);
     m_csv.close();
 }

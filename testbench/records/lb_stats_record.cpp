@@ -2,6 +2,7 @@
 // samples the equal-cost set members.
 #include "testbench/records/lb_stats_record.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -221,7 +222,7 @@ void lb_stats_record_module::write(double now)
 
 void lb_stats_record_module::finish()
 {
-    write(to_seconds(sc_core::sc_time_stamp()));  // the last row per member, always
+    write(to_seconds(sim_now()));  // the last row per member, always
     m_csv.close();
 }
 

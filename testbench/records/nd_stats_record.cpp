@@ -1,6 +1,7 @@
 // nd-stats: its column table, its registry declaration and the module that samples the ports.
 #include "testbench/records/nd_stats_record.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "hw/nic/roce/roce_nic.h"
 #include "testbench/records/roce_records.h"
@@ -168,7 +169,7 @@ void nd_stats_record_module::write(double now, double interval)
 
 void nd_stats_record_module::finish()
 {
-    const double now = to_seconds(sc_core::sc_time_stamp());
+    const double now = to_seconds(sim_now());
     if (m_csv.rows() == 0 || now > m_last_s) write(now, now - m_last_s);
     m_csv.close();
 }

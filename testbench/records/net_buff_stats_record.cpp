@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "hw/nic/roce/roce_nic.h"
 #include "hw/nic/uet/uet_nic.h"
@@ -122,7 +123,7 @@ public:
     }
     void finish() override
     {
-        const double now = to_seconds(sc_core::sc_time_stamp());
+        const double now = to_seconds(sim_now());
         if (m_csv.rows() == 0 || now > m_last_s) write(now);
         m_csv.close();
     }

@@ -1,6 +1,7 @@
 // nic-pipeline-stats: its column table, registry declaration and writer.
 #include "testbench/records/nic_pipeline_record.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "hw/nic/uet/pipeline_bounds.h"
 #include "hw/nic/uet/uet_nic.h"
@@ -203,7 +204,7 @@ void nic_pipeline_record::write(double now)
 {
     const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
     const double interval = now - m_last_row_s;
-    const uint64_t now_ps = sc_core::sc_time_stamp().value();
+    const uint64_t now_ps = sim_now_ps();
     for (size_t h = 0; h < m_fab.nic_count(); ++h) {
         const uet_nic* u = m_fab.uet_nic_at(h);
         if (!u) continue;
@@ -223,7 +224,7 @@ void nic_pipeline_record::write(double now)
 
 void nic_pipeline_record::finish()
 {
-    const double now = to_seconds(sc_core::sc_time_stamp());
+    const double now = to_seconds(sim_now());
     if (m_csv.rows() == 0 || now > m_last_row_s) write(now);
     m_csv.close();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -183,7 +184,7 @@ void pcie_records::write(double now, double interval)
 
 void pcie_records::finish()
 {
-    const double now = to_seconds(sc_core::sc_time_stamp());
+    const double now = to_seconds(sim_now());
     if (m_fab.nic_count() && (m_csv.rows() == 0 || now > m_last_row_s))
         write(now, now - m_last_row_s);
     m_csv.close();

@@ -1,6 +1,7 @@
 #include "testbench/records/record_clock.h"
 
 #include "hw/common/activity.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -15,7 +16,7 @@ void record_clock::tick()
 {
     activity::tick();
     if (m_started) {
-        const double now = to_seconds(sc_core::sc_time_stamp());
+        const double now = to_seconds(sim_now());
         for (const auto& f : m_followers) f(now);
     }
     m_tick.notify(seconds(m_started ? m_interval_s : m_first_s));

@@ -2,6 +2,7 @@
 // registry declaration and its writer.
 #include "testbench/records/roce_records.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "hw/nic/roce/roce_nic.h"
 
@@ -211,7 +212,7 @@ void roce_transport_record::write(double now)
 
 void roce_transport_record::finish()
 {
-    const double now = to_seconds(sc_core::sc_time_stamp());
+    const double now = to_seconds(sim_now());
     if (now > m_last_row_s) write(now);
     m_csv.close();
 }

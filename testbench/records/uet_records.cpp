@@ -1,6 +1,7 @@
 // uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
 #include "testbench/records/uet_records.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/nic/uet/uet_nic.h"
 
 #include "hw/common/time.h"
@@ -363,7 +364,7 @@ void uet_transport_record::write(double now)
 
 void uet_transport_record::finish()
 {
-    const double now = to_seconds(sc_core::sc_time_stamp());
+    const double now = to_seconds(sim_now());
     if (now > m_last_row_s) write(now);
     m_csv.close();
 }

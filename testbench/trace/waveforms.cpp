@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <systemc>
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "hw/nic/uet/entropy/reps_policy.h"
 #include "hw/nic/uet/uet_nic.h"
@@ -30,7 +31,7 @@ bool matches_any(const std::vector<std::string>& globs, const std::string& name)
 
 uint64_t now_ps()
 {
-    return sc_core::sc_time_stamp().value();
+    return sim_now_ps();
 }
 
 uint64_t ns(double seconds)
@@ -318,7 +319,7 @@ private:
     void end(int d)
     {
         lane& ln = m_dir[d];
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        const sc_core::sc_time now = sim_now();
         if (now >= ln.busy_until)
             m_w.set(ln.busy, 0);
         else

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
@@ -58,7 +59,7 @@ void nic_host_interface::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_ti
     }
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     // Acted on when it has crossed the link; the link is serial, so arrivals are in order.
-    m_bar_writes.push(w, std::max(sc_core::sc_time_stamp() + delay, m_bar_writes.last_due()));
+    m_bar_writes.push(w, std::max(sim_now() + delay, m_bar_writes.last_due()));
 }
 
 void nic_host_interface::on_bar_write(bar_write w)
@@ -106,7 +107,7 @@ void nic_host_interface::create_qp(uint32_t qp, uint32_t peer_host)
 
 void nic_host_interface::message_complete(uint64_t message)
 {
-    const double now_s = sc_core::sc_time_stamp().to_seconds();
+    const double now_s = sim_now().to_seconds();
     if (!is_wqe_message(message)) {
         if (m_direct_complete) m_direct_complete(message, now_s);
         return;
@@ -122,8 +123,8 @@ void nic_host_interface::message_complete(uint64_t message)
     m_tag->src_host = m_host;
     m_tag->message = message;
     m_tag->offset = 0;
-    dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::completion_write,
-                 sc_core::sc_time_stamp().value(), m_cfg.completion_bytes, m_buffer.data());
+    dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::completion_write, sim_now_ps(),
+                 m_cfg.completion_bytes, m_buffer.data());
     // The next WQE of the queue pair goes into service at once; its completion entry is
     // already on its way.
     qp.busy = false;
@@ -144,8 +145,8 @@ void nic_host_interface::connection_message_received(uint32_t src_host, const cm
     m_tag->src_host = src_host;
     m_tag->message = 0;
     m_tag->offset = 0;
-    dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::connection_write,
-                 sc_core::sc_time_stamp().value(), sizeof(cm_fields), m_buffer.data());
+    dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::connection_write, sim_now_ps(),
+                 sizeof(cm_fields), m_buffer.data());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,7 +156,7 @@ uint64_t nic_host_interface::dma_transfer(tlm::tlm_command cmd, pcie_purpose pur
                                           uint64_t at_ps, uint32_t bytes, const unsigned char* data)
 {
     if (m_buffer.size() < bytes) m_buffer.resize(bytes);
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t now = sim_now_ps();
     m_tag->purpose = purpose;
     m_txn.set_command(cmd);
     m_txn.set_address(0);
@@ -191,8 +192,8 @@ uint64_t nic_host_interface::write_payload(uint32_t src_host, uint64_t message, 
     m_tag->src_host = src_host;
     m_tag->message = message;
     m_tag->offset = offset;
-    const uint64_t done = dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::data_write,
-                                       sc_core::sc_time_stamp().value(), bytes);
+    const uint64_t done =
+        dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::data_write, sim_now_ps(), bytes);
     m_write_free_ps = done - m_latency_ps;
     return done;
 }

@@ -1,5 +1,6 @@
 #include "hw/nic/common/nic_port.h"
 
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "tlm/dscp.h"
 
@@ -36,7 +37,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         ++m_stats.rx_packets;
         m_stats.rx_bytes += p.wire_bytes;
         if (__builtin_expect(p.kind == packet_kind::pfc, 0)) return receive_pfc(p);
-        const uint64_t now = sc_core::sc_time_stamp().value();
+        const uint64_t now = sim_now_ps();
         if (!m_rx[0].has_room(now)) {
             // The MAC's receive FIFO is full: the frame is lost here; the transport recovers
             // it as any other loss.
@@ -80,7 +81,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     if (m_rx_buf.any_pfc()) {
         // The page's refresh: pause again while the pool is at or above Xoff, else XON.
         m_pfc.on_refresh([this](int c) {
-            const uint64_t now = sc_core::sc_time_stamp().value();
+            const uint64_t now = sim_now_ps();
             m_rx_xon_pending |= m_rx_buf.drain(now);
             if (m_rx_xon_pending) m_rx_release_ev.notify_at_ps(now);
             return m_rx_buf.refresh(c);
@@ -99,14 +100,14 @@ void nic_port::rx_released(uint8_t xon_classes)
 void nic_port::arm_rx_release()
 {
     if (!m_rx_buf.any_pause_outstanding() || !m_rx_buf.releases_pending()) return;
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t now = sim_now_ps();
     const uint64_t due = m_rx_buf.next_release_ps();
     m_rx_release_ev.notify_at_ps(due > now ? due : now);
 }
 
 void nic_port::on_rx_release_due()
 {
-    const uint8_t xon = m_rx_xon_pending | m_rx_buf.drain(sc_core::sc_time_stamp().value());
+    const uint8_t xon = m_rx_xon_pending | m_rx_buf.drain(sim_now_ps());
     m_rx_xon_pending = 0;
     rx_released(xon);
     arm_rx_release();
@@ -114,7 +115,7 @@ void nic_port::on_rx_release_due()
 
 uint64_t nic_port::rx_backlog(const packet& p)
 {
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t now = sim_now_ps();
     if (m_rx_buf.releases_pending()) rx_released(m_rx_buf.drain(now));
     const uint64_t held = m_rx_buf.occupancy(rx_class(p));
     const uint64_t own = m_rx_buf.pool_bytes(rx_class(p)) ? p.wire_bytes - k_rx_uncharged_bytes : 0;
@@ -214,7 +215,7 @@ void nic_port::received(packet* p)
     // write to the host done).
     const int cls = rx_class(*p);
     const uint32_t charge = p->wire_bytes - k_rx_uncharged_bytes;
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t now = sim_now_ps();
     if (p->kind != packet_kind::connection) {
         m_rx_hold_ps = 0;
         m_client.on_receive(p);

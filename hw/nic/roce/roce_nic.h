@@ -21,6 +21,7 @@
 #include <systemc>
 
 #include "hw/common/deadline_heap.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/wakeup.h"
 #include "hw/common/delay_line.h"
 #include "hw/common/ring.h"
@@ -170,7 +171,7 @@ private:
     void on_timer();
 
     roce_transport_counters& sync_counters() const;
-    uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+    uint64_t now_ps() const { return sim_now_ps(); }
 
     roce_nic_config m_cfg;
     double m_line_rate_bps;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hw/common/activity.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 #include "hw/nic/uet/entropy/entropy_random.h"
 #include "hw/nic/uet/retransmit_timeout.h"
@@ -295,7 +296,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     const uint64_t to_entropy = lookup.room_at(f.done);
     fetch.leave(f, to_entropy);
     const uint64_t built = lookup_and_build(to_entropy, entropy, g, *sp, *pk);
-    port.push_data(pk, std::max(picoseconds(built), sc_core::sc_time_stamp()));
+    port.push_data(pk, std::max(picoseconds(built), sim_now()));
 }
 
 uint64_t uet_nic::lookup_and_build(uint64_t to_entropy, const entropy_answer& entropy, pdc_group& g,

@@ -23,6 +23,7 @@
 #include "hw/common/delay_line.h"
 #include "hw/common/occupancy_histogram.h"
 #include "hw/common/random.h"
+#include "hw/common/sim_clock.h"
 #include "hw/common/state_probe.h"
 #include "hw/common/wakeup.h"
 #include "hw/nic/common/context_cache.h"
@@ -189,8 +190,8 @@ private:
     // `rx_pdc`: the receiving end's own id, for a data packet that does not carry it yet.
     void monitor(const packet& p, uet_monitor_row::dir d, const sender_pdc* sp = nullptr,
                  const pdc_group* g = nullptr, double rtt_ns = -1, uint16_t rx_pdc = 0);
-    double now_s() const { return sc_core::sc_time_stamp().to_seconds(); }
-    uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+    double now_s() const { return sim_now().to_seconds(); }
+    uint64_t now_ps() const { return sim_now_ps(); }
 
     uet_nic_config m_cfg;
     nscc_config m_cc_cfg;

@@ -1,0 +1,39 @@
+// The model's current time. The model scheduler (model_scheduler.h) runs the wake-ups of a
+// slice of simulated time one due time after another without going back to the kernel for
+// each, so while it runs, the kernel's clock (sc_time_stamp) lags behind the time the model is
+// at. Model code reads the time here; it is the kernel's time whenever the scheduler is not
+// running ahead.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+
+namespace uetsim {
+
+namespace sim_clock {
+inline uint64_t model_ps = 0;  // the due time the scheduler is at (or reached last)
+inline bool ahead = false;     // true while the scheduler runs wake-ups
+inline bool stopped = false;   // stop_simulation(): no due time after the current one runs
+}  // namespace sim_clock
+
+inline uint64_t sim_now_ps()
+{
+    if (sim_clock::ahead) return sim_clock::model_ps;
+    const uint64_t kernel = sc_core::sc_time_stamp().value();
+    // After a stop the model may be ahead of the kernel, which never reached that time.
+    return kernel > sim_clock::model_ps ? kernel : sim_clock::model_ps;
+}
+
+inline sc_core::sc_time sim_now()
+{
+    return sc_core::sc_time::from_value(sim_now_ps());
+}
+
+// sc_stop for the model: the wake-ups still due at the current time run, none after it.
+inline void stop_simulation()
+{
+    sim_clock::stopped = true;
+    if (sc_core::sc_is_running()) sc_core::sc_stop();
+}
+
+}  // namespace uetsim
