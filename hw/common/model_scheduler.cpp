@@ -1,5 +1,7 @@
 #include "hw/common/model_scheduler.h"
 
+#include <stdexcept>
+
 #include "hw/common/sim_clock.h"
 #include "hw/common/wakeup.h"
 
@@ -22,15 +24,18 @@ model_scheduler::model_scheduler(const sc_core::sc_module_name& name) : sc_core:
 
 uint32_t model_scheduler::attach(wakeup* w)
 {
+    if (m_targets.size() >= wakeup_entry::max_targets)
+        throw std::length_error("more than 16,777,216 model wake-ups: the fabric is too large");
     m_targets.push_back(w);
     return uint32_t(m_targets.size() - 1);
 }
 
-void model_scheduler::schedule(uint32_t id, uint32_t gen, uint64_t at_ps, bool late)
+uint64_t model_scheduler::schedule(uint32_t id, uint64_t at_ps, bool late)
 {
-    m_queue.push(at_ps, id, gen, late);
+    const uint64_t key = m_queue.push(at_ps, id, late);
     // While running, the loop below takes what is due now and arms for the rest on its way out.
     if (!m_running && at_ps < m_armed_ps) arm_kernel(at_ps);
+    return key;
 }
 
 void model_scheduler::arm_kernel(uint64_t at_ps)
@@ -45,8 +50,8 @@ void model_scheduler::drop_stale()
 {
     while (!m_queue.empty()) {
         const wakeup_entry& e = m_queue.top();
-        const wakeup* w = m_targets[e.target];
-        if (w && w->m_pending && w->m_gen == e.gen) return;
+        const wakeup* w = m_targets[e.target()];
+        if (w && w->m_pending && w->m_key == e.key) return;
         m_queue.pop();
     }
 }
@@ -67,8 +72,8 @@ void model_scheduler::run()
     for (;;) {
         while (!m_queue.empty() && m_queue.top().at_ps <= now) {
             const wakeup_entry e = m_queue.pop();
-            wakeup* w = m_targets[e.target];
-            if (!w || !w->m_pending || w->m_gen != e.gen) continue;
+            wakeup* w = m_targets[e.target()];
+            if (!w || !w->m_pending || w->m_key != e.key) continue;
             w->m_pending = false;
             w->m_handler();
         }
@@ -96,10 +101,9 @@ wakeup::~wakeup()
 
 void wakeup::arm(uint64_t at_ps)
 {
-    ++m_gen;
     m_pending = true;
     m_at_ps = at_ps;
-    m_scheduler.schedule(m_id, m_gen, at_ps, m_sample);
+    m_key = m_scheduler.schedule(m_id, at_ps, m_sample);
 }
 
 }  // namespace uetsim

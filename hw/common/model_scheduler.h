@@ -39,7 +39,7 @@ private:
 
     uint32_t attach(wakeup* w);
     void detach(uint32_t id) { m_targets[id] = nullptr; }
-    void schedule(uint32_t id, uint32_t gen, uint64_t at_ps, bool late);
+    uint64_t schedule(uint32_t id, uint64_t at_ps, bool late);
     void run();
     void drop_stale();
     void arm_kernel(uint64_t at_ps);

@@ -47,11 +47,7 @@ public:
         if (m_pending && m_at_ps == at_ps) return;
         arm(at_ps);
     }
-    void cancel()
-    {
-        m_pending = false;
-        ++m_gen;
-    }
+    void cancel() { m_pending = false; }
     bool pending() const { return m_pending; }
 
 private:
@@ -62,7 +58,7 @@ private:
     model_scheduler& m_scheduler;
     uint64_t m_at_ps = 0;
     uint32_t m_id;
-    uint32_t m_gen = 0;
+    uint64_t m_key = 0;  // of the live queue entry
     bool m_pending = false;
     bool m_sample;
 };

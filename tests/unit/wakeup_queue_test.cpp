@@ -16,7 +16,7 @@ namespace {
 std::vector<uint32_t> drain(wakeup_queue& q)
 {
     std::vector<uint32_t> out;
-    while (!q.empty()) out.push_back(q.pop().target);
+    while (!q.empty()) out.push_back(q.pop().target());
     return out;
 }
 
@@ -25,9 +25,9 @@ std::vector<uint32_t> drain(wakeup_queue& q)
 TEST(wakeup_queue, earliest_time_first)
 {
     wakeup_queue q;
-    q.push(300, 0, 0);
-    q.push(100, 1, 0);
-    q.push(200, 2, 0);
+    q.push(300, 0);
+    q.push(100, 1);
+    q.push(200, 2);
     EXPECT_EQ(q.top().at_ps, 100u);
     EXPECT_EQ(drain(q), (std::vector<uint32_t>{1, 2, 0}));
 }
@@ -39,37 +39,43 @@ TEST(wakeup_queue, equal_times_come_out_in_scheduling_order)
     // a binary heap alone would give the equal ones in an order set by its history.
     std::vector<uint32_t> expected;
     for (uint32_t i = 0; i < 50; ++i) {
-        q.push(1'000, i, 0);
+        q.push(1'000, i);
         expected.push_back(i);
-        q.push(500 + i, 100 + i, 0);
-        q.push(2'000 - i, 200 + i, 0);
-        if (i % 7 == 0) q.push(10, 300 + i, 0);
+        q.push(500 + i, 100 + i);
+        q.push(2'000 - i, 200 + i);
+        if (i % 7 == 0) q.push(10, 300 + i);
     }
     while (q.top().at_ps < 1'000) q.pop();
     std::vector<uint32_t> got;
-    while (!q.empty() && q.top().at_ps == 1'000) got.push_back(q.pop().target);
+    while (!q.empty() && q.top().at_ps == 1'000) got.push_back(q.pop().target());
     EXPECT_EQ(got, expected);
     EXPECT_EQ(q.size(), 50u);  // the later ones are still there
 }
 
-TEST(wakeup_queue, keeps_the_generation_it_was_given)
+TEST(wakeup_queue, each_push_has_its_own_key_naming_its_target)
 {
     wakeup_queue q;
-    q.push(5, 7, 3);
-    q.push(5, 7, 4);
-    EXPECT_EQ(q.pop().gen, 3u);
-    EXPECT_EQ(q.pop().gen, 4u);
+    const uint64_t first = q.push(5, 7);
+    const uint64_t second = q.push(5, 7);
+    const uint64_t last_target = q.push(5, uint32_t(wakeup_entry::max_targets - 1));
+    EXPECT_NE(first, second);
+    EXPECT_EQ(q.pop().key, first);
+    const wakeup_entry e = q.pop();
+    EXPECT_EQ(e.key, second);
+    EXPECT_EQ(e.target(), 7u);
+    EXPECT_EQ(q.pop().target(), uint32_t(wakeup_entry::max_targets - 1));
+    EXPECT_NE(last_target, second);
     EXPECT_TRUE(q.empty());
 }
 
 TEST(wakeup_queue, the_late_phase_comes_after_every_early_entry_of_its_time)
 {
     wakeup_queue q;
-    q.push(100, 0, 0, true);  // scheduled first, but late
-    q.push(100, 1, 0);
-    q.push(50, 2, 0, true);
-    q.push(100, 3, 0);
-    q.push(100, 4, 0, true);
+    q.push(100, 0, true);  // scheduled first, but late
+    q.push(100, 1);
+    q.push(50, 2, true);
+    q.push(100, 3);
+    q.push(100, 4, true);
     EXPECT_EQ(drain(q), (std::vector<uint32_t>{2, 1, 3, 0, 4}));
 }
 
@@ -90,13 +96,13 @@ TEST(wakeup_queue, matches_a_sorted_reference_under_random_use)
     for (int step = 0; step < 20'000; ++step) {
         if (ref.empty() || rnd() % 3 != 0) {
             const uint64_t at = now + rnd() % 8;  // few distinct times: many ties
-            q.push(at, pushed, 0);
+            q.push(at, pushed);
             ref.push_back({at, pushed++});
         } else {
             const auto it = std::min_element(ref.begin(), ref.end());
             const wakeup_entry e = q.pop();
             ASSERT_EQ(e.at_ps, it->first) << step;
-            ASSERT_EQ(e.target, it->second) << step;
+            ASSERT_EQ(e.target(), it->second) << step;
             now = e.at_ps;
             ref.erase(it);
         }
