@@ -112,7 +112,8 @@ const std::vector<manifest_member>& members()
          "`StopTime`, or the time reached when interrupted",
          [](const manifest_inputs& in) -> std::optional<json> { return in.summary.sim_time_s; }},
         {"events_executed",
-         "process activations executed (each run of an `SC_METHOD` of the model)",
+         "model wake-ups executed (each run of a wake-up handler of the model: a delay line, "
+         "transmitter, NIC stage or timer, record clock; docs/performance.md)",
          [](const manifest_inputs& in) -> std::optional<json> { return in.summary.events; }},
         {"data_packets_sent", "data packets the hosts started sending",
          [](const manifest_inputs& in) -> std::optional<json> {

@@ -1,5 +1,5 @@
 // What a topology costs in memory before a packet moves, from its shape alone (no build): hosts,
-// switch ports, and the bytes each takes, as measured at K = 16, K = 32 and 8,192 hosts
+// switch ports, and the bytes each takes, as measured at 8,192 hosts and K = 64
 // (docs/performance.md, "Scale"). The configuration refuses a fabric that would not fit the
 // machine's physical memory instead of letting it swap or be killed half way through elaboration.
 #pragma once
@@ -22,7 +22,7 @@ struct scale_estimate
 // with its share of a link, and what any run holds.
 inline constexpr uint64_t scale_bytes_fixed = 16ull << 20;
 uint64_t scale_bytes_per_host(nic_kind nic);
-inline constexpr uint64_t scale_bytes_per_switch_port = 18'000;
+inline constexpr uint64_t scale_bytes_per_switch_port = 11'000;
 
 scale_estimate estimate_scale(const topology_config& t, nic_kind nic);
 

@@ -27,7 +27,7 @@ struct run_summary
     double sim_time_s = 0;
     double wall_time_s = 0;
     double elaboration_wall_time_s = 0;  // part of wall_time_s before the first simulated step
-    uint64_t events = 0;  // process activations (one per SC_METHOD run), hw/common/activity.h
+    uint64_t events = 0;  // model wake-ups run (one per wakeup handler run), hw/common/activity.h
     uint64_t data_packets_sent = 0;
     uint64_t packets_dropped = 0;
     uint64_t packets_trimmed = 0;

@@ -1,4 +1,4 @@
-// Counts process activations (one per executed SC_METHOD call) across the model: the
+// Counts model wake-ups (one per run of a wakeup handler, wakeup.h) across the model: the
 // "events executed" figure of the manifest and bench/. One simulation per process, so a
 // process-wide counter is exact.
 #pragma once
