@@ -43,7 +43,9 @@ void model_scheduler::arm_kernel(uint64_t at_ps)
     m_armed_ps = at_ps;
     const uint64_t now = sc_core::sc_time_stamp().value();
     m_due.cancel();
-    m_due.notify(sc_core::sc_time::from_value(at_ps - now));
+    // Never in the kernel's past (a due time is never earlier than the model's clock, which is
+    // never behind the kernel's; the guard keeps a caller's mistake from wrapping around).
+    m_due.notify(sc_core::sc_time::from_value(at_ps > now ? at_ps - now : 0));
 }
 
 void model_scheduler::drop_stale()
