@@ -74,7 +74,7 @@ void pfc_unit::on_expiry()
 
 void pfc_unit::arm_expiry()
 {
-    arm(m_expiry_ev, m_rx.next_expiry());
+    arm(m_expiry_wake, m_rx.next_expiry());
 }
 
 void pfc_unit::xoff(uint8_t mask)
@@ -115,7 +115,7 @@ void pfc_unit::on_refresh_due()
 
 void pfc_unit::arm_refresh()
 {
-    arm(m_refresh_ev, m_tx.next_refresh());
+    arm(m_refresh_wake, m_tx.next_refresh());
 }
 
 void pfc_unit::send(uint8_t mask, bool pause)
@@ -163,7 +163,7 @@ void pfc_unit::arm_watchdog()
     uint64_t n = UINT64_MAX;
     for (int t = 0; t < 8; ++t)
         if (m_rx.paused(t) && m_watchdog_due[size_t(t)] < n) n = m_watchdog_due[size_t(t)];
-    arm(m_watchdog_ev, n);
+    arm(m_watchdog_wake, n);
 }
 
 }  // namespace uetsim

@@ -136,9 +136,9 @@ private:
     ring<packet*> m_queue;
     std::array<pfc_class_counters, 8> m_counters{};
     std::array<uint64_t, 8> m_watchdog_due{};
-    wakeup m_expiry_ev{[this] { on_expiry(); }};
-    wakeup m_refresh_ev{[this] { on_refresh_due(); }};
-    wakeup m_watchdog_ev{[this] { on_watchdog_due(); }};
+    wakeup m_expiry_wake{[this] { on_expiry(); }};
+    wakeup m_refresh_wake{[this] { on_refresh_due(); }};
+    wakeup m_watchdog_wake{[this] { on_watchdog_due(); }};
     bool m_active = false;
     state_probe* m_probe = nullptr;
 };

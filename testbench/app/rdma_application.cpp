@@ -52,8 +52,8 @@ rdma_application::rdma_application(const sc_core::sc_module_name& name, const sc
     }
     fab.run_on_hosts(this);
 
-    m_agenda_ev.notify_at_ps(0);  // run_agenda arms the first action at time 0
-    m_beacon_ev.notify_at_ps(0);
+    m_agenda_wake.notify_at_ps(0);  // run_agenda arms the first action at time 0
+    m_beacon_wake.notify_at_ps(0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -65,7 +65,7 @@ void rdma_application::schedule(action a)
     if (!sc_core::sc_is_running())
         m_agenda.add(a);  // run_agenda arms the first at time 0
     else if (m_agenda.push(a))
-        m_agenda_ev.notify_at_ps(a.at_ps);
+        m_agenda_wake.notify_at_ps(a.at_ps);
 }
 
 void rdma_application::run_agenda()
@@ -75,7 +75,7 @@ void rdma_application::run_agenda()
     // Every action is live: one that no longer applies (a retry after setup) does nothing.
     if (m_agenda.expire(
             now, [](const action&) { return true; }, [this](const action& a) { perform(a); }))
-        m_agenda_ev.notify_at_ps(m_agenda.armed());
+        m_agenda_wake.notify_at_ps(m_agenda.armed());
 }
 
 void rdma_application::perform(const action& a)
@@ -244,7 +244,7 @@ void rdma_application::beacon_tick()
     activity::tick();
     if (m_beacon_started) write_beacon(now_s());
     m_beacon_started = true;
-    m_beacon_ev.notify(seconds(m_sc.simulation.beacon_interval_s));
+    m_beacon_wake.notify(seconds(m_sc.simulation.beacon_interval_s));
 }
 
 void rdma_application::write_beacon(double now)

@@ -107,8 +107,8 @@ private:
     wqe_scoreboard m_board;
     deadline_heap<action> m_agenda;
     uint64_t m_seq = 0;
-    wakeup m_agenda_ev{[this] { run_agenda(); }};
-    wakeup m_beacon_ev{[this] { beacon_tick(); }, wakeup::phase::sample};
+    wakeup m_agenda_wake{[this] { run_agenda(); }};
+    wakeup m_beacon_wake{[this] { beacon_tick(); }, wakeup::phase::sample};
     rdma_perf_csv* m_perf = nullptr;
     beacon_csv* m_beacon = nullptr;
     bool m_beacon_started = false;

@@ -83,7 +83,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         m_pfc.on_refresh([this](int c) {
             const uint64_t now = sim_now_ps();
             m_rx_xon_pending |= m_rx_buf.drain(now);
-            if (m_rx_xon_pending) m_rx_release_ev.notify_at_ps(now);
+            if (m_rx_xon_pending) m_rx_release_wake.notify_at_ps(now);
             return m_rx_buf.refresh(c);
         });
     }
@@ -102,7 +102,7 @@ void nic_port::arm_rx_release()
     if (!m_rx_buf.any_pause_outstanding() || !m_rx_buf.releases_pending()) return;
     const uint64_t now = sim_now_ps();
     const uint64_t due = m_rx_buf.next_release_ps();
-    m_rx_release_ev.notify_at_ps(due > now ? due : now);
+    m_rx_release_wake.notify_at_ps(due > now ? due : now);
 }
 
 void nic_port::on_rx_release_due()

@@ -240,7 +240,7 @@ private:
     nic_rx_buffer m_rx_buf;
     uint64_t m_rx_hold_ps = 0;
     uint8_t m_rx_xon_pending = 0;  // XONs asked for inside a PFC refresh, sent a delta later
-    wakeup m_rx_release_ev{[this] { on_rx_release_due(); }};
+    wakeup m_rx_release_wake{[this] { on_rx_release_due(); }};
     pfc_unit m_pfc;
     delay_line m_fetch;  // payload fetch + header build, in issue order
     pipeline_stage m_rx[k_rx_stages];

@@ -168,7 +168,7 @@ void roce_nic::kick_generation()
 {
     if (m_gen_pending || m_gen_blocked || m_ready.empty()) return;
     m_gen_pending = true;
-    m_gen_ev.notify(picoseconds(k_roce_generation_start_ps));
+    m_gen_wake.notify(picoseconds(k_roce_generation_start_ps));
 }
 
 void roce_nic::on_pool_free()
@@ -482,7 +482,7 @@ void roce_nic::on_cnp(packet* p)
 void roce_nic::arm(const timer& t)
 {
     if (m_timers.push(t)) {
-        m_timer_ev.reschedule_at_ps(t.deadline_ps);
+        m_timer_wake.reschedule_at_ps(t.deadline_ps);
     }
 }
 
@@ -551,7 +551,7 @@ void roce_nic::on_timer()
     const uint64_t now = now_ps();
     const bool rearm = m_timers.expire(
         now, [this](const timer& t) { return timer_live(t); }, [this](const timer& t) { fire(t); });
-    if (rearm) m_timer_ev.notify_at_ps(m_timers.armed());
+    if (rearm) m_timer_wake.notify_at_ps(m_timers.armed());
 }
 
 }  // namespace uetsim

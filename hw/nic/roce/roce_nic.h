@@ -184,14 +184,14 @@ private:
     uint32_t m_flows_qps = 0;  // Flows queue pairs opened so far
 
     ring<uint32_t> m_ready;  // queue pairs with a segment to generate, in turn
-    wakeup m_gen_ev{[this] { generate(); }};
+    wakeup m_gen_wake{[this] { generate(); }};
     bool m_gen_pending = false;
     bool m_gen_blocked = false;  // waiting for the egress data pool to drain to half
     timed_fifo<fetch> m_fetches;
     ring<queued_data> m_queued;
 
     deadline_heap<timer> m_timers;
-    wakeup m_timer_ev{[this] { on_timer(); }};
+    wakeup m_timer_wake{[this] { on_timer(); }};
 };
 
 }  // namespace uetsim

@@ -199,7 +199,7 @@ void uet_nic::kick_scheduler(const sc_core::sc_time& after)
 {
     if (m_schedule_pending) return;
     m_schedule_pending = true;
-    m_schedule_ev.notify(after);
+    m_schedule_wake.notify(after);
 }
 
 void uet_nic::schedule()
@@ -830,7 +830,7 @@ void uet_nic::on_nack(packet* p)
 void uet_nic::arm(const timer& t)
 {
     if (m_timers.push(t)) {
-        m_timer_ev.reschedule_at_ps(t.deadline_ps);
+        m_timer_wake.reschedule_at_ps(t.deadline_ps);
     }
 }
 
@@ -867,7 +867,7 @@ void uet_nic::on_timer()
             m_scheduler.enqueue(pdc.group, true);
             kick_scheduler();
         });
-    if (rearm) m_timer_ev.notify_at_ps(m_timers.armed());
+    if (rearm) m_timer_wake.notify_at_ps(m_timers.armed());
     if (m_probe) m_probe->changed();
 }
 

@@ -219,11 +219,11 @@ private:
     pipeline_stage m_tx[k_tx_stages];
     pipeline_stage m_ack_build;
 
-    wakeup m_schedule_ev{[this] { schedule(); }};
+    wakeup m_schedule_wake{[this] { schedule(); }};
     bool m_schedule_pending = false;
 
     deadline_heap<timer> m_timers;
-    wakeup m_timer_ev{[this] { on_timer(); }};
+    wakeup m_timer_wake{[this] { on_timer(); }};
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;
