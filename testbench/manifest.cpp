@@ -113,7 +113,8 @@ const std::vector<manifest_member>& members()
          [](const manifest_inputs& in) -> std::optional<json> { return in.summary.sim_time_s; }},
         {"events_executed",
          "model wake-ups executed (each run of a wake-up handler of the model: a delay line, "
-         "transmitter, NIC stage or timer, record clock; docs/performance.md)",
+         "transmitter, NIC stage or timer, record clock; a switch port's frame end held back "
+         "because nothing followed it is none; docs/performance.md)",
          [](const manifest_inputs& in) -> std::optional<json> { return in.summary.events; }},
         {"data_packets_sent", "data packets the hosts started sending",
          [](const manifest_inputs& in) -> std::optional<json> {

@@ -38,6 +38,20 @@ uint64_t model_scheduler::schedule(uint32_t id, uint64_t at_ps, bool late)
     return key;
 }
 
+void model_scheduler::push_reserved(uint64_t at_ps, uint64_t key)
+{
+    m_queue.push_key(at_ps, key);
+    if (!m_running && at_ps < m_armed_ps) arm_kernel(at_ps);
+}
+
+void model_scheduler::settle_owed(uint64_t at_ps, uint64_t key)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < m_owed.size(); ++i)
+        if (m_owed[i]->settle_before(at_ps, key)) m_owed[kept++] = m_owed[i];
+    m_owed.resize(kept);
+}
+
 void model_scheduler::arm_kernel(uint64_t at_ps)
 {
     m_armed_ps = at_ps;
@@ -77,12 +91,19 @@ void model_scheduler::run()
             wakeup* w = m_targets[e.target()];
             if (!w || !w->m_pending || w->m_key != e.key) continue;
             w->m_pending = false;
+            m_current_ps = e.at_ps;
+            m_current_key = e.key;
+            // Records and waveforms read what held-back work changes.
+            if ((e.key & wakeup_queue::late_phase) && !m_owed.empty()) settle_owed(e.at_ps, e.key);
             w->m_handler();
         }
         drop_stale();
         if (sim_clock::stopped || m_queue.empty() || m_queue.top().at_ps >= m_horizon_ps) break;
         now = sim_clock::model_ps = m_queue.top().at_ps;  // on to the next due time
     }
+    // Held-back wake-ups were all due before the horizon: they would have run in this
+    // activation. After a stop, only those due by the time it stopped at.
+    if (!m_owed.empty()) settle_owed(sim_clock::stopped ? now : UINT64_MAX, UINT64_MAX);
     m_running = false;
     sim_clock::ahead = false;
     if (!m_queue.empty() && !sim_clock::stopped) arm_kernel(m_queue.top().at_ps);
@@ -101,8 +122,29 @@ wakeup::~wakeup()
     m_scheduler.detach(m_id);
 }
 
+void wakeup::defer_at_ps(uint64_t at_ps)
+{
+    m_deferred = true;
+    m_at_ps = at_ps;
+    m_key = m_scheduler.reserve(m_id, m_sample);
+}
+
+bool wakeup::deferred_before(uint64_t at_ps, uint64_t key) const
+{
+    return m_deferred && wakeup_queue::before(m_at_ps, m_key, at_ps, key);
+}
+
+void wakeup::realize()
+{
+    if (!m_deferred) return;
+    m_deferred = false;
+    m_pending = true;
+    m_scheduler.push_reserved(m_at_ps, m_key);
+}
+
 void wakeup::arm(uint64_t at_ps)
 {
+    m_deferred = false;
     m_pending = true;
     m_at_ps = at_ps;
     m_key = m_scheduler.schedule(m_id, at_ps, m_sample);

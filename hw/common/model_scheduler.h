@@ -22,6 +22,19 @@ namespace uetsim {
 
 class wakeup;
 
+// An owner of held-back wake-ups (wakeup::defer_at_ps): work whose time is known but which
+// nothing may need. It does the work of those ordered before (at_ps, key) when asked, and
+// returns whether it still holds any back. The scheduler asks before every sample-phase
+// wake-up (records read what the work changes) and once the wake-ups of its run are done.
+class deferred_owner
+{
+public:
+    virtual bool settle_before(uint64_t at_ps, uint64_t key) = 0;
+
+protected:
+    ~deferred_owner() = default;
+};
+
 class model_scheduler : public sc_core::sc_module
 {
 public:
@@ -29,6 +42,14 @@ public:
 
     // Wake-ups due before `ps` may run ahead of the kernel's clock (0: none).
     void set_horizon_ps(uint64_t ps) { m_horizon_ps = ps; }
+    // A wake-up due at `at_ps` may be held back: it would run within this activation, which
+    // settles what its owners hold back before it returns (never in lockstep).
+    bool may_defer(uint64_t at_ps) const { return m_running && at_ps < m_horizon_ps; }
+    // The wake-up being run: what an owner settles before touching its state.
+    uint64_t current_ps() const { return m_current_ps; }
+    uint64_t current_key() const { return m_current_key; }
+    // `o` holds a wake-up back (once per owner until settle_before() returns false).
+    void owe(deferred_owner* o) { m_owed.push_back(o); }
     // Kernel activations of the scheduler so far.
     uint64_t activations() const { return m_activations; }
     size_t pending_entries() const { return m_queue.size(); }
@@ -43,6 +64,9 @@ private:
     void run();
     void drop_stale();
     void arm_kernel(uint64_t at_ps);
+    void settle_owed(uint64_t at_ps, uint64_t key);
+    uint64_t reserve(uint32_t id, bool late) { return m_queue.reserve(id, late); }
+    void push_reserved(uint64_t at_ps, uint64_t key);
 
     wakeup_queue m_queue;
     std::vector<wakeup*> m_targets;
@@ -50,6 +74,9 @@ private:
     uint64_t m_armed_ps = UINT64_MAX;
     uint64_t m_horizon_ps = 0;
     uint64_t m_activations = 0;
+    uint64_t m_current_ps = 0;
+    uint64_t m_current_key = 0;
+    std::vector<deferred_owner*> m_owed;
     bool m_running = false;
 };
 

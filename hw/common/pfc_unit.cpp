@@ -63,6 +63,7 @@ void pfc_unit::receive(const packet& p)
 void pfc_unit::on_expiry()
 {
     activity::tick();
+    if (m_before_acting) m_before_acting();
     const uint8_t r = m_rx.expire(now_ps());
     if (r) m_scheduler.resume(r);
     arm_expiry();
@@ -79,6 +80,7 @@ void pfc_unit::arm_expiry()
 
 void pfc_unit::xoff(uint8_t mask)
 {
+    if (m_before_acting) m_before_acting();
     const uint8_t fresh = m_tx.xoff(mask, now_ps(), m_refresh_ps);
     if (!fresh) return;
     send(fresh, true);
@@ -88,6 +90,7 @@ void pfc_unit::xoff(uint8_t mask)
 
 void pfc_unit::xon(uint8_t mask)
 {
+    if (m_before_acting) m_before_acting();
     const uint8_t r = m_tx.xon(mask);
     if (!r) return;
     send(r, false);
@@ -98,6 +101,7 @@ void pfc_unit::xon(uint8_t mask)
 void pfc_unit::on_refresh_due()
 {
     activity::tick();
+    if (m_before_acting) m_before_acting();
     uint8_t due = m_tx.due(now_ps(), m_refresh_ps);
     uint8_t release = 0;
     if (m_still)
@@ -138,6 +142,7 @@ void pfc_unit::send(uint8_t mask, bool pause)
 void pfc_unit::on_watchdog_due()
 {
     activity::tick();
+    if (m_before_acting) m_before_acting();
     const uint64_t now = now_ps();
     for (int t = 0; t < 8; ++t) {
         uint64_t& due = m_watchdog_due[size_t(t)];

@@ -84,6 +84,10 @@ public:
         return p;
     }
 
+    // Called first whenever the unit acts on its own (its timers) or is told to pause or resume
+    // (xoff, xon: a fault does so from outside the owner's work): an owner that holds work
+    // back settles it there (deferred_frame_ends.h).
+    void before_acting(std::function<void()> f) { m_before_acting = std::move(f); }
     // The watchdog's action on class t: drop its queue, return how many packets.
     void on_watchdog(std::function<uint64_t(int)> drop) { m_drop = std::move(drop); }
 
@@ -126,6 +130,7 @@ private:
     packet_pool& m_pool;
     port_scheduler& m_scheduler;
     kick_fn m_kick;
+    std::function<void()> m_before_acting;
     std::function<bool(int)> m_still;
     std::function<uint64_t(int)> m_drop;
     std::function<uint8_t()> m_waiting;

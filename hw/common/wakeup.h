@@ -47,8 +47,23 @@ public:
         if (m_pending && m_at_ps == at_ps) return;
         arm(at_ps);
     }
-    void cancel() { m_pending = false; }
+    void cancel() { m_pending = m_deferred = false; }
     bool pending() const { return m_pending; }
+
+    // Held back by its owner (deferred_owner, model_scheduler.h): due at `at_ps` with the place
+    // among same-time wake-ups that notify_at_ps() would give it now, but not queued. The owner
+    // then either queues it (realize(), when something will need it to run) or does its work
+    // itself once a later wake-up is about to depend on it (take_deferred()). Only while
+    // model_scheduler::may_defer(at_ps), and never while pending.
+    void defer_at_ps(uint64_t at_ps);
+    bool deferred() const { return m_deferred; }
+    // Whether it is held back and ordered before (at_ps, key).
+    bool deferred_before(uint64_t at_ps, uint64_t key) const;
+    void realize();
+    // The owner runs its work now: no longer held back (the handler is not called).
+    void take_deferred() { m_deferred = false; }
+    uint64_t due_ps() const { return m_at_ps; }
+    uint64_t key() const { return m_key; }
 
 private:
     friend class model_scheduler;
@@ -60,6 +75,7 @@ private:
     uint32_t m_id;
     uint64_t m_key = 0;  // of the live queue entry
     bool m_pending = false;
+    bool m_deferred = false;
     bool m_sample;
 };
 

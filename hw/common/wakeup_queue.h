@@ -39,13 +39,28 @@ public:
     // wakeup_entry::max_sequence pushes are used up (about 5.5e11).
     uint64_t push(uint64_t at_ps, uint32_t target, bool late = false)
     {
+        return push_key(at_ps, reserve(target, late));
+    }
+    // The key push() would give now, without an entry: a wake-up held back by its owner keeps
+    // the place among same-time wake-ups that it would have had (push_key() enters it later).
+    uint64_t reserve(uint32_t target, bool late = false)
+    {
         if (m_next_seq > wakeup_entry::max_sequence)
             throw std::overflow_error("wake-up sequence numbers used up (5.5e11 wake-ups)");
-        const wakeup_entry e{
-            at_ps, (late ? late_phase : 0) | (m_next_seq++ << wakeup_entry::target_bits) | target};
+        return (late ? late_phase : 0) | (m_next_seq++ << wakeup_entry::target_bits) | target;
+    }
+    // An entry with a key from reserve() (each key entered once).
+    uint64_t push_key(uint64_t at_ps, uint64_t key)
+    {
+        const wakeup_entry e{at_ps, key};
         m_heap.push_back(e);
         lift(m_heap.size() - 1, e);
-        return e.key;
+        return key;
+    }
+    // Whether (a_ps, a_key) comes out before (b_ps, b_key).
+    static bool before(uint64_t a_ps, uint64_t a_key, uint64_t b_ps, uint64_t b_key)
+    {
+        return a_ps != b_ps ? a_ps < b_ps : a_key < b_key;
     }
     bool empty() const { return m_heap.empty(); }
     size_t size() const { return m_heap.size(); }

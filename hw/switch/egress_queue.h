@@ -67,6 +67,7 @@ public:
     double mean_bytes(int pool) const { return m_red[size_t(pool)].mean_bytes(); }
     // Waveforms: called after each admission and dequeue (nullptr: not traced).
     void set_probe(state_probe* p) { m_probe = p; }
+    bool traced() const { return m_probe != nullptr; }
     // The port's arbiter: PFC pauses and resumes its classes here.
     port_scheduler& scheduler() { return m_scheduler; }
     const port_scheduler& scheduler() const { return m_scheduler; }

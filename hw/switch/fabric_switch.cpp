@@ -10,7 +10,7 @@ namespace uetsim {
 switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
                          const egress_queue_config& cfg, const traffic_classifier& cls,
                          buffer_manager& buffers, random_stream& rng, const pfc_settings& pfc,
-                         packet_pool& pool)
+                         packet_pool& pool, deferred_frame_ends& frame_ends)
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx",
@@ -18,13 +18,28 @@ switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
              if (__builtin_expect(m_pfc.waiting(), 0)) return next_pfc();  // PFC frames first
              return m_queue.dequeue(rng.uniform());
          })
+    , m_buffers(buffers)
+    , m_frame_ends(frame_ends)
     , m_queue(cfg, cls, buffers, index)
     , m_pfc("pfc", pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
 {
+    tx.set_deferral(this);
+    m_pfc.before_acting([this] { m_frame_ends.settle(); });
     m_pfc.on_watchdog([this, &pool](int t) {
         return m_queue.drop_class(uint8_t(t), [&pool](packet* p) { pool.release(p); });
     });
     m_pfc.on_egress_waiting([this] { return m_queue.waiting_classes(); });
+}
+
+// The end of a frame that nothing waits to follow only releases the frame's charges (and draws
+// the switch's ECN number, unused): held back, it is done before anything the switch does next,
+// in the order of the wake-ups, so that every decision and every buffer record sees what it
+// would have. Not while a pause is out (a release may send the resume, which has its time on
+// the wire) nor while the queue is traced (its waveform has the release's time).
+bool switch_port::may_defer_frame_end(uint64_t end_ps)
+{
+    return m_queue.empty() && !m_pfc.waiting() && !m_queue.traced() &&
+           !m_buffers.accounting().any_paused() && m_frame_ends.may_defer(end_ps);
 }
 
 packet* switch_port::next_pfc()
@@ -81,7 +96,8 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
         m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
-                                                        m_classifier, m_buffers, m_rng, pfc, pool));
+                                                        m_classifier, m_buffers, m_rng, pfc, pool,
+                                                        m_frame_ends));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;
@@ -98,6 +114,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
 
 void fabric_switch::on_arrival(size_t port, packet& p)
 {
+    m_frame_ends.settle();
     auto& c = m_ports[port]->counters();
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
@@ -106,6 +123,8 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     // Classified once, at ingress, and charged to the shared buffer until it leaves.
     const uint8_t tc = m_classifier.traffic_class(p);
     const ingress_decision d = m_ingress.admit(uint16_t(port), tc, p);
+    // A pause is out: a release may send its resume from now on, so frame ends run when due.
+    if (__builtin_expect(d.xoff.send, 0)) m_frame_ends.realize_all();
     if (!d.admitted()) {
         ++c.rx_drops;
         m_pool.release(&p);
@@ -134,6 +153,7 @@ void fabric_switch::receive_pfc(size_t port, packet& p)
 
 void fabric_switch::forward(const switch_item& item)
 {
+    m_frame_ends.settle();
     packet* p = item.p;
     const int32_t set = m_routes.set_of(p->dst_node);
     if (set == routing_table::no_route) {

@@ -13,6 +13,7 @@
 
 #include <systemc>
 
+#include "hw/common/deferred_frame_ends.h"
 #include "hw/common/delay_line.h"
 #include "hw/common/pfc_unit.h"
 #include "hw/common/random.h"
@@ -39,16 +40,18 @@ struct port_counters
     uint64_t rx_drops = 0;  // ingress admission drops (headroom or pool full)
 };
 
-class switch_port : public sc_core::sc_module
+class switch_port : public sc_core::sc_module, private frame_end_deferral
 {
 public:
     packet_target_socket in;
     transmitter tx;
 
     // Port `index` of a switch whose buffer is `buffers`; `pfc`: its PFC frames and timing.
+    // `frame_ends`: the switch's held-back frame ends, where the port holds back the end of a
+    // frame that nothing waits to follow.
     switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
                 const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng,
-                const pfc_settings& pfc, packet_pool& pool);
+                const pfc_settings& pfc, packet_pool& pool, deferred_frame_ends& frame_ends);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
@@ -61,7 +64,12 @@ public:
 
 private:
     [[gnu::noinline, gnu::cold]] packet* next_pfc();
+    bool may_defer_frame_end(uint64_t end_ps) override;
+    void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
+    void before_frame_end() override { m_frame_ends.settle(); }
 
+    buffer_manager& m_buffers;
+    deferred_frame_ends& m_frame_ends;
     egress_queue m_queue;
     port_counters m_counters;
     pfc_unit m_pfc;
@@ -91,7 +99,7 @@ public:
         bool nic_facing = false;  // the peer is a host NIC (trimming marks TRIMMED_LAST_HOP)
         pfc_link link;            // the port's link: PFC pause and refresh times
         uint32_t pfc_frame_bytes = wire::pfc_uet_bytes;
-        bool uplink = false;      // towards a higher tier (the buffer records' ul/dl)
+        bool uplink = false;  // towards a higher tier (the buffer records' ul/dl)
     };
 
     fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id, const switch_config& cfg,
@@ -187,6 +195,7 @@ private:
     buffer_manager m_buffers;
     ingress_unit m_ingress;
     timed_fifo<switch_item> m_pipeline;
+    deferred_frame_ends m_frame_ends;  // before m_ports, which hold it
     std::vector<std::unique_ptr<switch_port>> m_ports;
     ports_view m_view{m_ports};
     std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet

@@ -101,6 +101,8 @@ public:
     const shared_buffer_layout& layout() const { return m_layout; }
     size_t ports() const { return m_paused.size() / shared_buffer_pools; }
     bool paused(uint16_t port, uint8_t pool) const { return m_paused[slot(port, pool)] != 0; }
+    // Whether any (port, pool) has a pause out (a release may then send its resume).
+    bool any_paused() const { return m_stats.xoff_sent != m_stats.xon_sent; }
     uint64_t ingress_occupancy(uint16_t port, uint8_t pool) const
     {
         return m_occupancy[slot(port, pool)];

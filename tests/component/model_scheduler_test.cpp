@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -139,4 +140,133 @@ TEST(model_scheduler, a_sampler_runs_after_the_model_at_its_time)
     model.notify(picoseconds(10));
     sc_core::sc_start(picoseconds(100));
     EXPECT_EQ(log.entries, (std::vector<std::string>{"model@10", "follow_up@10", "sample@10"}));
+}
+
+namespace {
+
+// An owner that holds one wake-up back and does its work when settled.
+struct holder final : deferred_owner
+{
+    std::vector<std::string>& log;
+    wakeup w;
+    std::vector<std::pair<uint64_t, uint64_t>> asked;  // the bounds it was settled before
+    explicit holder(std::vector<std::string>& l)
+        : log(l), w([this] { log.push_back("held(run)@" + std::to_string(sim_now_ps())); })
+    {
+    }
+    void hold_at(uint64_t at_ps)
+    {
+        w.defer_at_ps(at_ps);
+        model_scheduler::instance().owe(this);
+    }
+    bool settle_before(uint64_t at_ps, uint64_t key) override
+    {
+        asked.push_back({at_ps, key});
+        if (!w.deferred_before(at_ps, key)) return w.deferred();
+        w.take_deferred();
+        log.push_back("held(settled, due " + std::to_string(w.due_ps()) + ")@" +
+                      std::to_string(sim_now_ps()));
+        return false;
+    }
+};
+
+// Runs the kernel for `ps` with the model allowed to run ahead through it, as a run does.
+void run_ahead_for(uint64_t ps)
+{
+    model_scheduler& s = model_scheduler::instance();
+    s.set_horizon_ps(sc_core::sc_time_stamp().value() + ps);
+    sc_core::sc_start(picoseconds(ps));
+    s.set_horizon_ps(0);
+}
+
+std::string at(const std::string& who, uint64_t t)
+{
+    return who + "@" + std::to_string(t);
+}
+
+}  // namespace
+
+TEST(model_scheduler, nothing_is_held_back_in_lockstep_or_past_the_horizon)
+{
+    resolution();
+    model_scheduler& s = model_scheduler::instance();
+    bool lockstep = true, inside = false, outside = true;
+    const uint64_t t0 = sc_core::sc_time_stamp().value();
+    wakeup probe{[&] { lockstep = s.may_defer(sim_now_ps() + 10); }};
+    probe.notify(picoseconds(10));
+    sc_core::sc_start(picoseconds(100));  // no horizon: lockstep
+    EXPECT_FALSE(lockstep);
+    wakeup probe2{[&] {
+        inside = s.may_defer(t0 + 100 + 500);
+        outside = s.may_defer(t0 + 100 + 1'000);  // the horizon itself is the next slice's
+    }};
+    probe2.notify(picoseconds(10));
+    run_ahead_for(1'000);
+    EXPECT_TRUE(inside);
+    EXPECT_FALSE(outside);
+    EXPECT_FALSE(s.may_defer(0));  // not while the scheduler is not running
+}
+
+TEST(model_scheduler, a_held_back_wakeup_is_settled_before_a_sampler_of_a_later_time)
+{
+    resolution();
+    std::vector<std::string> log;
+    holder h{log};
+    const uint64_t t0 = sc_core::sc_time_stamp().value();
+    wakeup sampler{[&] { log.push_back(at("sample", sim_now_ps() - t0)); }, wakeup::phase::sample};
+    wakeup model{[&] {
+        log.push_back(at("model", sim_now_ps() - t0));
+        h.hold_at(sim_now_ps() + 40);  // due at 50
+    }};
+    wakeup later{[&] { log.push_back(at("later", sim_now_ps() - t0)); }};
+    model.notify(picoseconds(10));
+    later.notify(picoseconds(55));  // does not touch the holder: no settling before it
+    sampler.notify(picoseconds(60));
+    run_ahead_for(1'000);
+    ASSERT_EQ(log.size(), 4u);
+    EXPECT_EQ(log[0], "model@10");
+    EXPECT_EQ(log[1], "later@55");
+    // Settled just before the sampler runs, at the sampler's time, with its due time kept.
+    EXPECT_EQ(log[2],
+              "held(settled, due " + std::to_string(t0 + 50) + ")@" + std::to_string(t0 + 60));
+    EXPECT_EQ(log[3], "sample@60");
+    ASSERT_FALSE(h.asked.empty());
+    EXPECT_EQ(h.asked.front().first, t0 + 60);
+    EXPECT_FALSE(h.w.deferred());
+}
+
+TEST(model_scheduler, held_back_wakeups_are_settled_before_the_activation_returns)
+{
+    resolution();
+    std::vector<std::string> log;
+    holder h{log};
+    const uint64_t t0 = sc_core::sc_time_stamp().value();
+    wakeup model{[&] { h.hold_at(sim_now_ps() + 100); }};  // due at 110, nothing after it
+    model.notify(picoseconds(10));
+    run_ahead_for(1'000);
+    ASSERT_EQ(log.size(), 1u);
+    EXPECT_EQ(log[0],
+              "held(settled, due " + std::to_string(t0 + 110) + ")@" + std::to_string(t0 + 10));
+    EXPECT_FALSE(h.w.deferred());
+}
+
+TEST(model_scheduler, a_realised_wakeup_runs_in_the_place_it_was_held_back_in)
+{
+    resolution();
+    std::vector<std::string> log;
+    wakeup first{[&] { log.push_back("first"); }};
+    wakeup last{[&] { log.push_back("last"); }};
+    holder h{log};
+    const uint64_t t0 = sc_core::sc_time_stamp().value();
+    wakeup model{[&] {
+        first.notify_at_ps(t0 + 100);
+        h.hold_at(t0 + 100);  // between first and last at 100
+        last.notify_at_ps(t0 + 100);
+    }};
+    wakeup something_arrives{[&] { h.w.realize(); }};  // it is needed after all
+    model.notify(picoseconds(10));
+    something_arrives.notify(picoseconds(20));
+    run_ahead_for(1'000);
+    EXPECT_EQ(log, (std::vector<std::string>{"first", at("held(run)", t0 + 100), "last"}));
+    EXPECT_FALSE(h.w.deferred());
 }

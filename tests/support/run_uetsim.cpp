@@ -37,6 +37,12 @@ std::string make_fresh_dir(const std::string& tag)
 
 }  // namespace
 
+std::string source_dir()
+{
+    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
+    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
+
 std::string uetsim_path()
 {
     const char* bin = std::getenv("UETSIM_BIN");

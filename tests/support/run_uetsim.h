@@ -17,6 +17,9 @@ struct command_result
 // The uetsim binary the tests run: $UETSIM_BIN, else build/bin/uetsim.
 std::string uetsim_path();
 
+// The source tree (examples/, docs/): $UETSIM_SOURCE, else where this file was built from.
+std::string source_dir();
+
 // Runs build/bin/uetsim with the given arguments (no shell quoting needed).
 command_result run_uetsim(const std::vector<std::string>& args);
 

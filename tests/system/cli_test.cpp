@@ -15,13 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The source tree: UETSIM_SOURCE when set, else the tree this file is in.
-std::string source_dir()
-{
-    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
-    return fs::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
-
 std::string scenario_file(const std::string& yaml)
 {
     return write_file(scratch_dir("cli") + "/scenario.yaml", yaml);

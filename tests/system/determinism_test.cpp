@@ -115,17 +115,25 @@ TEST(determinism, waveforms_change_no_record)
 }
 
 // Within a slice of simulated time the model scheduler goes from one due time to the next
-// without returning to the kernel; UETSIM_LOCKSTEP=1 makes it return at every due time. The
-// order of wake-ups, and so every record and the events executed, must be the same.
+// without returning to the kernel; UETSIM_LOCKSTEP=1 makes it return at every due time. Only
+// running ahead lets a switch port hold back the end of a frame nothing waits to follow
+// (deferred_frame_ends.h), so lockstep is the reference for that too: every record must be
+// the same, and only the count of wake-ups executed lower.
 TEST(determinism, running_ahead_of_the_kernel_changes_no_record)
 {
-    for (const char* nic : {"uet", "roce"}) {
+    // The default scenario with either NIC, and the head-of-line example untraced: its
+    // switches pause and resume (PFC), so frame ends are held back, queued again at an Xoff
+    // and settled by the PFC timers.
+    const std::string hol = source_dir() + "/examples/lossless-hol-blocking.yaml";
+    for (const std::string run : {"uet", "roce", "hol"}) {
         const std::string a = scratch_dir("ahead-a"), b = scratch_dir("ahead-b");
         auto args = [&](const std::string& out) {
-            return std::vector<std::string>{"run",   "--quiet",
-                                            "--out", out,
-                                            "--set", "Simulation.RunTime=1ms",
-                                            "--set", std::string("Nic.Type=") + nic};
+            if (run == "hol")
+                return std::vector<std::string>{
+                    "run", hol, "--quiet", "--out", out, "--set", "Trace.Enabled=false"};
+            return std::vector<std::string>{"run",   "--quiet",        "--out",
+                                            out,     "--set",          "Simulation.RunTime=1ms",
+                                            "--set", "Nic.Type=" + run};
         };
         auto ra = run_uetsim(args(a));
         setenv("UETSIM_LOCKSTEP", "1", 1);
@@ -139,15 +147,18 @@ TEST(determinism, running_ahead_of_the_kernel_changes_no_record)
             if (e.path().extension() == ".csv") {
                 ++csvs;
                 EXPECT_EQ(read_text(a + "/" + name), read_text(b + "/" + name))
-                    << nic << " " << name;
+                    << run << " " << name;
             } else if (name.find("manifest") != std::string::npos) {
-                // events_executed and sim_time_s included
-                EXPECT_EQ(manifest_without_wall_time(a + "/" + name),
-                          manifest_without_wall_time(b + "/" + name))
-                    << nic;
+                auto ja = manifest_without_wall_time(a + "/" + name);
+                auto jb = manifest_without_wall_time(b + "/" + name);
+                const uint64_t ea = ja.at("events_executed"), eb = jb.at("events_executed");
+                EXPECT_LT(ea, eb * 95 / 100) << run << ": frame ends held back";
+                ja.erase("events_executed");
+                jb.erase("events_executed");
+                EXPECT_EQ(ja, jb) << run;  // sim_time_s and the scoreboard included
             }
         }
-        EXPECT_GE(csvs, 3) << nic;
+        EXPECT_GE(csvs, 3) << run;
     }
 }
 

@@ -253,16 +253,6 @@ TEST(lossless_incast, a_victim_flow_behind_a_paused_port_is_slowed_by_head_of_li
     EXPECT_GT(port_max(e, "spine0", 0, "pfc_time_paused_usec"), 0);
 }
 
-namespace {
-
-std::string source_dir()
-{
-    if (const char* env = std::getenv("UETSIM_SOURCE")) return env;
-    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
-
-}  // namespace
-
 // The waveform of examples/lossless-hol-blocking.yaml (the head-of-line test's run, traced):
 // spine0's port to leaf0 is paused first (19.2 us), then leaf1's uplink, the victim's upstream
 // port (33.2 us). Through leaf1's first pause its queue grows (the eight senders of leaf1,

@@ -79,6 +79,20 @@ TEST(wakeup_queue, the_late_phase_comes_after_every_early_entry_of_its_time)
     EXPECT_EQ(drain(q), (std::vector<uint32_t>{2, 1, 3, 0, 4}));
 }
 
+TEST(wakeup_queue, a_reserved_key_keeps_its_place_when_entered_later)
+{
+    wakeup_queue q;
+    q.push(100, 0);
+    const uint64_t held = q.reserve(1);  // a wake-up held back by its owner
+    q.push(100, 2);
+    q.push(90, 3);
+    EXPECT_EQ(q.size(), 3u);  // a reservation is no entry
+    q.push_key(100, held);    // entered after 2, comes out before it
+    EXPECT_EQ(drain(q), (std::vector<uint32_t>{3, 0, 1, 2}));
+    EXPECT_TRUE(wakeup_queue::before(100, held, 101, 0));
+    EXPECT_FALSE(wakeup_queue::before(100, held, 100, held));
+}
+
 // Against a sorted reference: 20,000 random pushes and pops, many at equal times.
 TEST(wakeup_queue, matches_a_sorted_reference_under_random_use)
 {
