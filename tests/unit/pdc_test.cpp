@@ -2,6 +2,8 @@
 // trim NACKs and timeouts feeding the retransmission queue.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "hw/nic/uet/pdc_receiver.h"
@@ -184,6 +186,61 @@ TEST(pdc_sender, psn_wrap_within_the_window)
     s.release_retired();
     EXPECT_EQ(s.oldest_unacked(), 1u);
     EXPECT_EQ(s.next_psn(), 3u);
+}
+
+// Against a reference that walks every SACK bit (the retired flag skipping the repeats): random
+// windows of up to 600 PSNs across the PSN wrap, ACKs with stale, current and future bases, the
+// head released as it is retired. Every ACK retires the same packets in the same order.
+TEST(pdc_sender, repeated_sack_bits_retire_what_a_walk_of_every_bit_would)
+{
+    const uint32_t first = 0xFFFFFF00u;
+    pdc_sender s(first);
+    std::vector<bool> retired;  // the reference, by PSN - first
+    uint32_t next = first, base = first;
+    uint64_t x = 88172645463325252ull;
+    auto rnd = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    std::vector<sent_packet*> got;
+    for (int step = 0; step < 5'000; ++step) {
+        const uint32_t window = next - base;
+        if (window < 600 && rnd() % 2) {
+            const int n = int(rnd() % 70);
+            send(s, n);
+            next += uint32_t(n);
+            retired.resize(next - first, false);
+            continue;
+        }
+        if (window == 0) continue;
+        // CACK somewhere before or in the window; SACK base from before the window to past it.
+        const uint32_t cack = base - 1 + uint32_t(rnd() % (std::min<uint32_t>(window, 8) + 1));
+        const uint32_t sack_base = base - 70 + uint32_t(rnd() % (window + 140));
+        const uint64_t bitmap = rnd() & rnd();
+        std::vector<uint32_t> expected;
+        for (uint32_t q = base; psn::at_or_before(q, cack); ++q)
+            if (!retired[q - first]) {
+                retired[q - first] = true;
+                expected.push_back(q);
+            }
+        for (int b = 0; b < 64; ++b) {
+            const uint32_t q = sack_base + uint32_t(b);
+            if (!((bitmap >> b) & 1u) || psn::before(q, base)) continue;
+            if (!psn::before(q, next)) break;
+            if (!retired[q - first]) {
+                retired[q - first] = true;
+                expected.push_back(q);
+            }
+        }
+        got.clear();
+        s.on_ack(cack, sack_base, bitmap, got);
+        ASSERT_EQ(psns(got), expected) << step;
+        s.release_retired();
+        while (base != next && retired[base - first]) ++base;
+        ASSERT_EQ(s.oldest_unacked(), base) << step;
+    }
 }
 
 TEST(pdc_sender, trim_nack_queues_a_retransmission_once)

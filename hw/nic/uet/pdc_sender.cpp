@@ -7,6 +7,9 @@ namespace uetsim {
 sent_packet& pdc_sender::assign(uint64_t message, uint64_t offset, uint32_t payload,
                                 uint32_t nominal, bool last)
 {
+    // The window and the 64 bits an ACK reads past it never wrap onto each other.
+    if (uint64_t(m_next - m_base) + 64 >= m_retired_bits.size() * 64) grow_retired_bits();
+    m_retired_bits[(m_next >> 6) & (m_retired_bits.size() - 1)] &= ~(uint64_t(1) << (m_next & 63));
     sent_packet p;
     p.psn = m_next++;
     p.message = message;
@@ -29,7 +32,26 @@ void pdc_sender::retire(sent_packet& p, std::vector<sent_packet*>& retired)
 {
     if (p.retired) return;
     p.retired = true;
+    m_retired_bits[(p.psn >> 6) & (m_retired_bits.size() - 1)] |= uint64_t(1) << (p.psn & 63);
     retired.push_back(&p);
+}
+
+uint64_t pdc_sender::retired_span(uint32_t psn) const
+{
+    const size_t mask = m_retired_bits.size() - 1;
+    const size_t w = (psn >> 6) & mask;
+    const unsigned o = psn & 63;
+    const uint64_t lo = m_retired_bits[w] >> o;
+    return o ? lo | (m_retired_bits[(w + 1) & mask] << (64 - o)) : lo;
+}
+
+void pdc_sender::grow_retired_bits()
+{
+    std::vector<uint64_t> bits(m_retired_bits.size() * 2);
+    const size_t mask = bits.size() - 1;
+    for (const sent_packet& p : m_packets)
+        if (p.retired) bits[(p.psn >> 6) & mask] |= uint64_t(1) << (p.psn & 63);
+    m_retired_bits.swap(bits);
 }
 
 void pdc_sender::release_retired()
@@ -51,6 +73,7 @@ void pdc_sender::on_ack(uint32_t cack, uint32_t sack_base, uint64_t bitmap,
     // ACK sets about as many bits as packets arrive out of order: a lookup per bit was the cost).
     const int64_t base = psn::diff(sack_base, m_base);
     const size_t n = m_packets.size();
+    bitmap &= ~retired_span(sack_base);  // what is retired already needs nothing
     while (bitmap != 0) {
         const int64_t d = base + __builtin_ctzll(bitmap);
         bitmap &= bitmap - 1;

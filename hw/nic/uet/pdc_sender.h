@@ -67,10 +67,18 @@ public:
 
 private:
     void retire(sent_packet& p, std::vector<sent_packet*>& retired);
+    // The retired flags of the 64 PSNs from `psn` on, as a SACK bitmap's bits: exact for those in
+    // the window, arbitrary for the others (an ACK skips those anyway).
+    uint64_t retired_span(uint32_t psn) const;
+    void grow_retired_bits();
 
     uint32_t m_base = 0;  // PSN of m_packets.front()
     uint32_t m_next = 0;
     std::deque<sent_packet> m_packets;  // PSNs m_base .. m_next - 1
+    // Bit (PSN mod its size): the packet of that PSN is retired. An ACK repeats the SACK bits of
+    // every packet received out of order until the CACK passes them; masked with these, only the
+    // bits it newly sets are walked, without touching the packets of the others.
+    std::vector<uint64_t> m_retired_bits = std::vector<uint64_t>(4);  // a power of two words
     ring<uint32_t> m_rtx;
 };
 
