@@ -18,6 +18,12 @@ class deferred_frame_ends final : public deferred_owner
 {
 public:
     deferred_frame_ends() : m_scheduler(model_scheduler::instance()) {}
+    ~deferred_frame_ends()
+    {
+        if (m_owed) m_scheduler.forget(this);
+    }
+    deferred_frame_ends(const deferred_frame_ends&) = delete;
+    deferred_frame_ends& operator=(const deferred_frame_ends&) = delete;
 
     bool may_defer(uint64_t end_ps) const { return m_scheduler.may_defer(end_ps); }
     // `t`'s frame end was just held back.

@@ -1,5 +1,6 @@
 #include "hw/common/model_scheduler.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "hw/common/sim_clock.h"
@@ -42,6 +43,11 @@ void model_scheduler::push_reserved(uint64_t at_ps, uint64_t key)
 {
     m_queue.push_key(at_ps, key);
     if (!m_running && at_ps < m_armed_ps) arm_kernel(at_ps);
+}
+
+void model_scheduler::forget(deferred_owner* o)
+{
+    m_owed.erase(std::remove(m_owed.begin(), m_owed.end(), o), m_owed.end());
 }
 
 void model_scheduler::settle_owed(uint64_t at_ps, uint64_t key)

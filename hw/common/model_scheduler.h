@@ -50,6 +50,8 @@ public:
     uint64_t current_key() const { return m_current_key; }
     // `o` holds a wake-up back (once per owner until settle_before() returns false).
     void owe(deferred_owner* o) { m_owed.push_back(o); }
+    // `o` goes away (what it held back after a stop is never run).
+    void forget(deferred_owner* o);
     // Kernel activations of the scheduler so far.
     uint64_t activations() const { return m_activations; }
     size_t pending_entries() const { return m_queue.size(); }
