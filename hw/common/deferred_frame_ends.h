@@ -43,7 +43,6 @@ public:
     // Every held-back frame end is queued as a wake-up (their work may now send something).
     void realize_all();
     bool settle_before(uint64_t at_ps, uint64_t key) override;
-    size_t held() const { return m_held.size() - m_first; }
 
 private:
     model_scheduler& m_scheduler;
