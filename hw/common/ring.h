@@ -15,6 +15,7 @@ public:
     size_t size() const { return m_size; }
     T& front() { return m_buf[m_head]; }
     const T& front() const { return m_buf[m_head]; }
+    const T& back() const { return m_buf[(m_head + m_size - 1) & (m_buf.size() - 1)]; }
     // The i-th waiting item, 0 the front.
     const T& at(size_t i) const { return m_buf[(m_head + i) & (m_buf.size() - 1)]; }
 

@@ -8,18 +8,19 @@
 // with a latency, an initiation interval and an input FIFO in NIC clock cycles (uet_nic_config;
 // the receive stages are the port's); the scheduler has an event pending only while it has work.
 // This module is the glue between plain classes: pdc_table, pds_scheduler, rx_pdc_table,
-// pdc_sender, nscc, entropy_engine, sack_tracker and a deadline_heap of timers. The generic port
-// (egress arbitration and pool, receive pipeline, ACK hold, connection frames) is host_nic's
-// nic_port; the host side is reached through host_dma.
+// pdc_sender, nscc, entropy_engine, sack_tracker and deadline_lanes of timers. The generic
+// port (egress arbitration and pool, receive pipeline, ACK hold, connection frames) is
+// host_nic's nic_port; the host side is reached through host_dma.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include <systemc>
 
-#include "hw/common/deadline_heap.h"
+#include "hw/common/deadline_lanes.h"
 #include "hw/common/delay_line.h"
 #include "hw/common/occupancy_histogram.h"
 #include "hw/common/random.h"
@@ -126,8 +127,15 @@ private:
         uint8_t tx_count;
         bool failure_detection;
         uint64_t deadline() const { return deadline_ps; }
-        bool operator>(const timer& o) const { return deadline_ps > o.deadline_ps; }
     };
+    // A packet's timers come a fixed time after its serialization ends: one lane per
+    // retransmission timeout (by back-off step) and one for failure detection keep each in order.
+    static constexpr size_t k_timer_lanes = 4;
+    static size_t timer_lane(const timer& t)
+    {
+        if (t.failure_detection) return k_timer_lanes - 1;
+        return std::min<size_t>(t.tx_count > 0 ? t.tx_count - 1 : 0, k_timer_lanes - 2);
+    }
 
     // nic_port_client.
     void on_receive(packet* p) override;
@@ -222,7 +230,7 @@ private:
     wakeup m_schedule_wake{[this] { schedule(); }};
     bool m_schedule_pending = false;
 
-    deadline_heap<timer> m_timers;
+    deadline_lanes<timer, k_timer_lanes> m_timers;
     wakeup m_timer_wake{[this] { on_timer(); }};
 
     uet_transport_counters m_counters;
