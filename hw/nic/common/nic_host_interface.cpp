@@ -3,11 +3,25 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "hw/common/sim_clock.h"
 #include "hw/common/time.h"
 
 namespace uetsim {
+
+namespace {
+
+// The bytes of a DMA transaction (a completion, a connection message, or payload whose content
+// the model does not carry). Every transfer is a b_transport that returns before the next
+// begins, so all host interfaces share one buffer instead of keeping 4 KB each.
+std::vector<unsigned char>& dma_scratch()
+{
+    static std::vector<unsigned char> buffer(4096);
+    return buffer;
+}
+
+}  // namespace
 
 nic_host_interface::nic_host_interface(const sc_core::sc_module_name& name, uint32_t host,
                                        const pcie_config& cfg,
@@ -20,7 +34,6 @@ nic_host_interface::nic_host_interface(const sc_core::sc_module_name& name, uint
     , m_ip_of_host(std::move(ip_of_host))
     , m_bar_writes("bar_writes", [this](bar_write w) { on_bar_write(w); })
     , m_tag(new pcie_tag)
-    , m_buffer(4096)
     , m_latency_ps(ps_from_seconds(cfg.latency_s))
 {
     bar.register_b_transport(this, &nic_host_interface::b_transport);
@@ -115,16 +128,17 @@ void nic_host_interface::message_complete(uint64_t message)
     ++m_counters.wqes_completed;
     const uint32_t qpn = qp_of_message(message);
     queue_pair& qp = m_qps.at(qpn);
+    std::vector<unsigned char>& scratch = dma_scratch();
     completion_entry c;
     c.qp = qpn;
     c.wqe_id = wqe_of_message(message);
-    m_buffer.assign(std::max<size_t>(m_cfg.completion_bytes, sizeof(c)), 0);
-    store(m_buffer.data(), c);
+    scratch.assign(std::max<size_t>(m_cfg.completion_bytes, sizeof(c)), 0);
+    store(scratch.data(), c);
     m_tag->src_host = m_host;
     m_tag->message = message;
     m_tag->offset = 0;
     dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::completion_write, sim_now_ps(),
-                 m_cfg.completion_bytes, m_buffer.data());
+                 m_cfg.completion_bytes, scratch.data());
     // The next WQE of the queue pair goes into service at once; its completion entry is
     // already on its way.
     qp.busy = false;
@@ -140,13 +154,14 @@ void nic_host_interface::connection_message_received(uint32_t src_host, const cm
     ++m_counters.connection_messages_received;
     // The Initiator's NIC creates its end of the queue pair when the response arrives.
     if (m.type == cm_type::response) create_qp(m.connection, m.responder_host);
-    m_buffer.assign(sizeof(cm_fields), 0);
-    store(m_buffer.data(), m);
+    std::vector<unsigned char>& scratch = dma_scratch();
+    scratch.assign(sizeof(cm_fields), 0);
+    store(scratch.data(), m);
     m_tag->src_host = src_host;
     m_tag->message = 0;
     m_tag->offset = 0;
     dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::connection_write, sim_now_ps(),
-                 sizeof(cm_fields), m_buffer.data());
+                 sizeof(cm_fields), scratch.data());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,12 +170,13 @@ void nic_host_interface::connection_message_received(uint32_t src_host, const cm
 uint64_t nic_host_interface::dma_transfer(tlm::tlm_command cmd, pcie_purpose purpose,
                                           uint64_t at_ps, uint32_t bytes, const unsigned char* data)
 {
-    if (m_buffer.size() < bytes) m_buffer.resize(bytes);
+    std::vector<unsigned char>& scratch = dma_scratch();
+    if (scratch.size() < bytes) scratch.resize(bytes);
     const uint64_t now = sim_now_ps();
     m_tag->purpose = purpose;
     m_txn.set_command(cmd);
     m_txn.set_address(0);
-    m_txn.set_data_ptr(data ? const_cast<unsigned char*>(data) : m_buffer.data());
+    m_txn.set_data_ptr(data ? const_cast<unsigned char*>(data) : scratch.data());
     m_txn.set_data_length(bytes);
     m_txn.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = picoseconds(at_ps > now ? at_ps - now : 0);

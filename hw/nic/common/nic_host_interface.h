@@ -97,8 +97,7 @@ private:
     std::unordered_map<uint32_t, queue_pair> m_qps;
     timed_fifo<bar_write> m_bar_writes;
     tlm::tlm_generic_payload m_txn;
-    pcie_tag* m_tag;  // owned by m_txn
-    std::vector<unsigned char> m_buffer;
+    pcie_tag* m_tag;               // owned by m_txn
     uint64_t m_latency_ps;         // Pcie.Latency
     uint64_t m_write_free_ps = 0;  // when the lanes finish the received data issued so far
     counters m_counters;
