@@ -4,7 +4,7 @@
 #pragma once
 
 #include <functional>
-#include <systemc>
+#include <cstdint>
 
 #include "hw/common/activity.h"
 #include "hw/common/ring.h"
@@ -23,13 +23,13 @@ public:
     // `name` says what the FIFO is where it is built; it is not a SystemC object.
     timed_fifo(const char* /*name*/, handler on_due) : m_on_due(std::move(on_due)) {}
 
-    // `due` must not be earlier than the due time of the last pushed packet.
-    void push(T p, const sc_core::sc_time& due)
+    // Due at `due_ps` (simulated ps), no earlier than the last pushed item.
+    void push(T p, uint64_t due_ps)
     {
         bool was_empty = m_items.empty();
-        m_items.push_back({p, due});
-        m_last_due = due;
-        if (was_empty) m_due.notify_at_ps(due.value());
+        m_items.push_back({p, due_ps});
+        m_last_due_ps = due_ps;
+        if (was_empty) m_due.notify_at_ps(due_ps);
     }
 
     // Takes every waiting packet out (e.g. a link going down) and hands each to `f`.
@@ -44,32 +44,32 @@ public:
     }
 
     size_t size() const { return m_items.size(); }
-    // Due time of the last packet pushed: pushing no earlier keeps the FIFO order.
-    const sc_core::sc_time& last_due() const { return m_last_due; }
+    // Due time (ps) of the last item pushed: pushing no earlier keeps the FIFO order.
+    uint64_t last_due_ps() const { return m_last_due_ps; }
 
 private:
     struct item
     {
         T p;
-        sc_core::sc_time due;
+        uint64_t due_ps;
     };
 
     void fire()
     {
         activity::tick();
         const uint64_t now = sim_now_ps();
-        while (!m_items.empty() && m_items.front().due.value() <= now) {
+        while (!m_items.empty() && m_items.front().due_ps <= now) {
             T p = std::move(m_items.front().p);
             m_items.pop_front();
             m_on_due(p);
         }
-        if (!m_items.empty()) m_due.notify_at_ps(m_items.front().due.value());
+        if (!m_items.empty()) m_due.notify_at_ps(m_items.front().due_ps);
     }
 
     handler m_on_due;
     ring<item> m_items;
     wakeup m_due{[this] { fire(); }};
-    sc_core::sc_time m_last_due = sc_core::SC_ZERO_TIME;
+    uint64_t m_last_due_ps = 0;
 };
 
 using delay_line = timed_fifo<packet*>;

@@ -16,6 +16,7 @@ link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_tim
     , to_a("to_a")
     , m_nominal_rate_bps(rate_bps)
     , m_delay(delay)
+    , m_delay_ps(delay.value())
     , m_pool(pool)
 {
     for (auto& l : m_dir) l.rate_bps = rate_bps;
@@ -36,15 +37,19 @@ sc_core::sc_time link::transmit(direction d, packet& p)
         rate = std::min(rate, p.tx_rate_bps);
         p.tx_rate_bps = 0;
     }
-    const sc_core::sc_time ser = serialization(p.wire_bytes, rate);
-    const sc_core::sc_time now = sim_now();
-    for (auto& t : m_taps) t(p, d, now);
+    const uint64_t ser_ps = serialization_ps(p.wire_bytes, rate);
+    const sc_core::sc_time ser = picoseconds(ser_ps);
+    const uint64_t now_ps = sim_now_ps();
+    if (__builtin_expect(!m_taps.empty(), 0)) {
+        const sc_core::sc_time now = picoseconds(now_ps);
+        for (auto& t : m_taps) t(p, d, now);
+    }
     if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {
         ++l.lost;
         m_pool.release(&p);
         return ser;  // the transmitter still spends the frame's time on a dead link
     }
-    l.wire->push(&p, now + ser + m_delay);
+    l.wire->push(&p, now_ps + ser_ps + m_delay_ps);
     return ser;
 }
 

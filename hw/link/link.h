@@ -71,6 +71,7 @@ private:
 
     double m_nominal_rate_bps;
     sc_core::sc_time m_delay;
+    uint64_t m_delay_ps;
     packet_pool& m_pool;
     lane m_dir[2];
     std::vector<tap> m_taps;

@@ -66,7 +66,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
-    , m_latency(seconds(cfg.forwarding_latency_s))
+    , m_latency_ps(ps_from_seconds(cfg.forwarding_latency_s))
 {
     // The shared buffer's Xoff/Xon name a pool; its priority group is the pool's lossless
     // classes, one pause frame per class.
@@ -130,7 +130,7 @@ void fabric_switch::on_arrival(size_t port, packet& p)
         m_pool.release(&p);
         return;
     }
-    m_pipeline.push({&p, d.tag}, sim_now() + m_latency);
+    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps);
 }
 
 void fabric_switch::sample_buffer_occupancy(bool aggregate, bool per_port)

@@ -201,7 +201,7 @@ private:
     std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet
     std::vector<member_counters> m_members;
     std::vector<uint64_t> m_set_formed_ps;
-    sc_core::sc_time m_latency;
+    uint64_t m_latency_ps;  // ForwardingLatency
     uint64_t m_no_route_drops = 0;
     pause_generator_impl m_pause_generator;
 };

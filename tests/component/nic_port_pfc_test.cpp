@@ -131,7 +131,8 @@ TEST(nic_port_pfc, a_pause_holds_the_class_after_the_current_frame_other_classes
     port_pair n;
     run_until(0);
     n.a.pfc_xoff(0);
-    for (uint32_t i = 1; i <= 3; ++i) n.b.push_data(n.frame(i, 0), sc_core::sc_time_stamp());
+    for (uint32_t i = 1; i <= 3; ++i)
+        n.b.push_data(n.frame(i, 0), sc_core::sc_time_stamp().value());
     run_until(120 * ns);
     n.b.push_control(n.frame(9, 1, 500));
     run_until(1000 * ns);
@@ -174,7 +175,7 @@ TEST(nic_port_pfc, a_pause_ends_after_its_pause_time)
     f->pfc.quanta[0] = 100;
     n.a.push_control(f);
     run_until(110 * ns);
-    n.b.push_data(n.frame(1, 0), sc_core::sc_time_stamp());
+    n.b.push_data(n.frame(1, 0), sc_core::sc_time_stamp().value());
     run_until(5000 * ns);
     ASSERT_EQ(n.client_a.received.size(), 1u);
     EXPECT_EQ(n.client_a.received[0].at_ps, 101'280 + 228 * ns + 80 * ns + 104 * ns);

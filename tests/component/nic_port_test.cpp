@@ -89,9 +89,9 @@ struct port_pair
     }
 };
 
-sc_core::sc_time now()
+uint64_t now_ps()
 {
-    return sc_core::sc_time_stamp();
+    return sc_core::sc_time_stamp().value();
 }
 
 }  // namespace
@@ -100,9 +100,9 @@ TEST(nic_port, a_control_frame_goes_before_queued_data)
 {
     port_pair n;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    n.a.push_data(n.frame(1), now());
-    n.a.push_data(n.frame(2), now());
-    n.a.push_data(n.frame(3), now());
+    n.a.push_data(n.frame(1), now_ps());
+    n.a.push_data(n.frame(2), now_ps());
+    n.a.push_data(n.frame(3), now_ps());
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_NS));  // frame 1 is on the wire
     n.a.push_control(n.frame(9, 500));
     sc_core::sc_start();
@@ -124,7 +124,7 @@ TEST(nic_port, the_egress_pool_is_charged_when_queued_and_wakes_when_half_draine
 {
     port_pair n;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i), now());
+    for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i), now_ps());
     EXPECT_EQ(n.a.pool_room(), 0u);
     n.a.block_on_pool();
     sc_core::sc_start();
@@ -137,8 +137,8 @@ TEST(nic_port, held_control_frames_leave_in_order_no_earlier_than_due)
 {
     port_pair n;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    n.a.hold_control(n.frame(1, 500), sc_core::sc_time(50, sc_core::SC_NS));
-    n.a.hold_control(n.frame(2, 500), sc_core::sc_time(10, sc_core::SC_NS));  // behind 1
+    n.a.hold_control(n.frame(1, 500), 50'000);  // ps
+    n.a.hold_control(n.frame(2, 500), 10'000);  // behind 1
     sc_core::sc_start();
     ASSERT_EQ(n.client_b.received.size(), 2u);
     EXPECT_EQ(n.client_b.received[0].psn, 1u);

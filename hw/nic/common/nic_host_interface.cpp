@@ -72,7 +72,8 @@ void nic_host_interface::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_ti
     }
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     // Acted on when it has crossed the link; the link is serial, so arrivals are in order.
-    m_bar_writes.push(w, std::max(sim_now() + delay, m_bar_writes.last_due()));
+    m_bar_writes.push(w,
+                      std::max<uint64_t>(sim_now_ps() + delay.value(), m_bar_writes.last_due_ps()));
 }
 
 void nic_host_interface::on_bar_write(bar_write w)

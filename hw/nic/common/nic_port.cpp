@@ -66,7 +66,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
                                        [&](uint64_t at) { return m_client.context_ready(p, at); })
             : m_rx_delays_only ? pass_through_delays(m_rx, k_rx_stages, now, m_rx_latency_ps)
                                : pass_through(m_rx, k_rx_stages, now);
-        m_rx_pipeline.push(&p, picoseconds(out));
+        m_rx_pipeline.push(&p, out);
         return sc_core::SC_ZERO_TIME;
     });
     tx.on_frame_done([this] { frame_done(); });

@@ -113,12 +113,12 @@ public:
     // The client could not queue a data frame for lack of room: on_pool_free() when half drained.
     void block_on_pool() { m_pool_blocked = true; }
     // A data frame, charged to the egress data pool now and queued at `ready` (payload fetched,
-    // header built), in order: `ready` no earlier than the previous data frame's.
-    void push_data(packet* p, const sc_core::sc_time& ready)
+    // header built), in order: `ready_ps` no earlier than the previous data frame's.
+    void push_data(packet* p, uint64_t ready_ps)
     {
         m_data_reserved += p->wire_bytes;
         if (m_count_pools) m_tx_pools[data_class].charged(p->wire_bytes, m_data_reserved);
-        m_fetch.push(p, ready);
+        m_fetch.push(p, ready_ps);
     }
     // Egress data pool reservations made ahead of their frames (RoCE: a segment's wire size is
     // reserved before its payload fetch, the frame queued once numbered): reserve, give back
@@ -146,17 +146,17 @@ public:
         m_pfc.egress_changed();
         tx.kick();
     }
-    // An ACK held for the receiver's service time: queued at `due` or behind the ACKs held
+    // An ACK held for the receiver's service time: queued at `due_ps` or behind the ACKs held
     // before it, whichever is later (ACKs leave in the order they were made).
-    void hold_control(packet* p, const sc_core::sc_time& due)
+    void hold_control(packet* p, uint64_t due_ps)
     {
-        m_ack_hold.push(p, std::max(due, m_ack_hold.last_due()));
+        m_ack_hold.push(p, std::max(due_ps, m_ack_hold.last_due_ps()));
     }
     // A control frame that is not held (a NACK, a probe's answer): queued once it is built at
-    // `due`, whatever ACKs are held (in order only with the other frames built this way).
-    void send_control_at(packet* p, const sc_core::sc_time& due)
+    // `due_ps`, whatever ACKs are held (in order only with the other frames built this way).
+    void send_control_at(packet* p, uint64_t due_ps)
     {
-        m_control_built.push(p, std::max(due, m_control_built.last_due()));
+        m_control_built.push(p, std::max(due_ps, m_control_built.last_due_ps()));
     }
     // A connection-management frame (the three-message setup), queued now.
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m);

@@ -225,7 +225,7 @@ void roce_nic::generate()
         p->ses.last = s.last;
         p->flow_id = qp->qpn;
         const uint64_t arrived = m_dma.fetch_payload(now, s.payload);
-        m_fetches.push({p, qp->qpn, s.epoch}, std::max(picoseconds(arrived), m_fetches.last_due()));
+        m_fetches.push({p, qp->qpn, s.epoch}, std::max(arrived, m_fetches.last_due_ps()));
         if (qp->req.has_segment())
             m_ready.push_back(qp->qpn);
         else

@@ -296,7 +296,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     const uint64_t to_entropy = lookup.room_at(f.done);
     fetch.leave(f, to_entropy);
     const uint64_t built = lookup_and_build(to_entropy, entropy, g, *sp, *pk);
-    port.push_data(pk, std::max(picoseconds(built), sim_now()));
+    port.push_data(pk, std::max(built, now_ps()));
 }
 
 uint64_t uet_nic::lookup_and_build(uint64_t to_entropy, const entropy_answer& entropy, pdc_group& g,
@@ -395,7 +395,7 @@ void uet_nic::prefetch_fetch(pdc_group& g, sender_pdc& p, uint32_t payload)
     if (m_events && sp.last) event(uet_event::type::send_complete, p, &m, f.start);
     fetch.leave(f, f.done);
     // Completions return in the order the reads were sent.
-    m_prefetch_arrivals->push(p.id, std::max(picoseconds(f.done), m_prefetch_arrivals->last_due()));
+    m_prefetch_arrivals->push(p.id, std::max(f.done, m_prefetch_arrivals->last_due_ps()));
 }
 
 void uet_nic::prefetch_arrived(uint16_t pdc)
@@ -445,7 +445,7 @@ void uet_nic::commit_data(pdc_group& g, sender_pdc& p, bool rtx)
     const uint64_t built = lookup_and_build(to_entropy, entropy, g, *sp, *pk);
     // The egress pool is charged now, at the commit.
     m_last_commit_ps = std::max({built, m_last_commit_ps, now});
-    port.push_data(pk, picoseconds(m_last_commit_ps));
+    port.push_data(pk, m_last_commit_ps);
     if (restart) m_scheduler.prefetch_room_freed();  // the buffer drained to half
 }
 

@@ -84,7 +84,7 @@ void uet_nic::on_data(packet* p)
         ++m_counters.total_pkts_sent;
         if (m_monitor) monitor(*n, uet_monitor_row::dir::tx);
         m_pool.release(p);
-        port.send_control_at(n, picoseconds(build_ack()));  // not behind held ACKs
+        port.send_control_at(n, build_ack());  // not behind held ACKs
         return;
     }
 
@@ -142,7 +142,7 @@ void uet_nic::on_data(packet* p)
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
         ++m_counters.total_pkts_sent;
-        port.hold_control(a, picoseconds(build_ack() + hold_ps));
+        port.hold_control(a, build_ack() + hold_ps);
     }
     m_pool.release(p);
 }
@@ -162,7 +162,7 @@ void uet_nic::on_probe(packet* p)
     ++m_counters.ack_pkts_sent;
     ++m_counters.total_pkts_sent;
     m_pool.release(p);
-    port.send_control_at(a, picoseconds(build_ack()));  // not held, nor behind held ACKs
+    port.send_control_at(a, build_ack());  // not held, nor behind held ACKs
 }
 
 void uet_nic::on_ack(packet* p)
