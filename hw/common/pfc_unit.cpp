@@ -24,10 +24,9 @@ void arm(wakeup& w, uint64_t at_ps)
 
 }  // namespace
 
-pfc_unit::pfc_unit(const sc_core::sc_module_name& name, const pfc_settings& s, packet_pool& pool,
-                   port_scheduler& scheduler, kick_fn kick)
-    : sc_core::sc_module(name)
-    , m_s(s)
+pfc_unit::pfc_unit(const pfc_settings& s, packet_pool& pool, port_scheduler& scheduler,
+                   kick_fn kick)
+    : m_s(s)
     , m_pool(pool)
     , m_scheduler(scheduler)
     , m_kick(std::move(kick))

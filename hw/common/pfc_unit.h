@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <functional>
 
-#include <systemc>
 
 #include "hw/common/pfc_egress_blocking.h"
 #include "hw/common/pfc_pause_timer.h"
@@ -50,13 +49,14 @@ struct pfc_class_counters
     uint64_t watchdog_fired = 0;
 };
 
-class pfc_unit : public sc_core::sc_module
+class pfc_unit
 {
 public:
     using kick_fn = std::function<void()>;
 
-    pfc_unit(const sc_core::sc_module_name& name, const pfc_settings& s, packet_pool& pool,
-             port_scheduler& scheduler, kick_fn kick);
+    pfc_unit(const pfc_settings& s, packet_pool& pool, port_scheduler& scheduler, kick_fn kick);
+    pfc_unit(const pfc_unit&) = delete;
+    pfc_unit& operator=(const pfc_unit&) = delete;
 
     // The port's link, known once the fabric is bound.
     void set_link(const pfc_link& l);

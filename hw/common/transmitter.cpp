@@ -9,8 +9,7 @@
 
 namespace uetsim {
 
-transmitter::transmitter(const sc_core::sc_module_name& name, source next)
-    : sc_core::sc_module(name), out("out"), m_next(std::move(next))
+transmitter::transmitter(const char* name, source next) : out(name), m_next(std::move(next))
 {
 }
 
@@ -48,7 +47,7 @@ void transmitter::realize_frame_end()
     // here; one that were would run late.
     const model_scheduler& s = model_scheduler::instance();
     if (m_free.deferred_before(s.current_ps(), s.current_key()))
-        throw std::logic_error(std::string(name()) + ": a held-back frame end queued late");
+        throw std::logic_error(std::string(out.name()) + ": a held-back frame end queued late");
     m_free.realize();
 }
 
@@ -58,7 +57,7 @@ void transmitter::end_deferred_frame()
     if (m_done) m_done();
     start_next();
     // Held back only while nothing waited, and a frame queued since would have realised it.
-    if (m_sending) throw std::logic_error(std::string(name()) + ": a held-back frame end sent");
+    if (m_sending) throw std::logic_error(std::string(out.name()) + ": a held-back frame end sent");
 }
 
 }  // namespace uetsim

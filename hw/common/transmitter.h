@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <functional>
 
-#include <systemc>
 
 #include "hw/common/wakeup.h"
 #include "tlm/packet_protocol.h"
@@ -31,7 +30,9 @@ protected:
     ~frame_end_deferral() = default;
 };
 
-class transmitter : public sc_core::sc_module
+// A plain member of the port module that owns it (no SystemC object of its own but its socket:
+// a module per port cost a name, a registry entry and a name generator).
+class transmitter
 {
 public:
     packet_initiator_socket out;
@@ -39,7 +40,10 @@ public:
     // Returns the next frame to send, or nullptr when there is none.
     using source = std::function<packet*()>;
 
-    transmitter(const sc_core::sc_module_name& name, source next);
+    // `name`: the socket's, in the owner module.
+    transmitter(const char* name, source next);
+    transmitter(const transmitter&) = delete;
+    transmitter& operator=(const transmitter&) = delete;
 
     // Tells the transmitter a frame may be waiting; sends at once if the link is free. A frame
     // end held back until now is queued: it has a frame to pull.

@@ -21,7 +21,7 @@ switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
     , m_buffers(buffers)
     , m_frame_ends(frame_ends)
     , m_queue(cfg, cls, buffers, index)
-    , m_pfc("pfc", pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
+    , m_pfc(pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
 {
     tx.set_deferral(this);
     m_pfc.before_acting([this] { m_frame_ends.settle(); });

@@ -17,7 +17,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     , m_client(client)
     , m_tx_sched(cfg.egress)
     , m_rx_buf(cfg.ingress)
-    , m_pfc("pfc", cfg.pfc, pool, m_arbiter, [this] { tx.kick(); })
+    , m_pfc(cfg.pfc, pool, m_arbiter, [this] { tx.kick(); })
     , m_fetch("fetch",
               [this](packet* p) {
                   m_data_q.push_back(p);
