@@ -26,10 +26,7 @@ void arm(wakeup& w, uint64_t at_ps)
 
 pfc_unit::pfc_unit(const pfc_settings& s, packet_pool& pool, port_scheduler& scheduler,
                    kick_fn kick)
-    : m_s(s)
-    , m_pool(pool)
-    , m_scheduler(scheduler)
-    , m_kick(std::move(kick))
+    : m_s(s), m_pool(pool), m_scheduler(scheduler), m_kick(std::move(kick))
 {
     set_link(s.link);
 }

@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <functional>
 
-
 #include "hw/common/pfc_egress_blocking.h"
 #include "hw/common/pfc_pause_timer.h"
 #include "hw/common/pfc_requests.h"

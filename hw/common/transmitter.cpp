@@ -9,9 +9,7 @@
 
 namespace uetsim {
 
-transmitter::transmitter(const char* name, source next) : out(name), m_next(std::move(next))
-{
-}
+transmitter::transmitter(const char* name, source next) : out(name), m_next(std::move(next)) {}
 
 void transmitter::start_next()
 {

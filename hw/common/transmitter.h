@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <functional>
 
-
 #include "hw/common/wakeup.h"
 #include "tlm/packet_protocol.h"
 

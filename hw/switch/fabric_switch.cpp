@@ -7,13 +7,12 @@
 
 namespace uetsim {
 
-switch_port::switch_port(const sc_core::sc_module_name& name, uint16_t index,
-                         const egress_queue_config& cfg, const traffic_classifier& cls,
-                         buffer_manager& buffers, random_stream& rng, const pfc_settings& pfc,
-                         packet_pool& pool, deferred_frame_ends& frame_ends)
-    : sc_core::sc_module(name)
-    , in("in")
-    , tx("tx",
+switch_port::switch_port(const std::string& name, uint16_t index, const egress_queue_config& cfg,
+                         const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng,
+                         const pfc_settings& pfc, packet_pool& pool,
+                         deferred_frame_ends& frame_ends)
+    : in((name + "_in").c_str())
+    , tx((name + "_tx").c_str(),
          [this, &rng]() {
              if (__builtin_expect(m_pfc.waiting(), 0)) return next_pfc();  // PFC frames first
              return m_queue.dequeue(rng.uniform());
@@ -95,9 +94,8 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         pfc.frame_bytes = ports[i].pfc_frame_bytes;
         pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
-        m_ports.push_back(std::make_unique<switch_port>(name_i.c_str(), uint16_t(i), q,
-                                                        m_classifier, m_buffers, m_rng, pfc, pool,
-                                                        m_frame_ends));
+        m_ports.push_back(std::make_unique<switch_port>(name_i, uint16_t(i), q, m_classifier,
+                                                        m_buffers, m_rng, pfc, pool, m_frame_ends));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;

@@ -40,7 +40,8 @@ struct port_counters
     uint64_t rx_drops = 0;  // ingress admission drops (headroom or pool full)
 };
 
-class switch_port : public sc_core::sc_module, private frame_end_deferral
+// A plain part of its switch: its sockets are the switch's, named after the port.
+class switch_port : private frame_end_deferral
 {
 public:
     packet_target_socket in;
@@ -49,7 +50,7 @@ public:
     // Port `index` of a switch whose buffer is `buffers`; `pfc`: its PFC frames and timing.
     // `frame_ends`: the switch's held-back frame ends, where the port holds back the end of a
     // frame that nothing waits to follow.
-    switch_port(const sc_core::sc_module_name& name, uint16_t index, const egress_queue_config& cfg,
+    switch_port(const std::string& name, uint16_t index, const egress_queue_config& cfg,
                 const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng,
                 const pfc_settings& pfc, packet_pool& pool, deferred_frame_ends& frame_ends);
 
@@ -61,6 +62,8 @@ public:
     // peer. The PFC queue is served before the egress queue's classes.
     pfc_unit& pfc() { return m_pfc; }
     const pfc_unit& pfc() const { return m_pfc; }
+    switch_port(const switch_port&) = delete;
+    switch_port& operator=(const switch_port&) = delete;
 
 private:
     [[gnu::noinline, gnu::cold]] packet* next_pfc();
