@@ -11,12 +11,15 @@
 // - the XOFF time due to egress occupancy (pfc_egress_blocking): the owner says which classes
 //   have frames waiting (on_egress_waiting) and calls egress_changed() when it queues one.
 // One frame per class, as the switch page says ("one PFC frame for each lossless traffic class").
-// Nothing here runs per data packet: with no PFC frame on the port its events never fire.
+// Nothing here runs per data packet: with no PFC frame on the port its events never fire. The
+// pause state, counters and timers are made at the port's first PFC frame (sent or received),
+// so the ports of a large lossy or uncongested fabric hold only the queue and the hooks.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "hw/common/pfc_egress_blocking.h"
 #include "hw/common/pfc_pause_timer.h"
@@ -97,21 +100,43 @@ public:
     // Nothing but a test while no class is paused.
     void egress_changed()
     {
-        if (__builtin_expect(m_rx.paused() != 0, 0)) track_egress();
+        if (__builtin_expect(m_st != nullptr, 0) && m_st->rx.paused() != 0) track_egress();
     }
-    const pfc_egress_blocking& egress_blocking() const { return m_blocked; }
-    pfc_egress_blocking& egress_blocking() { return m_blocked; }
-
-    const pfc_pause_timer& pauses() const { return m_rx; }
-    pfc_pause_timer& pauses() { return m_rx; }
-    uint8_t held() const { return m_tx.held(); }
-    const pfc_class_counters& counters(int t) const { return m_counters[size_t(t)]; }
+    const pfc_egress_blocking& egress_blocking() const;
+    const pfc_pause_timer& pauses() const;
+    // The longest pause (and XOFF time due to egress occupancy) of class t in the record
+    // interval ending at `now_ps`; the next interval starts there (ecn-pfc-stats).
+    uint64_t take_pause_interval_max_ps(int t, uint64_t now_ps);
+    uint64_t take_egress_interval_max_ps(int t, uint64_t now_ps);
+    uint8_t held() const { return m_st ? m_st->tx.held() : 0; }
+    const pfc_class_counters& counters(int t) const;
     // Whether any PFC frame was ever sent or received (records skip idle ports).
     bool active() const { return m_active; }
     // Waveforms: called after the paused or held classes change (nullptr: not traced).
     void set_probe(state_probe* p) { m_probe = p; }
 
 private:
+    // What a port that has seen PFC keeps: pause state each way, counters, its three timers.
+    struct state
+    {
+        explicit state(pfc_unit& u)
+            : expiry_wake([&u] { u.on_expiry(); })
+            , refresh_wake([&u] { u.on_refresh_due(); })
+            , watchdog_wake([&u] { u.on_watchdog_due(); })
+        {
+        }
+        std::array<uint64_t, 8> refresh_ps{};
+        pfc_pause_timer rx;
+        pfc_egress_blocking blocked;
+        pfc_requests tx;
+        std::array<pfc_class_counters, 8> counters{};
+        std::array<uint64_t, 8> watchdog_due{};
+        wakeup expiry_wake;
+        wakeup refresh_wake;
+        wakeup watchdog_wake;
+    };
+    state& st();
+    void compute_refresh();
     void send(uint8_t mask, bool pause);
     void on_expiry();
     void on_refresh_due();
@@ -133,16 +158,8 @@ private:
     std::function<bool(int)> m_still;
     std::function<uint64_t(int)> m_drop;
     std::function<uint8_t()> m_waiting;
-    std::array<uint64_t, 8> m_refresh_ps{};
-    pfc_pause_timer m_rx;
-    pfc_egress_blocking m_blocked;
-    pfc_requests m_tx;
     ring<packet*> m_queue;
-    std::array<pfc_class_counters, 8> m_counters{};
-    std::array<uint64_t, 8> m_watchdog_due{};
-    wakeup m_expiry_wake{[this] { on_expiry(); }};
-    wakeup m_refresh_wake{[this] { on_refresh_due(); }};
-    wakeup m_watchdog_wake{[this] { on_watchdog_due(); }};
+    std::unique_ptr<state> m_st;  // from the first PFC frame on
     bool m_active = false;
     state_probe* m_probe = nullptr;
 };

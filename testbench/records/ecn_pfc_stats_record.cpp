@@ -159,7 +159,7 @@ void ecn_pfc_stats_record_module::write(double now)
         const egress_queue* q = host ? nullptr : &m_fab.switch_at(dev.index).port(pr.port).queue();
         const int classes = host ? k_nic_classes : 8;
         for (int tc = 0; tc < classes; ++tc) {
-            pfc_pause_timer& rx = pfc.pauses();
+            const pfc_pause_timer& rx = pfc.pauses();
             const pfc_class_counters& c = pfc.counters(tc);
             row r;
             r.job_id = m_sc.simulation.name;
@@ -176,20 +176,20 @@ void ecn_pfc_stats_record_module::write(double now)
             const uint64_t paused = rx.paused_ps(tc, now_ps);
             const uint64_t ivl = paused - pr.last_paused_ps[size_t(tc)];
             pr.last_paused_ps[size_t(tc)] = paused;
-            const uint64_t ivl_max = rx.take_interval_max_ps(tc, now_ps);
+            const uint64_t ivl_max = pfc.take_pause_interval_max_ps(tc, now_ps);
             r.paused_us = double(paused) / 1e6;
             r.ivl_paused_us = double(ivl) / 1e6;
             r.ivl_max_paused_us = double(ivl_max) / 1e6;
             r.percent_xon = interval_ps > 0 && ivl <= interval_ps
                                 ? 100.0 * double(interval_ps - ivl) / double(interval_ps)
                                 : 100.0;
-            pfc_egress_blocking& eb = pfc.egress_blocking();
+            const pfc_egress_blocking& eb = pfc.egress_blocking();
             const uint64_t egr = eb.total_ps(tc, now_ps);
             const uint64_t ivl_egr = egr - pr.last_egr_occ_ps[size_t(tc)];
             pr.last_egr_occ_ps[size_t(tc)] = egr;
             r.egr_occ_us = double(egr) / 1e6;
             r.ivl_egr_occ_us = double(ivl_egr) / 1e6;
-            r.ivl_max_egr_occ_us = double(eb.take_interval_max_ps(tc, now_ps)) / 1e6;
+            r.ivl_max_egr_occ_us = double(pfc.take_egress_interval_max_ps(tc, now_ps)) / 1e6;
             r.egr_occ_ratio = paused > 0 ? double(egr) / double(paused) : 0.0;
             r.ecn_marked = q ? q->stats().ecn_marked_tc[size_t(tc)] : 0;
             r.longest_pause_us = double(rx.longest_ps(tc, now_ps)) / 1e6;

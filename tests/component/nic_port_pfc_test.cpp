@@ -236,3 +236,35 @@ TEST(nic_port_pfc, roce_pfc_frames_are_84_bytes_on_the_wire)
     EXPECT_EQ(n.a.stats().tx_bytes, 84u + 1000u);
     EXPECT_EQ(n.b.stats().rx_bytes, 84u + 1000u);
 }
+
+// A port keeps PFC state from its first PFC frame on. Before that it reads as never paused, an
+// XON has nothing to release, and the record intervals taken meanwhile leave the first pause's
+// interval maximum as it is: A pauses TC0 at 2,000 ns (B paused from 2,101.28 ns) and resumes it
+// at 3,000 ns (B from 3,101.28 ns).
+TEST(nic_port_pfc, a_port_reads_as_never_paused_until_its_first_pfc_frame)
+{
+    port_pair n;
+    run_until(1000 * ns);
+    EXPECT_EQ(n.b.pfc().take_pause_interval_max_ps(0, 1000 * ns), 0u);  // an interval ends
+    EXPECT_EQ(n.b.pfc().take_egress_interval_max_ps(0, 1000 * ns), 0u);
+    EXPECT_EQ(n.b.pfc().pauses().paused_ps(0, 1000 * ns), 0u);
+    EXPECT_EQ(n.b.pfc().counters(0).xoff_tx, 0u);
+    EXPECT_EQ(n.a.pfc().held(), 0u);
+    n.a.pfc_xon(0);  // nothing held: no frame
+    run_until(2000 * ns);
+    EXPECT_TRUE(n.pfc_starts().empty());
+    n.a.pfc_xoff(0);
+    run_until(2500 * ns);
+    EXPECT_EQ(n.a.pfc().held(), 1u);
+    // The interval from 1,000 ns holds the pause so far: 2,101.28 to 2,500 ns.
+    EXPECT_EQ(n.b.pfc().take_pause_interval_max_ps(0, 2500 * ns), 2500 * ns - 2'101'280);
+    run_until(3000 * ns);
+    n.a.pfc_xon(0);
+    run_until(4000 * ns);
+    // The next interval, from 2,500 ns, holds the rest: to the resume at 3,101.28 ns.
+    EXPECT_EQ(n.b.pfc().take_pause_interval_max_ps(0, 4000 * ns), 3'101'280 - 2500 * ns);
+    EXPECT_EQ(n.b.pfc().pauses().paused_ps(0, 4000 * ns), 1000 * ns);
+    EXPECT_EQ(n.a.pfc().counters(0).xoff_tx, 1u);
+    EXPECT_EQ(n.a.pfc().counters(0).xon_tx, 1u);
+    EXPECT_EQ(n.pfc_starts(), (std::vector<uint64_t>{2000 * ns, 3000 * ns}));
+}
