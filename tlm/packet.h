@@ -118,6 +118,7 @@ struct packet
 {
     packet_kind kind = packet_kind::raw_data;
     bool trimmed = false;
+    uint8_t hops = 0;  // switches passed (model bookkeeping; here to fill the header's padding)
     uint16_t src_node = 0;  // sending host index (MAC addresses are derived from it)
     uint16_t dst_node = 0;  // destination host index
     uint32_t payload_bytes = 0;
@@ -138,7 +139,6 @@ struct packet
     // A rate below the link's to serialize this frame at (a RoCE queue pair's allowed rate);
     // 0: the link's. The link reads and clears it, so later hops run at their own rate.
     double tx_rate_bps = 0;
-    uint8_t hops = 0;
 
     // The IP datagram: what switch buffers charge and NSCC counts (no Ethernet framing).
     uint32_t ip_bytes() const { return wire_bytes - wire::eth_overhead; }
