@@ -8,15 +8,15 @@ uint64_t scale_bytes_per_host(nic_kind nic)
 {
     switch (nic) {
         case nic_kind::raw:
-            return 7'000;
+            return 8'000;
         case nic_kind::uet:
         case nic_kind::roce:
             break;
     }
-    // 8,192-host leaf-spines and K = 64 with UET or RoCE NICs, after the model scheduler took
-    // the processes out of the ports: about 40 KB per host (its NIC, host memory, PCIe link and
-    // host interface; RoCE a little less).
-    return 44'000;
+    // 8,192-host fat trees and leaf-spines and K = 64 with UET or RoCE NICs, with PFC state
+    // made on first use and ports that are not modules: about 36 KB per host (its NIC, host
+    // memory, PCIe link and host interface; RoCE about 34 KB).
+    return 38'000;
 }
 
 scale_estimate estimate_scale(const topology_config& t, nic_kind nic)

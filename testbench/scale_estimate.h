@@ -22,7 +22,7 @@ struct scale_estimate
 // with its share of a link, and what any run holds.
 inline constexpr uint64_t scale_bytes_fixed = 16ull << 20;
 uint64_t scale_bytes_per_host(nic_kind nic);
-inline constexpr uint64_t scale_bytes_per_switch_port = 11'000;
+inline constexpr uint64_t scale_bytes_per_switch_port = 7'500;
 
 scale_estimate estimate_scale(const topology_config& t, nic_kind nic);
 
