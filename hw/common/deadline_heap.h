@@ -2,8 +2,8 @@
 // Entries are never removed when they become moot (a packet acknowledged before its timeout);
 // they are dropped in bulk when they reach the top, through a liveness predicate, so the owner
 // wakes the kernel once per live deadline instead of once per entry. Pure logic: the owner keeps
-// its one event and (re)arms it when push() or expire() says so. Used by the UET NIC's timers
-// and the RDMA application's agenda.
+// its one event and (re)arms it when push() or expire() says so. Used by the RoCE NIC's timers
+// and the RDMA application's agenda (the UET NIC's timers are in deadline_lanes.h).
 #pragma once
 
 #include <cstdint>

@@ -160,7 +160,7 @@ void fabric_switch::forward(const switch_item& item)
         m_pool.release(p);
         return;
     }
-    const uint64_t now_ps = to_ps(sim_now());
+    const uint64_t now_ps = sim_now_ps();
     const size_t members = m_routes.set_size(set);
     const size_t member = m_flowlet ? m_flowlet->select(*p, item.tag.tc, set, members, now_ps)
                                     : m_ecmp.select(*p, item.tag.tc, set, members, now_ps);
