@@ -34,6 +34,21 @@ public:
         return true;
     }
 
+    // As push(), after dropping the moot entries at the front of `lane` (not `live`: their
+    // packet was acknowledged). Those would be dropped unfired at a later expire() anyway; here
+    // they go while they are the oldest of their lane, so a lane holds what is outstanding, not
+    // every entry made within one timeout. The armed deadline is kept: what expire() fires and
+    // arms is the same.
+    template <typename Live>
+    bool push_pruned(const T& t, size_t lane, Live&& live)
+    {
+        ring<entry>& r = m_lanes[lane];
+        while (!r.empty() && !live(r.front().t)) {
+            r.pop_front();
+            --m_size;
+        }
+        return push(t, lane);
+    }
     // Adds `t` without arming (before the owner's first expire()).
     void add(const T& t, size_t lane)
     {

@@ -167,3 +167,65 @@ TEST(deadline_lanes, matches_a_sorted_reference_under_random_use)
         EXPECT_GT(fired.size(), 100u);
     }
 }
+
+TEST(deadline_lanes, a_pruned_push_drops_the_moot_front_of_its_lane_and_keeps_the_armed_time)
+{
+    // One lane of timeouts 100..400; the first two are acknowledged before the next push.
+    lanes3 l;
+    for (int i = 1; i <= 4; ++i) l.push({uint64_t(100 * i), i}, 0);
+    l.push({50, 9}, 1);  // another lane's entry, moot too: only the pushed-to lane is pruned
+    const std::set<int> dead{1, 2, 4, 9};
+    auto live = [&](const entry& e) { return dead.count(e.tag) == 0; };
+    EXPECT_FALSE(l.push_pruned({500, 5}, 0, live));
+    // 1 and 2 went; 3 (live) stops the pruning, so 4 stays behind it; 9 is in lane 1.
+    EXPECT_EQ(l.size(), 4u);
+    EXPECT_EQ(l.armed(), 50u);
+    std::vector<int> fired;
+    EXPECT_TRUE(l.expire(400, live, [&](const entry& e) { fired.push_back(e.tag); }));
+    EXPECT_EQ(fired, (std::vector<int>{3}));
+    EXPECT_EQ(l.armed(), 500u);
+}
+
+// The same random use with push() and with push_pruned(): the same entries fire in the same
+// order and the same times are armed, while the pruned lanes hold fewer entries.
+TEST(deadline_lanes, pruned_pushes_fire_and_arm_as_plain_ones_under_random_use)
+{
+    std::mt19937_64 rng(21);
+    for (int round = 0; round < 20; ++round) {
+        lanes3 plain, pruned;
+        std::set<int> dead;
+        auto live = [&](const entry& e) { return dead.count(e.tag) == 0; };
+        // Timeouts long against the push rate, as a retransmission timeout is against frames.
+        const uint64_t timeouts[3] = {10000, 20000, 5000};
+        uint64_t now = 0;
+        int next_tag = 0, acked = 0;
+        std::vector<int> fired_plain, fired_pruned;
+        size_t most_saved = 0;
+        for (int step = 0; step < 400; ++step) {
+            now += rng() % 200;
+            const int n = int(rng() % 4);
+            for (int k = 0; k < n; ++k) {
+                const size_t lane = rng() % 3;
+                const uint64_t at = now + (rng() % 8 ? timeouts[lane] : rng() % 300);
+                const bool a = plain.push({at, next_tag}, lane);
+                const bool b = pruned.push_pruned({at, next_tag}, lane, live);
+                ASSERT_EQ(a, b) << "round " << round << " step " << step;
+                ++next_tag;
+                // ACKs mostly come in order: the oldest entry goes moot, sometimes a later one.
+                if (rng() % 4) dead.insert(acked++);
+                if (rng() % 10 == 0) dead.insert(int(rng() % uint64_t(next_tag)));
+            }
+            ASSERT_LE(pruned.size(), plain.size());
+            most_saved = std::max(most_saved, plain.size() - pruned.size());
+            const bool ra =
+                plain.expire(now, live, [&](const entry& e) { fired_plain.push_back(e.tag); });
+            const bool rb =
+                pruned.expire(now, live, [&](const entry& e) { fired_pruned.push_back(e.tag); });
+            ASSERT_EQ(ra, rb) << "round " << round << " step " << step;
+            ASSERT_EQ(fired_plain, fired_pruned) << "round " << round << " step " << step;
+            ASSERT_EQ(plain.armed(), pruned.armed()) << "round " << round << " step " << step;
+        }
+        EXPECT_GT(most_saved, 50u);
+        EXPECT_GT(fired_plain.size(), 50u);
+    }
+}

@@ -309,7 +309,7 @@ void uet_nic::on_nack(packet* p)
 
 void uet_nic::arm(const timer& t)
 {
-    if (m_timers.push(t, timer_lane(t))) {
+    if (m_timers.push_pruned(t, timer_lane(t), [this](const timer& o) { return timer_live(o); })) {
         m_timer_wake.reschedule_at_ps(t.deadline_ps);
     }
 }
