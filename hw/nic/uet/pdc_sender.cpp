@@ -12,7 +12,7 @@ sent_packet& pdc_sender::assign(uint64_t message, uint64_t offset, uint32_t payl
     m_retired_bits[(m_next >> 6) & (m_retired_bits.size() - 1)] &= ~(uint64_t(1) << (m_next & 63));
     sent_packet p;
     p.psn = m_next++;
-    p.message = message;
+    p.message = uint32_t(message);
     p.offset = offset;
     p.payload = payload;
     p.nominal = nominal;

@@ -14,7 +14,7 @@ namespace uetsim {
 struct sent_packet
 {
     uint32_t psn = 0;
-    uint64_t message = 0;  // message (WQE) index in the NIC
+    uint32_t message = 0;  // the NIC's message (WQE) slot: bounded by the messages in flight
     uint64_t offset = 0;   // payload offset in the message
     uint32_t payload = 0;
     uint32_t nominal = 0;  // payload + 88: the congestion-window unit
