@@ -13,7 +13,7 @@ admit_result egress_queue::admit(packet* p, switch_tag& tag)
         m_buffers.egress_refusal(m_port, tc, c, rtx) != buffer_drop::none) {
         // Over the limit: cut to the headers and offer again in the trimmed class; the cut
         // payload never stays, so the ingress charge shrinks with it.
-        p->trim(m_cfg.nic_facing);
+        p->trim(m_nic_facing);
         tc = m_cls.traffic_class(*p);
         c = buffer_charge(*p);
         m_buffers.shrink_ingress(tag, c);

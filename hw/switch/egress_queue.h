@@ -18,10 +18,10 @@
 
 namespace uetsim {
 
+// One per switch, shared by its ports' queues.
 struct egress_queue_config
 {
     bool trimming = false;
-    bool nic_facing = false;                            // trimmed here means TRIMMED_LAST_HOP
     std::array<red_params, shared_buffer_pools> red{};  // per pool: its band (X3)
 };
 
@@ -32,10 +32,11 @@ class egress_queue
 public:
     static constexpr int num_pools = buffer_manager::num_pools;
 
-    // `port` is this queue's egress port in `buffers`.
-    egress_queue(const egress_queue_config& cfg, const traffic_classifier& cls,
+    // `port` is this queue's egress port in `buffers`; `cfg` outlives the queue; `nic_facing`:
+    // the peer is a host NIC (a frame trimmed here is TRIMMED_LAST_HOP).
+    egress_queue(const egress_queue_config& cfg, bool nic_facing, const traffic_classifier& cls,
                  buffer_manager& buffers, uint16_t port)
-        : m_cfg(cfg), m_cls(cls), m_buffers(buffers), m_port(port)
+        : m_cfg(cfg), m_cls(cls), m_buffers(buffers), m_port(port), m_nic_facing(nic_facing)
     {
     }
 
@@ -130,10 +131,11 @@ private:
         egress_charge charge;  // its egress charge
     };
 
-    egress_queue_config m_cfg;
+    const egress_queue_config& m_cfg;
     const traffic_classifier& m_cls;
     buffer_manager& m_buffers;
     uint16_t m_port;
+    bool m_nic_facing;
     std::array<ring<entry>, num_traffic_classes> m_fifo;
     uint8_t m_waiting = 0;  // bit c: m_fifo[c] holds a frame
     port_scheduler m_scheduler;

@@ -8,8 +8,8 @@
 namespace uetsim {
 
 switch_port::switch_port(const std::string& name, uint16_t index, const egress_queue_config& cfg,
-                         const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng,
-                         const pfc_settings& pfc, packet_pool& pool,
+                         bool nic_facing, const traffic_classifier& cls, buffer_manager& buffers,
+                         random_stream& rng, const pfc_settings& pfc, packet_pool& pool,
                          deferred_frame_ends& frame_ends)
     : in((name + "_in").c_str())
     , tx((name + "_tx").c_str(),
@@ -19,7 +19,7 @@ switch_port::switch_port(const std::string& name, uint16_t index, const egress_q
          })
     , m_buffers(buffers)
     , m_frame_ends(frame_ends)
-    , m_queue(cfg, cls, buffers, index)
+    , m_queue(cfg, nic_facing, cls, buffers, index)
     , m_pfc(pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
 {
     tx.set_deferral(this);
@@ -75,7 +75,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     m_buffers.attach(&m_pause_generator);
     // RED per pool, its band a fraction of the pool's static egress limit (X3); lossless
     // classes are marked against the same band.
-    egress_queue_config q;
+    egress_queue_config& q = m_queue_cfg;
     q.trimming = cfg.buffer.trimming_enabled;
     for (uint8_t pool = 0; pool < shared_buffer_pools; ++pool) {
         const ecn_band band =
@@ -88,14 +88,14 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         r.max_probability = cfg.max_mark_probability;
     }
     for (size_t i = 0; i < ports.size(); ++i) {
-        q.nic_facing = ports[i].nic_facing;
         pfc_settings pfc;
         pfc.link = ports[i].link;
         pfc.frame_bytes = ports[i].pfc_frame_bytes;
         pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
-        m_ports.push_back(std::make_unique<switch_port>(name_i, uint16_t(i), q, m_classifier,
-                                                        m_buffers, m_rng, pfc, pool, m_frame_ends));
+        m_ports.push_back(std::make_unique<switch_port>(name_i, uint16_t(i), q, ports[i].nic_facing,
+                                                        m_classifier, m_buffers, m_rng, pfc, pool,
+                                                        m_frame_ends));
         m_ports.back()->in.on_receive([this, i](packet& p) {
             on_arrival(i, p);
             return sc_core::SC_ZERO_TIME;

@@ -47,12 +47,14 @@ public:
     packet_target_socket in;
     transmitter tx;
 
-    // Port `index` of a switch whose buffer is `buffers`; `pfc`: its PFC frames and timing.
+    // Port `index` of a switch whose buffer is `buffers`; `cfg`: the switch's queue settings;
+    // `nic_facing`: the peer is a host NIC; `pfc`: its PFC frames and timing.
     // `frame_ends`: the switch's held-back frame ends, where the port holds back the end of a
     // frame that nothing waits to follow.
     switch_port(const std::string& name, uint16_t index, const egress_queue_config& cfg,
-                const traffic_classifier& cls, buffer_manager& buffers, random_stream& rng,
-                const pfc_settings& pfc, packet_pool& pool, deferred_frame_ends& frame_ends);
+                bool nic_facing, const traffic_classifier& cls, buffer_manager& buffers,
+                random_stream& rng, const pfc_settings& pfc, packet_pool& pool,
+                deferred_frame_ends& frame_ends);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
@@ -197,6 +199,7 @@ private:
     bool m_sample_aggregate = false, m_sample_per_port = false;
     buffer_manager m_buffers;
     ingress_unit m_ingress;
+    egress_queue_config m_queue_cfg;  // before m_ports, whose queues share it
     timed_fifo<switch_item> m_pipeline;
     deferred_frame_ends m_frame_ends;  // before m_ports, which hold it
     std::vector<std::unique_ptr<switch_port>> m_ports;

@@ -21,11 +21,10 @@ packet make_data(uint32_t payload, uint8_t tc = 0, dscp::role role = dscp::role:
     return p;
 }
 
-egress_queue_config queue_config(bool trimming = false, bool nic_facing = false)
+egress_queue_config queue_config(bool trimming = false)
 {
     egress_queue_config c;
     c.trimming = trimming;
-    c.nic_facing = nic_facing;
     for (auto& r : c.red) r.enabled = false;
     return c;
 }
@@ -51,12 +50,16 @@ shared_buffer_layout limited(uint64_t limit, bool uet_policy, bool trimming)
 struct one_port
 {
     const traffic_classifier& cls;
+    egress_queue_config cfg;  // the queue keeps a reference, as to its switch's
     buffer_manager buffers;
     egress_queue q;
 
     one_port(uint64_t limit, const traffic_classifier& c,
-             const egress_queue_config& qc = queue_config())
-        : cls(c), buffers(limited(limit, c.uet_policy(), qc.trimming), 1), q(qc, c, buffers, 0)
+             const egress_queue_config& qc = queue_config(), bool nic_facing = false)
+        : cls(c)
+        , cfg(qc)
+        , buffers(limited(limit, c.uet_policy(), qc.trimming), 1)
+        , q(cfg, nic_facing, c, buffers, 0)
     {
     }
     admit_result offer(packet* p)
@@ -118,7 +121,7 @@ TEST(egress_queue, charge_is_held_until_serialization_ends)
 TEST(egress_queue, trims_a_trimmable_packet_instead_of_dropping_it)
 {
     traffic_classifier cls(true);  // UET policy: trimmed -> TC1, its own pool
-    one_port port(4184, cls, queue_config(true, false));
+    one_port port(4184, cls, queue_config(true));
     egress_queue& q = port.q;
     packet a = make_data(4096), b = make_data(4096), c = make_data(4096, 0, dscp::role::no_trim);
     EXPECT_EQ(port.offer(&a), admit_result::queued);
@@ -135,7 +138,7 @@ TEST(egress_queue, trims_a_trimmable_packet_instead_of_dropping_it)
 TEST(egress_queue, trimming_on_a_nic_facing_port_marks_last_hop)
 {
     traffic_classifier cls(true);
-    one_port port(4184, cls, queue_config(true, true));
+    one_port port(4184, cls, queue_config(true), true);
     packet a = make_data(4096), b = make_data(4096);
     port.offer(&a);
     EXPECT_EQ(port.offer(&b), admit_result::trimmed);
@@ -220,7 +223,7 @@ TEST(egress_queue, marks_only_ect_packets_at_transmission)
 TEST(egress_queue, releases_ingress_bytes_when_they_leave_the_buffer)
 {
     traffic_classifier cls(true);
-    one_port port(4184, cls, queue_config(true, false));
+    one_port port(4184, cls, queue_config(true));
     egress_queue& q = port.q;
     packet a = make_data(4096), b = make_data(4096), c = make_data(4096, 0, dscp::role::no_trim);
     EXPECT_EQ(port.offer(&a), admit_result::queued);
