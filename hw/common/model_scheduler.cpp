@@ -93,18 +93,25 @@ void model_scheduler::run()
     sim_clock::ahead = true;
     for (;;) {
         while (!m_queue.empty() && m_queue.top().at_ps <= now) {
-            const wakeup_entry e = m_queue.pop();
+            // Left in the queue while its handler runs: the first wake-up scheduled meanwhile
+            // takes its place (wakeup_queue::spend_top).
+            const wakeup_entry e = m_queue.spend_top();
             wakeup* w = m_targets[e.target()];
             // The next wake-up's state is far from this one's on a large fabric: fetched while
-            // this handler runs, it is in cache when its turn comes.
-            if (!m_queue.empty()) __builtin_prefetch(m_targets[m_queue.top().target()]);
-            if (!w || !w->m_pending || w->m_key != e.key) continue;
+            // this handler runs, it is in cache when its turn comes. The next is one of the
+            // top's children unless the handler schedules an earlier one.
+            prefetch_next();
+            if (!w || !w->m_pending || w->m_key != e.key) {
+                m_queue.finish_top();
+                continue;
+            }
             w->m_pending = false;
             m_current_ps = e.at_ps;
             m_current_key = e.key;
             // Records and waveforms read what held-back work changes.
             if ((e.key & wakeup_queue::late_phase) && !m_owed.empty()) settle_owed(e.at_ps, e.key);
             w->m_handler();
+            m_queue.finish_top();
         }
         drop_stale();
         if (sim_clock::stopped || m_queue.empty() || m_queue.top().at_ps >= m_horizon_ps) break;

@@ -65,6 +65,10 @@ private:
     uint64_t schedule(uint32_t id, uint64_t at_ps, bool late);
     void run();
     void drop_stale();
+    void prefetch_next() const
+    {
+        if (const wakeup_entry* n = m_queue.second()) __builtin_prefetch(m_targets[n->target()]);
+    }
     void arm_kernel(uint64_t at_ps);
     void settle_owed(uint64_t at_ps, uint64_t key);
     uint64_t reserve(uint32_t id, bool late) { return m_queue.reserve(id, late); }

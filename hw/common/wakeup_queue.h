@@ -49,10 +49,16 @@ public:
             throw std::overflow_error("wake-up sequence numbers used up (5.5e11 wake-ups)");
         return (late ? late_phase : 0) | (m_next_seq++ << wakeup_entry::target_bits) | target;
     }
-    // An entry with a key from reserve() (each key entered once).
+    // An entry with a key from reserve() (each key entered once). While the top is spent, the
+    // entry takes its slot.
     uint64_t push_key(uint64_t at_ps, uint64_t key)
     {
         const wakeup_entry e{at_ps, key};
+        if (m_top_spent) {
+            m_top_spent = false;
+            sift_from_root(e, m_heap.size());
+            return key;
+        }
         m_heap.push_back(e);
         lift(m_heap.size() - 1, e);
         return key;
@@ -70,19 +76,51 @@ public:
         const wakeup_entry out = m_heap.front();
         const wakeup_entry last = m_heap.back();
         m_heap.pop_back();
+        if (!m_heap.empty()) sift_from_root(last, m_heap.size());
+        return out;
+    }
+
+    // The top is left in place while its wake-up runs, and spent: the first entry pushed
+    // meanwhile takes its slot (most handlers schedule one wake-up, often their own next one:
+    // one sift instead of a pop and a push), and finish_top() pops it if none did. The entries,
+    // and so the order they come out in, are those of pop() then push(): keys are unique.
+    // Everything pushed meanwhile must come after the top (a handler schedules nothing in its
+    // past).
+    const wakeup_entry& spend_top()
+    {
+        m_top_spent = true;
+        return m_heap.front();
+    }
+    // What comes out after the top if nothing earlier is pushed: the smaller of its children.
+    const wakeup_entry* second() const
+    {
         const size_t n = m_heap.size();
-        if (n == 0) return out;
+        if (n < 2) return nullptr;
+        if (n == 2 || before(m_heap[1], m_heap[2])) return &m_heap[1];
+        return &m_heap[2];
+    }
+    void finish_top()
+    {
+        if (!m_top_spent) return;
+        m_top_spent = false;
+        pop();
+    }
+
+private:
+    // Fills the root's slot with `e` in a heap of `n` entries: the hole goes down to a leaf
+    // along the smaller children (one comparison per level), then `e` is lifted from there; it
+    // rarely climbs far.
+    void sift_from_root(const wakeup_entry& e, size_t n)
+    {
         size_t hole = 0;
         for (size_t child = 1; child < n; child = 2 * hole + 1) {
             if (child + 1 < n && before(m_heap[child + 1], m_heap[child])) ++child;
             m_heap[hole] = m_heap[child];
             hole = child;
         }
-        lift(hole, last);
-        return out;
+        lift(hole, e);
     }
 
-private:
     // Puts `e` at `i` or above, moving larger parents down.
     void lift(size_t i, const wakeup_entry& e)
     {
@@ -102,6 +140,7 @@ private:
 
     std::vector<wakeup_entry> m_heap;
     uint64_t m_next_seq = 0;
+    bool m_top_spent = false;
 };
 
 }  // namespace uetsim

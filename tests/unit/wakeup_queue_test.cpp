@@ -123,3 +123,63 @@ TEST(wakeup_queue, matches_a_sorted_reference_under_random_use)
         ASSERT_EQ(q.size(), ref.size());
     }
 }
+
+TEST(wakeup_queue, a_spent_top_is_taken_by_the_next_push_or_popped)
+{
+    wakeup_queue q;
+    q.push(100, 0);
+    q.push(300, 1);
+    q.push(200, 2);
+    EXPECT_EQ(q.spend_top().target(), 0u);
+    ASSERT_NE(q.second(), nullptr);
+    EXPECT_EQ(q.second()->target(), 2u);  // what comes out next if nothing earlier is pushed
+    q.push(250, 3);                       // takes the spent slot
+    q.push(150, 4);
+    q.finish_top();  // nothing left to pop: the push took it
+    EXPECT_EQ(drain(q), (std::vector<uint32_t>{4, 2, 3, 1}));
+
+    q.push(10, 5);
+    q.push(20, 6);
+    EXPECT_EQ(q.spend_top().target(), 5u);
+    q.finish_top();  // no push while spent: popped
+    EXPECT_EQ(drain(q), (std::vector<uint32_t>{6}));
+    EXPECT_EQ(q.second(), nullptr);
+}
+
+// The scheduler's use: the top is spent while its handler pushes 0 to 3 entries (none in its
+// past); the order out must be that of a pop followed by those pushes, against a sorted reference.
+TEST(wakeup_queue, spending_the_top_matches_pop_then_push_under_random_use)
+{
+    wakeup_queue q;
+    std::vector<std::pair<uint64_t, uint32_t>> ref;
+    uint64_t x = 987654321;
+    auto rnd = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    uint32_t pushed = 0;
+    auto push = [&](uint64_t at) {
+        q.push(at, pushed);
+        ref.push_back({at, pushed++});
+    };
+    for (int i = 0; i < 50; ++i) push(rnd() % 16);
+    for (int step = 0; step < 20'000 && !ref.empty(); ++step) {
+        const auto it = std::min_element(ref.begin(), ref.end());
+        const wakeup_entry e = q.spend_top();
+        ASSERT_EQ(e.at_ps, it->first) << step;
+        ASSERT_EQ(e.target(), it->second) << step;
+        ref.erase(it);
+        const auto* next = q.second();
+        if (next && !ref.empty()) {
+            // With nothing pushed, the second entry is the next one out.
+            const auto n = std::min_element(ref.begin(), ref.end());
+            EXPECT_EQ(next->target(), n->second) << step;
+        }
+        const uint64_t pushes = ref.size() < 20 ? 1 + rnd() % 3 : rnd() % 3;
+        for (uint64_t k = 0; k < pushes; ++k) push(e.at_ps + rnd() % 8);  // ties included
+        q.finish_top();
+        ASSERT_EQ(q.size(), ref.size()) << step;
+    }
+}
