@@ -6,6 +6,7 @@
 
 #include "hw/common/sanitizer_stack.h"
 #include "sim/cli.h"
+#include "sim/huge_pages.h"
 
 int sc_main(int argc, char* argv[])
 {
@@ -16,6 +17,7 @@ int sc_main(int argc, char* argv[])
 
 int main(int argc, char* argv[])
 {
+    uetsim::use_huge_pages(argv);  // may start the program again, once (huge_pages.h)
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
     return sc_core::sc_elab_and_sim(argc, argv);
 }

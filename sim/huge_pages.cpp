@@ -1,0 +1,59 @@
+#include "sim/huge_pages.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "sim/sweep/mpi_sweep.h"
+
+namespace uetsim {
+
+namespace {
+
+constexpr const char* k_tunable = "glibc.malloc.hugetlb";
+
+}  // namespace
+
+huge_page_plan plan_huge_pages(const char* uetsim_hugepages, const char* glibc_tunables,
+                               const char* ld_preload, bool launched_by_mpi,
+                               const std::string& thp_enabled)
+{
+    huge_page_plan plan;
+    if (uetsim_hugepages && std::strcmp(uetsim_hugepages, "0") == 0) return plan;
+    if (glibc_tunables && std::strstr(glibc_tunables, k_tunable)) return plan;
+    if (ld_preload && std::strstr(ld_preload, "vgpreload")) return plan;
+    if (launched_by_mpi) return plan;
+    // The mode in force is the bracketed one; "madvise" is what the tunable asks for.
+    if (thp_enabled.find("[always]") == std::string::npos &&
+        thp_enabled.find("[madvise]") == std::string::npos)
+        return plan;
+    plan.restart = true;
+    plan.tunables = std::string(k_tunable) + "=1";
+    if (glibc_tunables && *glibc_tunables)
+        plan.tunables = std::string(glibc_tunables) + ":" + plan.tunables;
+    return plan;
+}
+
+void use_huge_pages(char* argv[])
+{
+    std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+    const std::string thp((std::istreambuf_iterator<char>(mode)), std::istreambuf_iterator<char>());
+    const huge_page_plan plan =
+        plan_huge_pages(std::getenv("UETSIM_HUGEPAGES"), std::getenv("GLIBC_TUNABLES"),
+                        std::getenv("LD_PRELOAD"), sweep::launched_by_mpi(), thp);
+    if (!plan.restart) return;
+    const char* before = std::getenv("GLIBC_TUNABLES");
+    const std::string saved = before ? before : "";
+    setenv("GLIBC_TUNABLES", plan.tunables.c_str(), 1);
+    execv("/proc/self/exe", argv);
+    // exec failed (no /proc): run on as we are, with the environment as it was.
+    if (before)
+        setenv("GLIBC_TUNABLES", saved.c_str(), 1);
+    else
+        unsetenv("GLIBC_TUNABLES");
+}
+
+}  // namespace uetsim
