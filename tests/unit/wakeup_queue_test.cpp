@@ -20,6 +20,19 @@ std::vector<uint32_t> drain(wakeup_queue& q)
     return out;
 }
 
+// xorshift64: the random tests' stream, the same on every platform.
+struct xorshift
+{
+    uint64_t x;
+    uint64_t operator()()
+    {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    }
+};
+
 }  // namespace
 
 TEST(wakeup_queue, earliest_time_first)
@@ -98,13 +111,7 @@ TEST(wakeup_queue, matches_a_sorted_reference_under_random_use)
 {
     wakeup_queue q;
     std::vector<std::pair<uint64_t, uint32_t>> ref;  // (time, order pushed)
-    uint64_t x = 12345;
-    auto rnd = [&x] {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        return x;
-    };
+    xorshift rnd{12345};
     uint32_t pushed = 0;
     uint64_t now = 0;
     for (int step = 0; step < 20'000; ++step) {
@@ -152,13 +159,7 @@ TEST(wakeup_queue, spending_the_top_matches_pop_then_push_under_random_use)
 {
     wakeup_queue q;
     std::vector<std::pair<uint64_t, uint32_t>> ref;
-    uint64_t x = 987654321;
-    auto rnd = [&x] {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        return x;
-    };
+    xorshift rnd{987654321};
     uint32_t pushed = 0;
     auto push = [&](uint64_t at) {
         q.push(at, pushed);
