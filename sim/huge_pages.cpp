@@ -39,8 +39,15 @@ huge_page_plan plan_huge_pages(const char* uetsim_hugepages, const char* glibc_t
 
 void use_huge_pages(char* argv[])
 {
-    std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
-    const std::string thp((std::istreambuf_iterator<char>(mode)), std::istreambuf_iterator<char>());
+    // Once only, even where glibc would drop the tunable from the environment (a set-user-ID
+    // start): the restarted process finds this mark.
+    constexpr const char* k_restarted = "UETSIM_HUGEPAGES_RESTARTED";
+    if (std::getenv(k_restarted)) return;
+    std::string thp;
+    {
+        std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");  // closed before exec
+        thp.assign(std::istreambuf_iterator<char>(mode), std::istreambuf_iterator<char>());
+    }
     const huge_page_plan plan =
         plan_huge_pages(std::getenv("UETSIM_HUGEPAGES"), std::getenv("GLIBC_TUNABLES"),
                         std::getenv("LD_PRELOAD"), sweep::launched_by_mpi(), thp);
@@ -48,8 +55,10 @@ void use_huge_pages(char* argv[])
     const char* before = std::getenv("GLIBC_TUNABLES");
     const std::string saved = before ? before : "";
     setenv("GLIBC_TUNABLES", plan.tunables.c_str(), 1);
+    setenv(k_restarted, "1", 1);
     execv("/proc/self/exe", argv);
     // exec failed (no /proc): run on as we are, with the environment as it was.
+    unsetenv(k_restarted);
     if (before)
         setenv("GLIBC_TUNABLES", saved.c_str(), 1);
     else
