@@ -48,19 +48,19 @@ void use_huge_pages(char* argv[])
         std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");  // closed before exec
         thp.assign(std::istreambuf_iterator<char>(mode), std::istreambuf_iterator<char>());
     }
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    const std::string before = tunables ? tunables : "";  // getenv's pointer dies with setenv
     const huge_page_plan plan =
-        plan_huge_pages(std::getenv("UETSIM_HUGEPAGES"), std::getenv("GLIBC_TUNABLES"),
-                        std::getenv("LD_PRELOAD"), sweep::launched_by_mpi(), thp);
+        plan_huge_pages(std::getenv("UETSIM_HUGEPAGES"), tunables, std::getenv("LD_PRELOAD"),
+                        sweep::launched_by_mpi(), thp);
     if (!plan.restart) return;
-    const char* before = std::getenv("GLIBC_TUNABLES");
-    const std::string saved = before ? before : "";
     setenv("GLIBC_TUNABLES", plan.tunables.c_str(), 1);
     setenv(k_restarted, "1", 1);
     execv("/proc/self/exe", argv);
     // exec failed (no /proc): run on as we are, with the environment as it was.
     unsetenv(k_restarted);
-    if (before)
-        setenv("GLIBC_TUNABLES", saved.c_str(), 1);
+    if (tunables)
+        setenv("GLIBC_TUNABLES", before.c_str(), 1);
     else
         unsetenv("GLIBC_TUNABLES");
 }

@@ -1,7 +1,7 @@
 // What a NIC's transport needs from the host side: payload fetch and write over the host's
 // PCIe lanes, the write backlog (for the receiver's service time), message completion and
 // received connection messages. nic_host_interface implements it over PCIe; a test replaces it
-// with a recording fake (tests/support/stub_host_dma.h) to elaborate NICs without a host.
+// with a recording test double (tests/support/stub_host_dma.h) to elaborate NICs without a host.
 // Times are absolute, in ps.
 #pragma once
 
