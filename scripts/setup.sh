@@ -7,8 +7,9 @@ build=${1:-$here/build}
 shift || true
 
 packages=(build-essential cmake pkg-config libsystemc-dev verilator libgtest-dev libgmock-dev
-          libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev tshark python3 python3-matplotlib
-          python3-pandas libopenmpi-dev openmpi-bin gtkwave xvfb xdotool)
+          libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
+          tshark python3 python3-matplotlib python3-pandas libopenmpi-dev openmpi-bin gtkwave xvfb
+          xdotool)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -21,6 +21,10 @@
 #include "sim/config/output.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/run_input_error.h"
+#include "testbench/topology.h"
+#include "testbench/traffic/chakra/chakra_workload.h"
+#include "testbench/traffic/chakra/collectives_list.h"
+#include "testbench/traffic/chakra/et_writer.h"
 #include "sim/plot_command.h"
 #include "sim/sweep/sweep_runner.h"
 #include "testbench/run_control.h"
@@ -138,6 +142,9 @@ int cmd_inspect(const scenario_args& a, bool json)
     nlohmann::ordered_json derived;
     try {
         derived = derived_json(sc);
+    } catch (const run_input_error& e) {
+        std::cerr << "uetsim: error: " << e.what() << "\n";
+        return exit_bad_input;
     } catch (const std::exception& e) {
         std::cerr << "uetsim: internal error: derived values: " << e.what() << "\n";
         return exit_internal_error;
@@ -166,8 +173,39 @@ int cmd_inspect(const scenario_args& a, bool json)
 
 int cmd_validate(const scenario_args& a)
 {
-    config::resolve_scenario(a.file, a.sets);
+    const scenario sc = config::resolve_scenario(a.file, a.sets);
+    // The Chakra traces (and mapping file) are read and prepared: a bad one is bad input too.
+    if (sc.chakra.enabled()) {
+        try {
+            chakra::load_workload(sc.chakra, host_count(sc.topology));
+        } catch (const run_input_error& e) {
+            std::cerr << "uetsim: error: " << e.what() << "\n";
+            return exit_bad_input;
+        }
+    }
     std::cout << "ok: " << a.file << "\n";
+    return exit_ok;
+}
+
+// chakra-gen: the scenario's Collectives list as a Chakra traceset, <prefix>.<rank>.et.
+int cmd_chakra_gen(const scenario_args& a, const std::string& prefix)
+{
+    const scenario sc = config::resolve_scenario(a.file, a.sets);
+    if (sc.chakra.collectives.empty())
+        throw config_error(a.file +
+                           ": Collectives is empty: chakra-gen writes the scenario's "
+                           "Collectives list as a traceset");
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(prefix).parent_path();
+    std::error_code ec;
+    if (!folder.empty()) fs::create_directories(folder, ec);
+    if (ec)
+        throw config_error("--out " + prefix + ": the folder cannot be created: " + ec.message());
+    const uint32_t hosts = host_count(sc.topology);
+    chakra::traceset ts = chakra::collectives_traceset(sc.chakra, hosts, prefix);
+    chakra::write_traceset(prefix, ts);
+    std::cout << "wrote " << ts.ranks.size() << " rank traces: " << prefix << ".0.et .. " << prefix
+              << "." << ts.ranks.size() - 1 << ".et\n";
     return exit_ok;
 }
 
@@ -267,6 +305,15 @@ int run_cli(int argc, char** argv)
     auto* validate = app.add_subcommand("validate", "Check a scenario and exit");
     add_scenario_args(validate, args, true);
 
+    std::string gen_prefix;
+    auto* chakra_gen = app.add_subcommand(
+        "chakra-gen",
+        "Write a scenario's Collectives list as a Chakra traceset (<prefix>.<rank>.et)");
+    add_scenario_args(chakra_gen, args, true);
+    chakra_gen->add_option("--out", gen_prefix, "The traceset's prefix, e.g. traces/allreduce")
+        ->required()
+        ->type_name("DIR/prefix");
+
     auto* keys = app.add_subcommand("keys", "List every scenario key with its default and range");
     keys->add_flag("--markdown", markdown, "Print docs/scenario-keys.md");
 
@@ -304,7 +351,8 @@ int run_cli(int argc, char** argv)
         ->capture_default_str();
     plot->add_option("--figure", figures,
                      "Only this figure (repeatable): fct-cdf, wqe-latency-cdf, uplink-load, "
-                     "nic-window, port-rate, metric, heatmap")
+                     "nic-window, port-rate, collective-busbw, collective-timeline, metric, "
+                     "heatmap")
         ->type_name("NAME")
         ->expected(1)
         ->allow_extra_args(false)
@@ -321,7 +369,7 @@ int run_cli(int argc, char** argv)
 
     // CLI11 would only say "A subcommand is required" for a mistyped command.
     std::vector<std::string> names;
-    for (const auto* sub : {run, inspect, validate, keys, records, sweep, plot})
+    for (const auto* sub : {run, inspect, validate, chakra_gen, keys, records, sweep, plot})
         names.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(names.begin(), names.end(), argv[1]) == names.end()) {
@@ -345,6 +393,7 @@ int run_cli(int argc, char** argv)
         if (*run) return cmd_run(args, out_dir, quiet, progress);
         if (*inspect) return cmd_inspect(args, json);
         if (*validate) return cmd_validate(args);
+        if (*chakra_gen) return cmd_chakra_gen(args, gen_prefix);
         if (*sweep) return sweep::run_sweep(sweep_file, {sweep_out, jobs});
         if (*plot) {
             std::vector<std::string> pa = {plot_dir, "--format", plot_format};

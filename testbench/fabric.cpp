@@ -7,6 +7,7 @@
 #include "hw/nic/uet/uet_nic.h"
 #include "testbench/instance_config.h"
 #include "testbench/nic_factory.h"
+#include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
 
@@ -64,7 +65,15 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
                 {m_topo.host_link(h).rate_bps, ps_from_seconds(m_topo.host_link(h).delay_s)});
             nic_host_interface& hif = *m_host_ifs.back();
             hif.attach(m_nics.back().get());
-            hif.on_direct_complete([&traffic](uint64_t m, double t) { traffic.completed(m, t); });
+            hif.on_direct_complete([this, &traffic](uint64_t m, double t) {
+                if (chakra::is_transfer_message(m))
+                    m_transfers->nic_acked(m, t);
+                else
+                    traffic.completed(m, t);
+            });
+            hif.on_direct_sent([this](uint64_t m, uint64_t at_ps) {
+                if (m_transfers && chakra::is_transfer_message(m)) m_transfers->nic_sent(m, at_ps);
+            });
             pcie_link& pl = *m_pcie.back();
             m_mmio.back()->out.bind(pl.host_in);
             pl.nic_out.bind(hif.bar);
@@ -73,9 +82,12 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             m_memory.back()->observe_writes(
                 [this, h, &traffic](const pcie_tag& tag, const unsigned char* data, uint32_t bytes,
                                     const sc_core::sc_time& at) {
-                    if (tag.purpose == pcie_purpose::data_write && !is_wqe_message(tag.message))
-                        traffic.written(tag.message, tag.offset, bytes);
-                    else if (m_software)
+                    if (tag.purpose == pcie_purpose::data_write && !is_wqe_message(tag.message)) {
+                        if (chakra::is_transfer_message(tag.message))
+                            m_transfers->nic_written(tag.message, tag.offset, bytes, at.value());
+                        else
+                            traffic.written(tag.message, tag.offset, bytes);
+                    } else if (m_software)
                         m_software->host_memory_written(h, tag, data, bytes, at);
                 });
         }
@@ -130,6 +142,15 @@ uet_nic* fabric::uet_nic_at(size_t h)
 roce_nic* fabric::roce_nic_at(size_t h)
 {
     return h < m_nics.size() ? dynamic_cast<roce_nic*>(m_nics[h].get()) : nullptr;
+}
+
+void fabric::post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
+                           uint8_t traffic_class)
+{
+    host_nic& nic = *m_nics[src_host];
+    const uint32_t qp = nic.workload_queue_pair(dst_host);
+    if (qp != k_no_queue_pair) nic.work_request_posted();  // counted as a doorbell's would be
+    nic.post_message(message, dst_host, host_ip(dst_host), bytes, traffic_class, qp);
 }
 
 uint64_t fabric::rtl_checked(std::string_view key) const

@@ -25,6 +25,9 @@ namespace uetsim {
 
 class roce_nic;
 class uet_nic;
+namespace chakra {
+class chakra_replay;
+}
 
 class fabric
 {
@@ -57,6 +60,11 @@ public:
     // The software on the hosts, told of what the NICs write into host memory (other than the
     // payload of Flows messages, which goes to the Flows scoreboard).
     void run_on_hosts(host_software* sw) { m_software = sw; }
+    // The Chakra workload: the NICs' reports of its transfers (chakra::is_transfer_message) go
+    // to `r`; post_transfer sends one as an RDMA WRITE of the source host's NIC.
+    void route_transfers(chakra::chakra_replay* r) { m_transfers = r; }
+    void post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
+                       uint8_t traffic_class);
     // The RTL blocks built (Rtl.* rtl or both; testbench/rtl_blocks.h), in device order.
     struct rtl_block
     {
@@ -83,6 +91,7 @@ private:
     std::vector<std::unique_ptr<nic_host_interface>> m_host_ifs;
     std::vector<std::unique_ptr<host_nic>> m_nics;
     host_software* m_software = nullptr;
+    chakra::chakra_replay* m_transfers = nullptr;
     std::vector<rtl_block> m_rtl_blocks;
 
     // Builds every block of `kind` that device `name` runs in rtl or both mode.

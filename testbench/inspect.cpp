@@ -12,6 +12,7 @@
 #include "testbench/instance_config.h"
 #include "testbench/simulation.h"
 #include "testbench/topology.h"
+#include "testbench/traffic/chakra/chakra_inspect.h"
 
 namespace uetsim {
 
@@ -148,6 +149,9 @@ nlohmann::ordered_json derived_json(const scenario& sc)
 
     const nlohmann::ordered_json app = rdma_app_json(sc, t.hosts, host_rate);
     for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();
+    if (sc.chakra.enabled())
+        j["chakra"] =
+            chakra::chakra_json(chakra::load_workload(sc.chakra, t.hosts), t.host_link(0).rate_bps);
     return j;
 }
 

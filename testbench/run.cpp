@@ -33,6 +33,8 @@
 #include "testbench/run_control.h"
 #include "testbench/simulation.h"
 #include "testbench/trace/waveforms.h"
+#include "testbench/traffic/chakra/chakra_replay.h"
+#include "testbench/traffic/chakra/chakra_workload.h"
 
 namespace uetsim {
 
@@ -78,7 +80,8 @@ private:
 };
 
 // What the run summary reads from the fabric and the traffic sources, in one place.
-run_summary summarise(fabric& fab, const flows& traffic, const rdma_application* app)
+run_summary summarise(fabric& fab, const flows& traffic, const rdma_application* app,
+                      const chakra::chakra_replay* replay)
 {
     run_summary s;
     s.sim_time_s = to_seconds(sim_now());
@@ -106,6 +109,13 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
         s.wqes_posted = app->wqes_posted();
         s.wqes_completed = app->wqes_completed();
         const std::string r = app->scoreboard_report();
+        if (!r.empty()) s.scoreboard_message += (s.scoreboard_message.empty() ? "" : "\n") + r;
+    }
+    if (replay) {
+        s.chakra_ranks = replay->ranks();
+        s.chakra_ranks_ended = replay->ranks_ended();
+        s.chakra_transfers = replay->transfers_posted();
+        const std::string r = replay->scoreboard_report();
         if (!r.empty()) s.scoreboard_message += (s.scoreboard_message.empty() ? "" : "\n") + r;
     }
     // Lost messages are named above; say where PFC's watchdog dropped, so that none of those
@@ -208,6 +218,14 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     // A manifest from an earlier run must not vouch for this one until it completes.
     std::filesystem::remove(manifest_path);
 
+    // The Chakra workload is read and prepared first: a bad trace stops the run before anything
+    // is built (exit 2).
+    std::unique_ptr<chakra::loaded_workload> workload;
+    if (sc.chakra.enabled()) {
+        workload = std::make_unique<chakra::loaded_workload>(
+            chakra::load_workload(sc.chakra, host_count(sc.topology)));
+        for (const auto& n : workload->notes) std::cerr << "uetsim: note: " << n << "\n";
+    }
     first_mismatch_stops_the_run mismatch;
     packet_pool pool;
     model_scheduler::instance();  // first, so that it is a top-level module
@@ -257,6 +275,22 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     }
     record_context ctx{
         sc, fab, traffic, nullptr, {periodic_clock, lb_clock, *buf_clock, *nb_clock}};
+    ctx.out_dir = opts.out_dir;
+    // Before the records: nd-stats reads its scale-up fabric.
+    std::unique_ptr<chakra::chakra_replay> replay;
+    if (workload) {
+        const uint8_t tc = sc.chakra.traffic_class;
+        replay = std::make_unique<chakra::chakra_replay>(
+            workload->prepared, sc.chakra, workload->placement,
+            workload->map ? &*workload->map : nullptr, sc.nic.data_mss(),
+            sc.simulation.timeline.start_time, sc.simulation.beacon_interval_s,
+            [&fab, tc](uint32_t src, uint64_t message, uint32_t dst, uint64_t bytes) {
+                fab.post_transfer(src, message, dst, bytes, tc);
+            });
+        fab.route_transfers(replay.get());
+        ctx.chakra = replay.get();
+        ctx.workload = workload.get();
+    }
     open_records records(ctx, opts.out_dir);
     records.open(false);
     std::unique_ptr<rdma_application> app;
@@ -296,7 +330,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
         for (const auto& f : trace->files()) files.push_back(f);
     }
 
-    run_summary s = summarise(fab, traffic, app.get());
+    run_summary s = summarise(fab, traffic, app.get(), replay.get());
     s.stop_signal = stop_signal;
     s.mismatch = mismatch.first;
     s.warnings = warnings;

@@ -20,6 +20,7 @@
 #include "testbench/app/timeline.h"
 #include "testbench/records/record_names.h"
 #include "testbench/records/uet_monitor_selection.h"
+#include "testbench/traffic/chakra/chakra_config.h"
 
 namespace uetsim {
 
@@ -220,6 +221,7 @@ struct scenario
     pcie_config pcie;
     rdma_app_config rdma;
     flows_config flows;
+    chakra::chakra_config chakra;  // Chakra.*, Collectives
     std::vector<fault_spec> faults;
     records_config records;
     capture_config capture;

@@ -36,6 +36,9 @@ struct run_summary
     uint32_t rdma_connections = 0;  // the RDMA application's, 0 without it
     uint64_t wqes_posted = 0;
     uint64_t wqes_completed = 0;
+    uint32_t chakra_ranks = 0;  // the Chakra workload's, 0 without it
+    uint32_t chakra_ranks_ended = 0;
+    uint64_t chakra_transfers = 0;  // transfers posted, barriers included
     uint64_t peak_rss_bytes = 0;
     bool scoreboard_ok = true;
     std::string scoreboard_message;

@@ -44,6 +44,7 @@ void add_roce_nic_keys(scenario_schema& s);
 void add_pcie_keys(scenario_schema& s);
 void add_rdma_application_keys(scenario_schema& s);
 void add_flows_keys(scenario_schema& s);
+void add_chakra_keys(scenario_schema& s);
 void add_faults_keys(scenario_schema& s);
 void add_records_keys(scenario_schema& s);
 void add_capture_keys(scenario_schema& s);

@@ -51,12 +51,13 @@ void add_rdma_application_keys(scenario_schema& s)
                    "Every WQE is posted as an RDMA WRITE.", {});
 
     s.rules.push_back(
-        {"RdmaApplication.Enabled defaults to on exactly when Flows is empty. With the application "
+        {"RdmaApplication.Enabled defaults to on exactly when Flows is empty and no Chakra "
+         "workload is given. With the application "
          "on: Nic.Type is uet or roce, the topology has at least 2 hosts, InitiatorRatio and "
          "ResponderRatio are above 0 and add up to 1, the timeline's times are at least 0, and "
          "Simulation.StopTime becomes the timeline's stop time (or StopTime if given and earlier).",
-         {"RdmaApplication.Enabled", "Flows", "Nic.Type", "Topology.Hosts",
-          "RdmaApplication.RdmaControlPacketTC", "RdmaApplication.InitiatorRatio",
+         {"RdmaApplication.Enabled", "Flows", "Chakra.Traces", "Collectives", "Nic.Type",
+          "Topology.Hosts", "RdmaApplication.RdmaControlPacketTC", "RdmaApplication.InitiatorRatio",
           "RdmaApplication.ResponderRatio", "Simulation.RandomSeed", "Simulation.StartTime",
           "Simulation.ClientStartOffset", "Simulation.ClientStartInterval", "Simulation.WarmUp",
           "Simulation.RunTime", "Simulation.CoolDown", "Simulation.StopTime"},
@@ -64,7 +65,8 @@ void add_rdma_application_keys(scenario_schema& s)
           stop_time = s.keys.key("Simulation.StopTime").info.path](scenario& sc,
                                                                    const given_keys& given) {
              auto& app = sc.rdma;
-             if (!given.count(enabled)) app.enabled = sc.flows.messages.empty();
+             if (!given.count(enabled))
+                 app.enabled = sc.flows.messages.empty() && !sc.chakra.enabled();
              // The RoCE NIC's queue pairs take their control class from the application.
              sc.nic.roce.control_traffic_class = app.control_tc;
              if (!app.enabled) return;

@@ -215,12 +215,12 @@ void add_roce_nic_keys(scenario_schema& s)
                      "allowed with roce: Switch.UETPolicyEnabled: false");
          }});
     s.rules.push_back(
-        {"Nic.Type roce: the hosts run the RDMA application or Flows (the RoCE NIC runs no "
-         "other application).",
-         {"Nic.Type", "RdmaApplication.Enabled", "Flows"},
+        {"Nic.Type roce: the hosts run the RDMA application, Flows or the Chakra workload (the "
+         "RoCE NIC runs no other application).",
+         {"Nic.Type", "RdmaApplication.Enabled", "Flows", "Chakra.Traces", "Collectives"},
          [](scenario& sc, const given_keys&) {
              if (sc.nic.type != nic_kind::roce) return;
-             if (!sc.rdma.enabled && sc.flows.messages.empty())
+             if (!sc.rdma.enabled && sc.flows.messages.empty() && !sc.chakra.enabled())
                  fail_rule(
                      "Nic.Type is roce but RdmaApplication.Enabled is false and Flows is empty: a "
                      "server with a RoCE NIC runs the RDMA application or Flows; allowed: "

@@ -57,6 +57,12 @@ scenario_schema build()
         {"Flows", true,
          "Directed messages between hosts, an alternative to RdmaApplication for directed "
          "experiments."},
+        {"Chakra", false,
+         "The Chakra workload: execution traces replayed per rank, collectives expanded by the "
+         "selected algorithms (docs/collectives.md)."},
+        {"Collectives", true,
+         "Built-in collectives (AllReduce, AllToAll, ...) over chosen hosts, replayed as a Chakra "
+         "traceset."},
         {"Faults", true, "Link faults at given times: down, up, degraded rate, random loss."},
         {"Records", false, "Which records the run writes."},
         {"Trace", false, "Waveforms of NIC, switch and link state (FST or VCD, for gtkwave)."},
@@ -79,6 +85,7 @@ scenario_schema build()
     // class that the RoCE rules read.
     add_roce_nic_keys(s);
     add_flows_keys(s);
+    add_chakra_keys(s);  // after the application's rule: it turns the application off
     add_faults_keys(s);
     add_records_keys(s);
     add_trace_keys(s);

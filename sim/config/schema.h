@@ -369,6 +369,22 @@ public:
         return done(k);
     }
 
+    // A key whose value has a form of its own (Collectives[].Ranks: a word, a list or a map):
+    // `read(node, ctx)` returns the value or throws config_error (fail()); `yaml(value)` and
+    // `json(value)` print it so that it reads back as the same value.
+    template <class F, class Read, class Yaml, class Json>
+    key_table& custom(std::string path, F field, std::string allowed, Read read, Yaml yaml,
+                      Json json, std::string doc)
+    {
+        auto& k = add(std::move(path), value_type::text, "", std::move(allowed), std::move(doc));
+        k.assign = [field, read](Owner& o, const YAML::Node& n, const value_context& c) {
+            field(o) = read(n, c);
+        };
+        k.to_yaml = [field, yaml](const Owner& o) { return yaml(field(o)); };
+        k.to_json = [field, json](const Owner& o) { return json(field(o)); };
+        return done(k);
+    }
+
     // A key that has one supported value and no field yet (e.g. RdmaApplication.OpCode).
     key_table& fixed_choice(std::string path, std::string value, std::string doc,
                             std::vector<std::string> not_modelled)

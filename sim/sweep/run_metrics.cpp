@@ -95,6 +95,9 @@ const std::vector<std::string>& metric_columns()
                                                   "wqe_latency_p99_usec",
                                                   "goodput_gbps",
                                                   "wqes_completed",
+                                                  "busbw_gbps",
+                                                  "busbw_link_fraction",
+                                                  "collective_time_usec",
                                                   "retransmissions",
                                                   "trims",
                                                   "drops",
@@ -165,6 +168,23 @@ std::vector<std::string> metric_cells(const std::string& run_dir, const run_outc
                 for (double b : bytes) total += b;
                 if (!starts.empty() && !ends.empty() && ends.back() > starts.front())
                     cell["goodput_gbps"] = num(total * 8 / (ends.back() - starts.front()) / 1e9);
+            }
+        }
+        t = {};
+        // The Chakra workload: the mean over its valid collectives (chakra-busbw).
+        if (read_csv_table(prefix + "chakra-busbw-0.csv", t)) {
+            const auto busbw = column(t, "busbw_gbps");
+            const auto fraction = column(t, "link_fraction");
+            const auto run = column(t, "run_time_us");
+            auto mean = [](const std::vector<double>& v) {
+                double s = 0;
+                for (double x : v) s += x;
+                return s / double(v.size());
+            };
+            if (!busbw.empty()) {
+                cell["busbw_gbps"] = num(mean(busbw));
+                cell["busbw_link_fraction"] = num(mean(fraction));
+                cell["collective_time_usec"] = num(mean(run));
             }
         }
         t = {};

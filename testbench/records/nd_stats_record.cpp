@@ -5,6 +5,7 @@
 #include "hw/common/time.h"
 #include "hw/nic/roce/roce_nic.h"
 #include "testbench/records/roce_records.h"
+#include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
 
@@ -23,7 +24,8 @@ class nd_open : public open_record
 {
 public:
     nd_open(record_context& ctx, const std::string& path)
-        : m_rec("nd_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic)
+        : m_rec("nd_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic,
+                ctx.sc.chakra.scale_up_stats_enabled ? ctx.chakra : nullptr)
     {
     }
     void finish() override { m_rec.finish(); }
@@ -41,10 +43,17 @@ const column_table<nd_stats_row>& nd_stats_columns()
         {"sim_time_sec", "simulated time of the row", UETSIM_CELL(row, r.sim_time_s)},
         {"component_name", "device name: `host3`, `leaf0`, `agg5`, `switch0`",
          UETSIM_CELL(row, r.dev->name)},
-        {"nd_name", "port model: `uetsim::host_port` or `uetsim::switch_port`",
-         UETSIM_CELL(row, is_host(r) ? "uetsim::host_port" : "uetsim::switch_port")},
-        {"component_type", "`NIC` for a host, `Switch` for a switch",
-         UETSIM_CELL(row, is_host(r) ? "NIC" : "Switch")},
+        {"nd_name",
+         "port model: `uetsim::host_port` or `uetsim::switch_port`; `ChakraScaleUpNetDevice` "
+         "for a Chakra rank's scale-up device (`Chakra.ScaleUpStatsEnabled`)",
+         UETSIM_CELL(row, r.scale_up   ? "ChakraScaleUpNetDevice"
+                          : is_host(r) ? "uetsim::host_port"
+                                       : "uetsim::switch_port")},
+        {"component_type",
+         "`NIC` for a host, `Switch` for a switch, `ChakraScaleUpNic` for a scale-up device",
+         UETSIM_CELL(row, r.scale_up   ? "ChakraScaleUpNic"
+                          : is_host(r) ? "NIC"
+                                       : "Switch")},
         {"ifid", "port number on the device", UETSIM_CELL(row, r.ifid)},
         {"uldl",
          "`ul` for a port leading up the tiers (a host's port, a leaf's spine ports), `dl` "
@@ -122,12 +131,25 @@ const record_def& nd_stats_record()
 
 nd_stats_record_module::nd_stats_record_module(const sc_core::sc_module_name& name,
                                                const scenario& sc, fabric& fab,
-                                               const std::string& path, record_clock& clock)
-    : sc_core::sc_module(name), m_sc(sc), m_fab(fab), m_csv(path, nd_stats_columns())
+                                               const std::string& path, record_clock& clock,
+                                               const chakra::chakra_replay* scale_up)
+    : sc_core::sc_module(name)
+    , m_sc(sc)
+    , m_fab(fab)
+    , m_csv(path, nd_stats_columns())
+    , m_scale_up(scale_up && scale_up->scale_up() ? scale_up : nullptr)
 {
     const topology& t = fab.topo();
     for (uint32_t d = 0; d < t.devices.size(); ++d)
         for (uint32_t p = 0; p < t.devices[d].ports.size(); ++p) m_ports.push_back({d, p});
+    if (m_scale_up)
+        for (uint32_t r = 0; r < m_scale_up->ranks(); ++r)
+            if (m_scale_up->placement().group[r] >= 0) {
+                m_scale_up_ranks.push_back(r);
+                m_scale_up_names.push_back("scale-up-group" +
+                                           std::to_string(m_scale_up->placement().group[r]));
+                m_scale_up_last.push_back({0, 0});
+            }
     clock.follow([this](double now) {
         write(now, now - m_last_s);
         m_last_s = now;
@@ -164,6 +186,38 @@ void nd_stats_record_module::write(double now, double interval)
         m_csv.write({utc, now, &dev, pr.port, ref.uplink, txp, rxp, txb, rxb, ivl_tx, ivl_rx,
                      tx_gbps, rx_gbps, txd, rxd, t.links[ref.link].name,
                      l.nominal_rate_bps() / 1e9});
+    }
+    // A rank's scale-up device, on its host, after the ports: its packets and their bytes with
+    // headers, utilization against the group's bandwidth.
+    for (size_t i = 0; i < m_scale_up_ranks.size(); ++i) {
+        const uint32_t r = m_scale_up_ranks[i];
+        const chakra::scale_up_counters& c = m_scale_up->scale_up()->counters(r);
+        const device& dev = t.devices[m_scale_up->placement().host[r]];
+        auto& last = m_scale_up_last[i];
+        const double ivl_tx = double(c.tx_bytes - last.first),
+                     ivl_rx = double(c.rx_bytes - last.second);
+        last = {c.tx_bytes, c.rx_bytes};
+        const double tx_gbps = interval > 0 ? ivl_tx * 8 / interval / 1e9 : 0.0;
+        const double rx_gbps = interval > 0 ? ivl_rx * 8 / interval / 1e9 : 0.0;
+        nd_stats_row row{utc,
+                         now,
+                         &dev,
+                         uint32_t(dev.ports.size()),
+                         true,
+                         c.tx_packets,
+                         c.rx_packets,
+                         c.tx_bytes,
+                         c.rx_bytes,
+                         ivl_tx,
+                         ivl_rx,
+                         tx_gbps,
+                         rx_gbps,
+                         0,
+                         0,
+                         m_scale_up_names[i],
+                         m_scale_up->scale_up()->bandwidth_gbps(r)};
+        row.scale_up = true;
+        m_csv.write(row);
     }
 }
 

@@ -16,6 +16,10 @@
 
 namespace uetsim {
 
+namespace chakra {
+class chakra_replay;
+}
+
 // One nd-stats row: one port at the row's time.
 struct nd_stats_row
 {
@@ -31,6 +35,7 @@ struct nd_stats_row
     uint64_t tx_drops = 0, rx_drops = 0;
     std::string_view link_name;
     double link_gbps = 0;
+    bool scale_up = false;  // a rank's scale-up device (Chakra.ScaleUpStatsEnabled)
 };
 
 const column_table<nd_stats_row>& nd_stats_columns();
@@ -39,8 +44,11 @@ const record_def& nd_stats_record();
 class nd_stats_record_module : public sc_core::sc_module
 {
 public:
+    // `scale_up`: the Chakra replay whose scale-up fabric gets a row per rank of a group (null:
+    // none).
     nd_stats_record_module(const sc_core::sc_module_name& name, const scenario& sc, fabric& fab,
-                           const std::string& path, record_clock& clock);
+                           const std::string& path, record_clock& clock,
+                           const chakra::chakra_replay* scale_up = nullptr);
     // Writes the rows for the end of the run (call once, after simulation).
     void finish();
 
@@ -59,6 +67,10 @@ private:
     fabric& m_fab;
     record_csv<nd_stats_row> m_csv;
     std::vector<port_ref> m_ports;
+    const chakra::chakra_replay* m_scale_up;
+    std::vector<uint32_t> m_scale_up_ranks;                      // ranks in a scale-up group
+    std::vector<std::string> m_scale_up_names;                   // their "scale-up-group<g>"
+    std::vector<std::pair<uint64_t, uint64_t>> m_scale_up_last;  // tx, rx bytes at the last row
     double m_last_s = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "testbench/manifest.h"
+#include "testbench/records/chakra_records.h"
 #include "testbench/records/ecn_pfc_stats_record.h"
 #include "testbench/records/flow_perf_record.h"
 #include "testbench/records/lb_stats_record.h"
@@ -40,6 +41,15 @@ const std::vector<const record_def*>& record_registry()
         &net_buff_stats_record(),
         &rdma_perf_record(),
         &beacon_record(),
+        &chakra_capable_hosts_record(),
+        &chakra_mapping_record(),
+        &chakra_apps_record(),
+        &chakra_perf_record(),
+        &chakra_completion_stats_record(),
+        &chakra_cdf_record(),
+        &chakra_collective_stats_record(),
+        &chakra_collective_percentiles_record(),
+        &chakra_busbw_record(),
         &manifest_record(),
     };
     // clang-format on

@@ -20,6 +20,10 @@ namespace uetsim {
 class fabric;
 class flows;
 class rdma_application;
+namespace chakra {
+class chakra_replay;
+struct loaded_workload;
+}  // namespace chakra
 
 // What a record can read while it is opened.
 struct record_context
@@ -29,6 +33,9 @@ struct record_context
     flows& traffic;
     rdma_application* app = nullptr;  // null without the RDMA application
     record_clocks clocks;             // what the periodic records sample on
+    chakra::chakra_replay* chakra = nullptr;  // null without the Chakra workload
+    const chakra::loaded_workload* workload = nullptr;
+    std::string out_dir;  // files a record writes beside its CSV (annotated traces)
 };
 
 // An open record: samples its sources or receives rows during the run.

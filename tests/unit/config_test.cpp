@@ -239,7 +239,8 @@ TEST(config, unknown_section_names_the_closest)
               "scenario.yaml:1:1: unknown section 'Swtich'; did you mean 'Switch'?");
     EXPECT_EQ(error_of("Zzz: 1\n"),
               "scenario.yaml:1:1: unknown section 'Zzz'; the sections are Simulation, Topology, "
-              "Link, Nic, Switch, UetNic, RoceNic, Pcie, RdmaApplication, Flows, Faults, Records, "
+              "Link, Nic, Switch, UetNic, RoceNic, Pcie, RdmaApplication, Flows, Chakra, "
+              "Collectives, Faults, Records, "
               "Trace, Rtl, Capture, Check");
     EXPECT_EQ(error_of("Faults:\n  - {At: 1us}\n"),
               "scenario.yaml:2:5: Faults[0]: Link is required");
@@ -359,7 +360,9 @@ TEST(config, unknown_enum_value_lists_the_allowed)
         "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
         "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
         "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats, "
-        "roce-transport-stats, net-buff-stats");
+        "roce-transport-stats, net-buff-stats, chakra-capable-hosts, chakra-mapping, chakra-apps, "
+        "chakra-perf, chakra-completion-stats, chakra-cdf, chakra-comm-collective-stats, "
+        "chakra-comm-collective-percentiles-stats, chakra-busbw");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }

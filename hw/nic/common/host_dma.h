@@ -33,6 +33,9 @@ public:
     virtual double nic_to_host_bps() const = 0;
     // Every byte of `message` is acknowledged.
     virtual void message_complete(uint64_t message) = 0;
+    // The NIC issued the fetch of `message`'s last payload at `at_ps` (uet-events' SEND_COMPLETE):
+    // every byte is on its way, the sender's "all bytes sent". Once per message.
+    virtual void message_sent(uint64_t message, uint64_t at_ps) {}
     virtual void connection_message_received(uint32_t src_host, const cm_fields& m) = 0;
 };
 

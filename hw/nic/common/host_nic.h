@@ -37,6 +37,9 @@ public:
     virtual const char* kind_name() const = 0;
     // Data packets sent, retransmissions included (the run summary).
     virtual uint64_t data_packets_sent() const = 0;
+    // The queue pair that carries a workload's messages to `dst_host` (post_message), or
+    // k_no_queue_pair for a message that stands alone (the UET NIC: a PDC per message).
+    virtual uint32_t workload_queue_pair(uint32_t dst_host) const { return k_no_queue_pair; }
 
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override
     {

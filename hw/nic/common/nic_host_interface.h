@@ -51,6 +51,11 @@ public:
     {
         m_direct_complete = std::move(f);
     }
+    // A directed message's last payload fetch was issued at `at_ps` (host_dma::message_sent).
+    void on_direct_sent(std::function<void(uint64_t message, uint64_t at_ps)> f)
+    {
+        m_direct_sent = std::move(f);
+    }
 
     // host_dma: the services to the transport.
     uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes) override;
@@ -61,6 +66,10 @@ public:
     uint64_t write_backlog_bytes(uint64_t now_ps) const override;
     double nic_to_host_bps() const override { return m_cfg.nic_to_host_bps(); }
     void message_complete(uint64_t message) override;
+    void message_sent(uint64_t message, uint64_t at_ps) override
+    {
+        if (m_direct_sent && !is_wqe_message(message)) m_direct_sent(message, at_ps);
+    }
     void connection_message_received(uint32_t src_host, const cm_fields& m) override;
 
     const counters& stats() const { return m_counters; }
@@ -94,6 +103,7 @@ private:
     std::function<uint32_t(uint32_t)> m_ip_of_host;
     rdma_transport* m_transport = nullptr;
     std::function<void(uint64_t, double)> m_direct_complete;
+    std::function<void(uint64_t, uint64_t)> m_direct_sent;
     std::unordered_map<uint32_t, queue_pair> m_qps;
     timed_fifo<bar_write> m_bar_writes;
     tlm::tlm_generic_payload m_txn;

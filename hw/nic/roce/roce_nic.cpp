@@ -139,6 +139,7 @@ void roce_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip
 void roce_nic::start_message(queue_pair& qp, const pending_message& m)
 {
     qp.message = m.id;
+    qp.sent_reported = false;
     qp.data_class = m.traffic_class;
     qp.req.start_message(m.bytes, m.verb);
     make_ready(qp);
@@ -225,6 +226,11 @@ void roce_nic::generate()
         p->ses.last = s.last;
         p->flow_id = qp->qpn;
         const uint64_t arrived = m_dma.fetch_payload(now, s.payload);
+        // Go-back-N fetches a message's last segment again: "all bytes sent" is the first time.
+        if (s.last && !qp->sent_reported) {
+            qp->sent_reported = true;
+            m_dma.message_sent(qp->message, now);
+        }
         m_fetches.push({p, qp->qpn, s.epoch}, std::max(arrived, m_fetches.last_due_ps()));
         if (qp->req.has_segment())
             m_ready.push_back(qp->qpn);

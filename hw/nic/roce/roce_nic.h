@@ -52,6 +52,8 @@ public:
 
     void work_request_posted() override { ++m_counters.wqe_created; }
     const char* kind_name() const override { return "roce"; }
+    // A workload's RDMA WRITEs to one host share the queue pair of that host pair.
+    uint32_t workload_queue_pair(uint32_t dst_host) const override { return dst_host + 1; }
     uint64_t data_packets_sent() const override
     {
         return m_counters.rdma_write_cnt + m_counters.rdma_send_cnt;
@@ -93,7 +95,8 @@ private:
         uint16_t udp_src_port = 0;
         bool flows = false;  // closed when its message completes
         uint8_t data_class = 0;
-        uint64_t message = 0;  // the message in progress
+        uint64_t message = 0;        // the message in progress
+        bool sent_reported = false;  // its last segment was fetched once (host_dma::message_sent)
         roce_requester req;
         dcqcn_rate rate;
         std::deque<pending_message> waiting;

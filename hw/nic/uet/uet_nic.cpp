@@ -290,7 +290,10 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
         m_read_tags.hold(tag, f.start, arrived);
         f.done = std::max(f.done, arrived);
         // The fetch of the message's last segment is issued at f.start.
-        if (m_events && sp->last) event(uet_event::type::send_complete, p, &m, f.start);
+        if (sp->last) {
+            m_dma.message_sent(m.id, f.start);
+            if (m_events) event(uet_event::type::send_complete, p, &m, f.start);
+        }
     }
     pipeline_stage& lookup = m_tx[int(tx_stage::entropy_lookup)];
     const uint64_t to_entropy = lookup.room_at(f.done);
@@ -392,7 +395,10 @@ void uet_nic::prefetch_fetch(pdc_group& g, sender_pdc& p, uint32_t payload)
     const uint64_t arrived = m_dma.fetch_payload(f.start, payload);
     m_read_tags.hold(tag, f.start, arrived);
     f.done = std::max(f.done, arrived);
-    if (m_events && sp.last) event(uet_event::type::send_complete, p, &m, f.start);
+    if (sp.last) {
+        m_dma.message_sent(m.id, f.start);
+        if (m_events) event(uet_event::type::send_complete, p, &m, f.start);
+    }
     fetch.leave(f, f.done);
     // Completions return in the order the reads were sent.
     m_prefetch_arrivals->push(p.id, std::max(f.done, m_prefetch_arrivals->last_due_ps()));
