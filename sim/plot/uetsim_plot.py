@@ -4,11 +4,13 @@
 Run by `uetsim plot DIR [--out PLOTDIR] [--format png|svg] [--figure NAME]...` with Debian's
 python3-matplotlib and python3-pandas. From a run's folder (records and {Name}-manifest.json):
 fct-cdf (flow-perf), wqe-latency-cdf (rdma-perf), uplink-load
-(scala-switch-load-balancing-stats), nic-window (uet-transport-stats), port-rate (nd-stats). From a
-sweep's folder (summary.csv, sweep.json): metric (a summary column against an axis, one line per
-value of a second axis, error bars over the Simulation.RandomSeed replicas) and heatmap (the
-column over two axes). Without --figure, every figure the folder has data for. docs/sweeps.md
-and docs/command.md describe them. Exit 2 on bad input, as the other commands.
+(scala-switch-load-balancing-stats), nic-window (uet-transport-stats), port-rate (nd-stats),
+collective-busbw (chakra-busbw) and collective-timeline (chakra-perf, with
+chakra-comm-collective-stats for the legend). From a sweep's folder (summary.csv, sweep.json):
+metric (a summary column against an axis, one line per value of a second axis, error bars over
+the Simulation.RandomSeed replicas) and heatmap (the column over two axes). Without --figure,
+every figure the folder has data for. docs/sweeps.md and docs/command.md describe them. Exit 2
+on bad input, as the other commands.
 """
 import argparse
 import glob
@@ -18,7 +20,8 @@ import sys
 import textwrap
 
 SEED_AXIS = "Simulation.RandomSeed"
-RUN_FIGURES = ["fct-cdf", "wqe-latency-cdf", "uplink-load", "nic-window", "port-rate"]
+RUN_FIGURES = ["fct-cdf", "wqe-latency-cdf", "uplink-load", "nic-window", "port-rate",
+               "collective-busbw", "collective-timeline"]
 SWEEP_FIGURES = ["metric", "heatmap"]
 SIZE_IN = (8, 5)  # inches at DPI: every figure is 800 x 500 pixels
 DPI = 100
@@ -33,6 +36,9 @@ METRIC_LABELS = {
     "wqe_latency_p99_usec": "99th percentile WQE latency (µs)",
     "goodput_gbps": "RDMA goodput (Gbit/s)",
     "wqes_completed": "WQEs completed",
+    "busbw_gbps": "mean bus bandwidth of the collectives (Gbit/s)",
+    "busbw_link_fraction": "mean bus bandwidth ÷ link rate",
+    "collective_time_usec": "mean collective run time (µs)",
     "retransmissions": "data packets retransmitted",
     "trims": "packets trimmed",
     "drops": "packets dropped",
@@ -44,7 +50,10 @@ METRIC_LABELS = {
     "wall_time_sec": "wall time (s)",
     "peak_rss_bytes": "peak memory (bytes)",
 }
-DEFAULT_METRICS = ["fct_max_usec", "wqe_latency_p99_usec", "goodput_gbps", "events"]
+DEFAULT_METRICS = ["fct_max_usec", "wqe_latency_p99_usec", "goodput_gbps", "busbw_gbps",
+                   "events"]
+NOT_METRICS = ["run_id", "status", "exit_status", "error"]
+NIC_NAMES = {"uet": "UET", "roce": "RoCE"}  # Nic.Type as a title says it
 
 
 class BadInput(Exception):
@@ -113,6 +122,12 @@ class Run:
 
     def title(self, what):
         return "%s — %s" % (what, self.name)
+
+    def nic(self):
+        """The scenario's Nic.Type as the manifest gives it ("UET NICs"), else ""."""
+        scenario = self.manifest.get("scenario", {})
+        t = scenario.get("Nic", {}).get("Type", "") if isinstance(scenario, dict) else ""
+        return "%s NICs" % NIC_NAMES.get(t, t) if t else ""
 
 
 def cdf_axes(ax, values, label):
@@ -257,12 +272,199 @@ def fig_port_rate(run, args, explicit):
     return fig
 
 
+def size_label(n):
+    """Bytes as a short size: 256 KiB, 1 MiB, 1.5 GiB, 512 B."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return "%g %s" % (round(n / size, 2), unit)
+    return "%d B" % n
+
+
+def log2_size_axis(ax, sizes):
+    """A log2 x axis of bytes with a tick per power of two (every other one past 12)."""
+    ax.set_xscale("log", base=2)
+    lo = int(np.floor(np.log2(min(sizes))))
+    hi = int(np.ceil(np.log2(max(sizes))))
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    step = 1 if hi - lo <= 12 else 2
+    ticks = [2.0 ** e for e in range(lo, hi + 1, step)]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([size_label(v) for v in ticks])
+    ax.minorticks_off()
+    ax.set_xlim(2.0 ** lo / 1.25, 2.0 ** hi * 1.25)
+
+
+def fig_collective_busbw(run, args, explicit):
+    t = run.record("chakra-busbw")
+    if t is None or t.empty:
+        if explicit:
+            raise BadInput("collective-busbw: %s has no collectives (chakra-busbw)" % run.name)
+        return None
+    t = t[(t["comm_size"] > 0) & np.isfinite(t["busbw_gbps"])]  # a Barrier moves no data
+    if t.empty:
+        if explicit:
+            raise BadInput("collective-busbw: %s has no collective that moves data (only "
+                           "Barriers in chakra-busbw)" % run.name)
+        return None
+    fig, ax = new_figure()
+    ax = ax[0][0]
+    # One line per type and algorithm (and group size, when the groups differ in size).
+    by_group = t["pg_size"].nunique() > 1
+    groups = t.groupby(["comm_type", "expansion_algo"] + (["pg_size"] if by_group else []),
+                       sort=True)
+    several = False
+    for i, (key, g) in enumerate(groups):
+        ctype, algo = key[0], key[1]
+        if by_group:
+            algo = "%s, %d ranks" % (algo, key[2])
+        colour = "C%d" % (i % 10)
+        mean = g.groupby("comm_size", sort=True)["busbw_gbps"].mean()
+        if len(mean) < len(g):  # several instances of a size: a dot for each, the mean joined
+            several = True
+            ax.scatter(g["comm_size"], g["busbw_gbps"], s=10, alpha=0.35, color=colour)
+        ax.plot(mean.index, mean.values, marker="o", color=colour,
+                label="%s %s (%d)" % (ctype, algo, len(g)))
+    for rate in sorted(t["link_rate_gbps"].dropna().unique()):
+        ax.axhline(rate, color="black", linestyle="--", linewidth=1)
+        ax.annotate("link rate %g Gbit/s" % rate, xy=(0.01, rate),
+                    xycoords=("axes fraction", "data"), xytext=(0, 3),
+                    textcoords="offset points", fontsize=9)
+    log2_size_axis(ax, list(t["comm_size"]))
+    top = max(t["busbw_gbps"].max(), t["link_rate_gbps"].max())
+    ax.set_ylim(0, top * 1.12)
+    ax.set_xlabel("collective size (bytes, the trace's comm_size)")
+    ax.set_ylabel("bus bandwidth (Gbit/s)")
+    ax.grid(alpha=0.3)
+    ax.legend(title="type and algorithm (instances)" + (": mean, dots each" if several else ""),
+              fontsize=8, title_fontsize=8, loc="lower right")
+    nic = run.nic()
+    ax.set_title(run.title("Bus bandwidth of the collectives%s (chakra-busbw)"
+                           % (" on " + nic if nic else "")))
+    return fig
+
+
+def collective_names(run, perf):
+    """id -> "AllReduce ring 1 MiB" for each collective instance of chakra-perf: type, size and
+    group size from chakra-comm-collective-stats (else the transfers' metric_path), the
+    algorithm from chakra-busbw; the group size only when the groups differ in size."""
+    about = {}  # id -> [type, size, group size]
+    stats = run.record("chakra-comm-collective-stats")
+    if stats is not None:
+        for h, ctype, size, group in zip(stats["collective_hash"], stats["comm_type"],
+                                         stats["comm_size"], stats["pg_size"]):
+            about[int(h)] = [str(ctype), int(size), int(group)]
+    first = perf[perf["metric_aggregation_id"] >= 0].drop_duplicates("metric_aggregation_id")
+    for h, path, group in zip(first["metric_aggregation_id"], first["metric_path"],
+                              first["group_size"]):
+        if int(h) not in about:  # ChakraFCT.AllReduce.GroupSize8.CommSize1048576Bytes
+            parts = str(path).split(".")
+            size = parts[-1][len("CommSize"): -len("Bytes")] if len(parts) > 3 else ""
+            about[int(h)] = [parts[1] if len(parts) > 1 else str(path),
+                             int(size) if size.isdigit() else 0, int(group)]
+    busbw = run.record("chakra-busbw")
+    algo = {} if busbw is None else {int(h): str(a) for h, a in
+                                     zip(busbw["collective_hash"], busbw["expansion_algo"])}
+    groups = len(set(a[2] for a in about.values())) > 1
+    names = {}
+    for h, (ctype, size, group) in about.items():
+        words = [ctype] + ([algo[h]] if h in algo else []) + ([size_label(size)] if size else [])
+        names[h] = " ".join(words) + (", %d ranks" % group if groups else "")
+    return names
+
+
+def fig_collective_timeline(run, args, explicit):
+    from matplotlib.patches import Patch, PathPatch
+    from matplotlib.path import Path
+
+    t = run.record("chakra-perf")
+    if t is None or t.empty:
+        if explicit:
+            raise BadInput("collective-timeline: %s has no Chakra transfers (chakra-perf)"
+                           % run.name)
+        return None
+    rank_text = t["sending_app_name"].astype(str).str.extract(r"(\d+)$")[0]
+    if rank_text.isna().any():  # not ChakraApp-<rank>: number the senders in sorted order
+        names = sorted(t["sending_app_name"].astype(str).unique())
+        rank = t["sending_app_name"].astype(str).map({n: i for i, n in enumerate(names)})
+    else:
+        rank = rank_text.astype(int)
+    rank = rank.to_numpy(dtype=float)
+    x0 = t["start_time_sec"].to_numpy(dtype=float) * 1e6
+    x1 = t["sim_time_sec"].to_numpy(dtype=float) * 1e6
+    agg = t["metric_aggregation_id"].to_numpy()
+    sync = t["is_added_synchronization_flow"].astype(str).str.lower().eq("true").to_numpy()
+    labels = collective_names(run, t)
+
+    # Colours per collective instance, grey kept for the barriers, black for trace sends.
+    ids = sorted(int(i) for i in np.unique(agg[agg >= 0]))
+    if len(ids) <= 9:
+        palette = [plt.get_cmap("tab10")(i) for i in range(10) if i != 7]
+    else:  # tab20's dark colours, then its light ones: neighbours differ in hue
+        palette = [plt.get_cmap("tab20")(i) for i in list(range(0, 20, 2)) + list(range(1, 20, 2))
+                   if i not in (14, 15)]
+    colour_of = {h: palette[i % len(palette)] for i, h in enumerate(ids)}
+    grey, black = (0.6, 0.6, 0.6, 1.0), (0.0, 0.0, 0.0, 1.0)
+
+    fig, ax = new_figure()
+    ax = ax[0][0]
+    # One compound path of rectangles per colour (in the data's units, so a row stays a row
+    # for any number of ranks; numpy only, so 100k transfers take a second). The trace sends
+    # first, then each collective in id order, the barrier transfers (thin) on top.
+    layers = [(~sync & (agg < 0), black, 0.38)]
+    layers += [(~sync & (agg == h), colour_of[h], 0.38) for h in ids]
+    layers.append((sync, grey, 0.12))  # half a bar's height
+    for sel, colour, half in layers:
+        n = int(sel.sum())
+        if n == 0:
+            continue
+        a, b, y = x0[sel], x1[sel], rank[sel]
+        verts = np.stack([np.column_stack([a, y - half]), np.column_stack([a, y + half]),
+                          np.column_stack([b, y + half]), np.column_stack([b, y - half]),
+                          np.column_stack([a, y - half])], axis=1).reshape(-1, 2)
+        codes = np.tile([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY], n)
+        bars = PathPatch(Path(verts, codes), facecolor=colour, edgecolor=colour,
+                         linewidth=0.3)  # an edge: a transfer thinner than a pixel still shows
+        if len(t) > 5000:
+            bars.set_rasterized(True)  # an SVG of 100k rectangles would be too large to open
+        ax.add_artist(bars)  # not add_patch: its limits per segment take seconds; set below
+    span = max(x1.max() - x0.min(), 1e-3)
+    ax.set_xlim(x0.min() - 0.01 * span, x1.max() + 0.01 * span)
+    ranks = int(rank.max()) + 1
+    ax.set_ylim(-0.7, ranks - 0.3)
+    if ranks <= 32:
+        ax.set_yticks(range(ranks))
+    ax.set_xlabel("simulated time (µs): each transfer from its start to its acknowledgement")
+    ax.set_ylabel("sending rank")
+    ax.grid(axis="x", alpha=0.3)
+
+    handles = []
+    shown = ids[:24]
+    for h in shown:
+        handles.append(Patch(color=colour_of[h], label="#%d %s" % (h, labels.get(h, ""))))
+    if len(ids) > len(shown):
+        handles.append(Patch(color="white",
+                             label="… %d more collectives" % (len(ids) - len(shown))))
+    if (agg < 0).any():
+        handles.append(Patch(color=black, label="point-to-point sends"))
+    if sync.any():
+        handles.append(Patch(color=grey, label="synchronization barriers"))
+    ax.legend(handles=handles, title="collective", fontsize=7, title_fontsize=8,
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    nic = run.nic()
+    ax.set_title(run.title("%d Chakra transfers per sending rank%s (chakra-perf)"
+                           % (len(t), " on " + nic if nic else "")), fontsize=10)
+    return fig
+
+
 RUN_FUNCS = {
     "fct-cdf": fig_fct_cdf,
     "wqe-latency-cdf": fig_wqe_cdf,
     "uplink-load": fig_uplink_load,
     "nic-window": fig_nic_window,
     "port-rate": fig_port_rate,
+    "collective-busbw": fig_collective_busbw,
+    "collective-timeline": fig_collective_timeline,
 }
 
 
@@ -298,12 +500,18 @@ class Sweep:
 
     def metric(self, name, what):
         if name:
-            if name not in METRIC_LABELS:
+            # The known columns, and any other column a newer summary.csv may have.
+            extra = [c for c in self.table.columns if c not in METRIC_LABELS and
+                     c not in self.axes and c not in NOT_METRICS]
+            if name not in METRIC_LABELS and name not in extra:
                 raise BadInput("%s: unknown metric '%s'; the metrics are %s"
-                               % (what, name, ", ".join(METRIC_LABELS)))
+                               % (what, name, ", ".join(list(METRIC_LABELS) + extra)))
+            if name not in self.table.columns:  # a summary.csv of an older uetsim
+                raise BadInput("%s: %s/summary.csv has no column %s (a sweep of an older "
+                               "uetsim: run the sweep again)" % (what, self.name, name))
             return name
         for m in DEFAULT_METRICS:
-            if (self.ok[m] != "").any():
+            if m in self.ok.columns and (self.ok[m] != "").any():
                 return m
         return "events"
 

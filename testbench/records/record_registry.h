@@ -35,7 +35,7 @@ struct record_context
     record_clocks clocks;             // what the periodic records sample on
     chakra::chakra_replay* chakra = nullptr;  // null without the Chakra workload
     const chakra::loaded_workload* workload = nullptr;
-    std::string out_dir;  // files a record writes beside its CSV (annotated traces)
+    std::string out_dir = {};  // files a record writes beside its CSV (annotated traces)
 };
 
 // An open record: samples its sources or receives rows during the run.

@@ -76,7 +76,9 @@ TEST(plot, figures_of_a_flows_run)
     for (const char* f : {"fct-cdf", "uplink-load", "nic-window", "port-rate"})
         pngs.push_back(dir + "/run/plots/" + f + ".png");
     expect_figures(pngs);
-    EXPECT_FALSE(fs::exists(dir + "/run/plots/wqe-latency-cdf.png"));  // no RDMA application
+    EXPECT_FALSE(fs::exists(dir + "/run/plots/wqe-latency-cdf.png"));   // no RDMA application
+    EXPECT_FALSE(fs::exists(dir + "/run/plots/collective-busbw.png"));  // no Chakra workload
+    EXPECT_FALSE(fs::exists(dir + "/run/plots/collective-timeline.png"));
 
     // One figure on request, into another folder, as SVG.
     r = run_uetsim(
@@ -93,6 +95,54 @@ TEST(plot, figures_of_a_flows_run)
     EXPECT_NE(r.err.find("unknown figure 'heatmap' (a figure of a sweep folder)"),
               std::string::npos)
         << r.err;
+    r = run_uetsim({"plot", dir + "/run", "--figure", "collective-timeline"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("has no Chakra transfers (chakra-perf)"), std::string::npos) << r.err;
+}
+
+// 8 hosts, two leaves of 4, 4 spines at 400 Gbps: AllReduce with two algorithms at two sizes,
+// and an AllToAll (a synchronization barrier before each, by default).
+const char* collectives_scenario = R"(Simulation: {Name: coll, RunTime: 50ms}
+Topology: {Kind: leaf-spine, Hosts: 8, HostsPerLeaf: 4, Spines: 4, LinkRate: 400Gbps}
+Nic: {Type: uet}
+Collectives:
+  - {Type: AllReduce, Bytes: 256KiB, Ranks: all, Algorithm: ring}
+  - {Type: AllReduce, Bytes: 1MiB, Ranks: all, Algorithm: ring}
+  - {Type: AllReduce, Bytes: 256KiB, Ranks: all, Algorithm: halving-doubling}
+  - {Type: AllReduce, Bytes: 1MiB, Ranks: all, Algorithm: halving-doubling}
+  - {Type: AllToAll, Bytes: 1MiB, Ranks: all}
+)";
+
+TEST(plot, collective_figures_of_a_collectives_run)
+{
+    const std::string dir = scratch_dir("plot-collectives");
+    const std::string file = write_file(dir + "/coll.yaml", collectives_scenario);
+    ASSERT_EQ(run_uetsim({"run", file, "--out", dir + "/run", "--quiet"}).exit_code, 0);
+    ASSERT_TRUE(fs::exists(dir + "/run/coll-chakra-busbw-0.csv"));
+    ASSERT_TRUE(fs::exists(dir + "/run/coll-chakra-perf-0.csv"));
+
+    // Without --figure, both collective figures are drawn (and no FCT CDF: no Flows).
+    command_result r = run_uetsim({"plot", dir + "/run"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> pngs = {dir + "/run/plots/collective-busbw.png",
+                                           dir + "/run/plots/collective-timeline.png"};
+    for (const auto& p : pngs) {
+        EXPECT_NE(r.out.find(p), std::string::npos) << r.out;
+        ASSERT_TRUE(fs::exists(p)) << p;
+        EXPECT_GT(fs::file_size(p), 10000u) << p << " looks empty";
+    }
+    expect_figures(pngs);
+    EXPECT_FALSE(fs::exists(dir + "/run/plots/fct-cdf.png"));
+
+    // Each on request, the timeline as SVG.
+    r = run_uetsim({"plot", dir + "/run", "--figure", "collective-busbw", "--out", dir + "/one"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_figures({dir + "/one/collective-busbw.png"});
+    EXPECT_FALSE(fs::exists(dir + "/one/collective-timeline.png"));
+    r = run_uetsim({"plot", dir + "/run", "--figure", "collective-timeline", "--format", "svg",
+                    "--out", dir + "/svg"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(read_text(dir + "/svg/collective-timeline.svg").find("<svg"), std::string::npos);
 }
 
 TEST(plot, wqe_latency_cdf_of_an_rdma_run)
@@ -153,6 +203,29 @@ Axes:
     r = run_uetsim({"plot", dir + "/sweep", "--figure", "metric", "--metric", "fct_usec"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("unknown metric 'fct_usec'"), std::string::npos) << r.err;
+}
+
+// A sweep of a collective's size and algorithm: its bus bandwidth column against the size, one
+// line per algorithm (keys with brackets, sizes with units as categories).
+TEST(plot, busbw_of_a_collectives_sweep)
+{
+    const std::string dir = scratch_dir("plot-collectives-sweep");
+    write_file(dir + "/coll.yaml", R"(Simulation: {Name: coll, RunTime: 50ms}
+Topology: {Kind: leaf-spine, Hosts: 8, HostsPerLeaf: 4, Spines: 4, LinkRate: 400Gbps}
+Collectives:
+  - {Type: AllReduce, Bytes: 1MiB, Ranks: all}
+)");
+    const std::string file = write_file(dir + "/sweep.yaml", R"(Base: coll.yaml
+Axes:
+  Collectives[0].Bytes: [256KiB, 1MiB]
+  Collectives[0].Algorithm: [ring, halving-doubling]
+)");
+    command_result r = run_uetsim({"sweep", file, "--out", dir + "/sweep"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = run_uetsim({"plot", dir + "/sweep", "--figure", "metric", "--metric", "busbw_gbps", "--x",
+                    "Collectives[0].Bytes", "--lines", "Collectives[0].Algorithm"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_figures({dir + "/sweep/plots/metric-busbw_gbps.png"});
 }
 
 }  // namespace

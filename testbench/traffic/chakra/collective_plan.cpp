@@ -441,26 +441,31 @@ uint64_t collective_plan::bytes_sent(uint32_t position) const
     return total;
 }
 
-uint64_t collective_plan::transfers() const
+void collective_plan::count_totals() const
 {
     std::vector<transfer_op> sends, recvs;
-    uint64_t count = 0;
-    for (uint32_t p = 0; p < n_; ++p) {
-        for (uint32_t lane = 0; lane < lanes(); ++lane) {
+    uint64_t count = 0, total = 0;
+    for (uint32_t p = 0; p < n_; ++p)
+        for (uint32_t lane = 0; lane < lanes(); ++lane)
             for (uint32_t k = 0; k < steps(p, lane); ++k) {
                 step(p, lane, k, sends, recvs);
                 count += sends.size();
+                for (const auto& s : sends) total += s.bytes;
             }
-        }
-    }
-    return count;
+    transfers_ = count;
+    bytes_ = total;
+}
+
+uint64_t collective_plan::transfers() const
+{
+    if (!transfers_) count_totals();
+    return *transfers_;
 }
 
 uint64_t collective_plan::bytes() const
 {
-    uint64_t total = 0;
-    for (uint32_t p = 0; p < n_; ++p) total += bytes_sent(p);
-    return total;
+    if (!bytes_) count_totals();
+    return *bytes_;
 }
 
 uint32_t collective_plan::max_steps() const

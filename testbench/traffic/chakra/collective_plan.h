@@ -102,7 +102,8 @@ public:
     // the receiver's one step in Broadcast, the same step elsewhere).
     uint32_t recv_step(uint32_t position, uint32_t lane, uint32_t k, uint32_t peer) const;
 
-    // Totals over the whole group (every rank's sends), counted through step().
+    // Totals over the whole group (every rank's sends), counted through step() once per plan
+    // (a 1,024-rank ring has 2 million transfers; instances of one signature share the plan).
     uint64_t transfers() const;
     uint64_t bytes() const;
     // Bytes the rank at `position` sends in total, over all its lanes and steps.
@@ -148,6 +149,8 @@ private:
     uint64_t unit_ = 0;   // bytes per transfer of the ring, tree and direct shapes
     uint32_t log2n_ = 0;
     bool sequential_ = false;  // Broadcast and AllToAll sequential
+    void count_totals() const;
+    mutable std::optional<uint64_t> transfers_, bytes_;
 };
 
 // Every transfer of a plan (for tests, inspect and small groups), by sender, lane and step.

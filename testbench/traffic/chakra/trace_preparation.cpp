@@ -263,7 +263,7 @@ prepared_workload prepare_traces(const traceset& ts, const chakra_config& cfg)
                     }
                     p.kind = op_kind::collective;
                     per_group[g].push_back({r, i, n.id, type, scaled(n.comm_size.value_or(0), cfg),
-                                            n.root.value_or(-1), alg});
+                                            has_root(type) ? n.root.value_or(-1) : -1, alg});
                     break;
                 }
                 default:
