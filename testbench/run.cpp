@@ -33,6 +33,7 @@
 #include "testbench/run_control.h"
 #include "testbench/simulation.h"
 #include "testbench/trace/waveforms.h"
+#include "testbench/traffic/chakra/chakra_profiler.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 #include "testbench/traffic/chakra/chakra_workload.h"
 
@@ -300,6 +301,12 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     }
     records.open(true);
     std::vector<std::string> files = records.files;
+    std::unique_ptr<chakra::chakra_profiler> profiler;
+    if (replay && sc.chakra.profiling_enabled) {
+        profiler = std::make_unique<chakra::chakra_profiler>(
+            *replay, opts.out_dir, sc.simulation.name, sc.chakra.profiling_interval_s);
+        for (const auto& f : profiler->files()) files.push_back(f);
+    }
     pcap_capture capture;
     for (const auto& name : sc.capture.links) {
         const int l = fab.topo().find_link(name);
@@ -309,7 +316,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     for (const auto& f : capture.files()) files.push_back(f);
     // Waveforms only when asked for: otherwise no probe exists and the components' stay null.
     std::unique_ptr<waveforms> trace;
-    if (sc.trace.enabled) trace = std::make_unique<waveforms>(sc, fab, opts.out_dir);
+    if (sc.trace.enabled) trace = std::make_unique<waveforms>(sc, fab, opts.out_dir, replay.get());
     // A Flows-only run ends when its last message is done; with the application it runs to its
     // stop time.
     if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { stop_simulation(); });
@@ -325,6 +332,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     if (progress) progress->done();
     if (app) app->finish();  // its last beacon row, before the records close
     records.finish();
+    if (profiler) profiler->finish();
     if (trace) {
         trace->finish();
         for (const auto& f : trace->files()) files.push_back(f);

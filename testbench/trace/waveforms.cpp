@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <systemc>
 
 #include "hw/common/sim_clock.h"
@@ -15,6 +16,7 @@
 #include "testbench/trace/gtkw_layout.h"
 #include "testbench/trace/trace_file.h"
 #include "testbench/trace/trace_recorder.h"
+#include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
 
@@ -51,6 +53,8 @@ std::string scope_name(std::string s)
     return s;
 }
 
+class chakra_probe;
+
 }  // namespace
 
 struct waveforms::impl
@@ -64,6 +68,7 @@ struct waveforms::impl
     std::vector<gtkw_signal> layout;
     std::vector<std::unique_ptr<state_probe>> probes;
     std::vector<std::unique_ptr<sc_core::sc_module>> modules;
+    std::map<uint32_t, std::unique_ptr<chakra_probe>> chakra_ranks;  // by rank
     bool finished = false;
 
     impl(const scenario& s, fabric& f, const std::string& d) : sc(s), fab(f), dir(d) {}
@@ -392,6 +397,33 @@ private:
     std::vector<uint32_t> m_ids;
 };
 
+// A Chakra rank, on its host: the collective it runs (its instance id + 1; 0: none), whether it
+// is in the collective's synchronization barrier, and the latest step it issued.
+class chakra_probe
+{
+public:
+    chakra_probe(impl_t& w, const std::string& c, const chakra::chakra_replay& r, uint32_t rank)
+        : m_w(w), m_replay(r), m_rank(rank)
+    {
+        m_collective = w.add(c, "chakra.collective", 32, false);
+        m_barrier = w.add(c, "chakra.barrier", 1, false);
+        m_step = w.add(c, "chakra.step", 32, false);
+    }
+    void changed()
+    {
+        const uint32_t c = m_replay.running_collective(m_rank);
+        m_w.set(m_collective, c == chakra::k_none ? 0 : uint64_t(c) + 1);
+        m_w.set(m_barrier, m_replay.running_barrier(m_rank) ? 1 : 0);
+        m_w.set(m_step, m_replay.running_step(m_rank));
+    }
+
+private:
+    impl_t& m_w;
+    const chakra::chakra_replay& m_replay;
+    uint32_t m_rank;
+    uint32_t m_collective, m_barrier, m_step;
+};
+
 }  // namespace
 
 std::string trace_file_name(const scenario& sc)
@@ -399,7 +431,8 @@ std::string trace_file_name(const scenario& sc)
     return sc.trace.file.empty() ? sc.simulation.name + ".fst" : sc.trace.file;
 }
 
-waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir)
+waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir,
+                     chakra::chakra_replay* chakra)
     : m(std::make_unique<impl>(sc, fab, out_dir))
 {
     const std::string file = trace_file_name(sc);
@@ -439,6 +472,18 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
         fab.pcie_at(h).set_probe(pp.get());
         m->modules.push_back(std::move(pp));
         add_rtl_probes(c);
+    }
+    if (chakra) {
+        for (uint32_t r = 0; r < chakra->ranks(); ++r) {
+            const std::string& c = topo.devices[chakra->placement().host[r]].name;
+            if (m->wanted(c))
+                m->chakra_ranks[r] = std::make_unique<chakra_probe>(*m, c, *chakra, r);
+        }
+        if (!m->chakra_ranks.empty())
+            chakra->on_rank_state([this](uint32_t r) {
+                auto it = m->chakra_ranks.find(r);
+                if (it != m->chakra_ranks.end()) it->second->changed();
+            });
     }
     const uint64_t threshold = win.triggered ? sc.trace.trigger[0].threshold_bytes : 0;
     for (size_t i = 0; i < fab.switch_count(); ++i) {

@@ -13,11 +13,17 @@
 
 namespace uetsim {
 
+namespace chakra {
+class chakra_replay;
+}
+
 class waveforms
 {
 public:
-    // Attaches the probes; `out_dir` is the run's output folder.
-    waveforms(const scenario& sc, fabric& fab, const std::string& out_dir);
+    // Attaches the probes; `out_dir` is the run's output folder; `chakra` the Chakra workload's
+    // replay (its ranks' collective and step on their hosts), or null.
+    waveforms(const scenario& sc, fabric& fab, const std::string& out_dir,
+              chakra::chakra_replay* chakra = nullptr);
     ~waveforms();
     waveforms(const waveforms&) = delete;
     waveforms& operator=(const waveforms&) = delete;

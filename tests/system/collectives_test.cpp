@@ -2,6 +2,7 @@
 // written with the project's ET writer, on both NICs, checked through the chakra-* records.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -10,6 +11,7 @@
 #include "testbench/traffic/chakra/et_writer.h"
 #include "testbench/traffic/chakra/trace_model.h"
 #include "tests/support/run_uetsim.h"
+#include "tests/support/vcd_reader.h"
 
 using namespace uetsim::test;
 namespace ck = uetsim::chakra;
@@ -121,16 +123,20 @@ TEST(collectives, all_reduce_1000_bytes_over_8_ranks_moves_the_worked_examples_t
         double total = 0;
         for (double s : sizes) {
             total += s;
-            if (e.each) EXPECT_EQ(s, e.each) << e.alg;
+            if (e.each) {
+                EXPECT_EQ(s, e.each) << e.alg;
+            }
         }
         EXPECT_EQ(total, 14000) << e.alg;
         EXPECT_EQ(perf.rows.size() - sizes.size(), 14u) << e.alg << ": the barrier's transfers";
         for (size_t i = 0; i < perf.rows.size(); ++i) {
             const bool sync = perf.str(i, "is_added_synchronization_flow") == "true";
-            if (sync) EXPECT_EQ(perf.num(i, "flow_comm_size"), 0) << e.alg;
-            if (!sync)
-                EXPECT_EQ(perf.str(i, "metric_path"),
-                          "ChakraFCT.AllReduce.GroupSize8.CommSize1000Bytes");
+            if (sync) {
+                EXPECT_EQ(perf.num(i, "flow_comm_size"), 0) << e.alg;
+                continue;
+            }
+            EXPECT_EQ(perf.str(i, "metric_path"),
+                      "ChakraFCT.AllReduce.GroupSize8.CommSize1000Bytes");
         }
         const csv done = read_csv(out + "/coll-chakra-completion-stats-0.csv");
         ASSERT_EQ(done.rows.size(), 8u);
@@ -374,4 +380,91 @@ TEST(collectives, bad_collectives_keys_are_bad_input)
         EXPECT_EQ(r.exit_code, 2) << yaml << r.err;
         EXPECT_NE(r.err.find(message), std::string::npos) << yaml << r.err;
     }
+}
+
+// Chakra.ProfilingEnabled writes each rank's running nodes every interval until it ends; the
+// waveforms carry each rank's collective and step on its host.
+TEST(collectives, profiling_blocks_and_waveform_signals_follow_the_ranks)
+{
+    const std::string dir = scratch_dir("coll-prof");
+    const std::string out = dir + "/run";
+    const command_result r =
+        run(out, fabric("uet") +
+                     "Chakra: {ProfilingEnabled: true, ProfilingInterval: 10us}\n"
+                     "Trace: {Enabled: true, File: w.vcd, Components: [host0], "
+                     "Signals: [\"chakra.*\"]}\n"
+                     "Collectives:\n  - {Type: AllReduce, Bytes: 4MiB, Ranks: all}\n");
+    expect_clean(r);
+    const csv done = read_csv(out + "/coll-chakra-completion-stats-0.csv");
+    double end_us = 0;
+    for (size_t i = 0; i < done.rows.size(); ++i)
+        if (done.num(i, "chakra_app_logical_id") == 0)
+            end_us = 1000 + done.num(i, "chakra_trace_completion_time_us");
+    ASSERT_GT(end_us, 1000);
+    const std::string prof = read_text(out + "/coll-chakra-profiling-0-0.txt");
+    EXPECT_EQ(prof.rfind("CHAKRA PROFILING\n", 0), 0u);
+    // A block every 10 us from 1,010 us while the rank runs: floor((end - 1,000) / 10) blocks,
+    // each listing the running AllReduce node.
+    size_t blocks = 0;
+    for (size_t at = prof.find("sim_time_sec:"); at != std::string::npos;
+         at = prof.find("sim_time_sec:", at + 1))
+        ++blocks;
+    EXPECT_EQ(blocks, size_t((end_us - 1000) / 10)) << prof.substr(0, 400);
+    EXPECT_NE(prof.find("collective_nodes:\n    K(0,AllReduce,4194304,[],[])"), std::string::npos);
+    const vcd v = parse_vcd(read_text(out + "/w.vcd"));
+    // Instance 0 runs from the start (its barrier first), steps up to 2(N-1) - 1 = 13, then ends.
+    EXPECT_EQ(v.at("host0.chakra.collective", 999'999'999), 0u);
+    EXPECT_EQ(v.at("host0.chakra.collective", 1'000'000'000), 1u);
+    EXPECT_EQ(v.at("host0.chakra.barrier", 1'000'000'000), 1u);
+    uint64_t top_step = 0;
+    for (const auto& c : v.of("host0.chakra.step")) top_step = std::max(top_step, c.value);
+    EXPECT_EQ(top_step, 13u);
+    EXPECT_EQ(v.at("host0.chakra.collective", uint64_t(end_us * 1e6) + 1), 0u);
+}
+
+// A mapping file places ranks and declares scale-up groups: transfers inside a group cross the
+// scale-up fabric (one 8,192 B transfer, 4,096 B packets with 24 B headers at 800 Gbit/s:
+// 2 x 41.2 ns to send; 100 ns hop + 2 x 100 ns cables one way; acknowledged one round trip
+// after the send: 82.4 + 600 = 682.4 ns), and nd-stats gains the ranks' scale-up devices.
+TEST(collectives, scale_up_groups_of_a_mapping_file_carry_their_transfers)
+{
+    const std::string dir = scratch_dir("coll-scaleup");
+    const std::string prefix = traceset(dir + "/traces", {{p2p(0, true, 1, 8192, 5)},
+                                                          {p2p(0, false, 0, 8192, 5)},
+                                                          {p2p(0, true, 3, 8192, 6)},
+                                                          {p2p(0, false, 2, 8192, 6)}});
+    // Ranks 0 and 1 share a subgroup of group 0; ranks 2 and 3 run on hosts 7 and 6, no group.
+    write_file(dir + "/map.txt",
+               "# rank, server, group, subgroup\n0, 0, 0, 0\n1, 1, 0, 0\n2, 7\n3, 6\n@\n"
+               "0, 800.0, 100.0, 100.0\n");
+    const std::string out = dir + "/run";
+    const command_result r =
+        run(out, fabric("uet") + "Chakra: {Traces: " + prefix + ", MappingFile: " + dir +
+                     "/map.txt, ScaleUpStatsEnabled: true}\n");
+    expect_clean(r);
+    const csv perf = read_csv(out + "/coll-chakra-perf-0.csv");
+    ASSERT_EQ(perf.rows.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+        if (perf.str(i, "sending_app_name") == "ChakraApp-0")
+            EXPECT_NEAR(perf.num(i, "perf_metric_usec"), 0.6824, 1e-9);
+        else  // through the NICs: a few us
+            EXPECT_GT(perf.num(i, "perf_metric_usec"), 1.0);
+    }
+    const csv map = read_csv(out + "/coll-chakra-mapping-0.csv");
+    ASSERT_EQ(map.rows.size(), 4u);
+    EXPECT_EQ(map.num(2, "ServerID"), 7);
+    EXPECT_EQ(map.str(2, "Hostname"), "host7");
+    EXPECT_EQ(map.num(0, "ScaleUpGroupId"), 0);
+    EXPECT_EQ(map.num(2, "ScaleUpGroupId"), -1);
+    const csv nd = read_csv(out + "/coll-nd-stats-0.csv");
+    size_t scale_up_rows = 0;
+    double host0_tx = 0;
+    for (size_t i = 0; i < nd.rows.size(); ++i)
+        if (nd.str(i, "nd_name") == "ChakraScaleUpNetDevice") {
+            ++scale_up_rows;
+            EXPECT_EQ(nd.str(i, "component_type"), "ChakraScaleUpNic");
+            if (nd.str(i, "component_name") == "host0") host0_tx = nd.num(i, "total_packets_tx");
+        }
+    EXPECT_GE(scale_up_rows, 2u);  // ranks 0 and 1, at every report
+    EXPECT_EQ(host0_tx, 2);        // two packets of 4,120 B
 }

@@ -144,6 +144,11 @@ uint32_t chakra_replay::running_collective(uint32_t rank) const
     const auto& runs = m_ranks[rank].runs;
     return runs.empty() ? k_none : runs.front()->instance;
 }
+bool chakra_replay::running_barrier(uint32_t rank) const
+{
+    const auto& runs = m_ranks[rank].runs;
+    return !runs.empty() && runs.front()->phase == 0;
+}
 uint32_t chakra_replay::running_step(uint32_t rank) const
 {
     const auto& runs = m_ranks[rank].runs;
@@ -593,6 +598,7 @@ void chakra_replay::start_phase(collective_run& run, uint8_t phase)
     // Steps with no receive (or all of them in already) do not hold back the next sends.
     for (auto& l : run.lanes)
         while (l.recv_prefix < l.steps && l.recv_left[l.recv_prefix] == 0) ++l.recv_prefix;
+    if (m_on_rank_state) m_on_rank_state(run.rank);
     for (uint32_t lane = 0; lane < run.lanes.size(); ++lane) pump(run, lane);
     check_run_done(run);
 }
@@ -612,7 +618,10 @@ void chakra_replay::pump(collective_run& run, uint32_t lane)
         l.unsent[k] = uint32_t(m_sends.size());
         run.unsent += m_sends.size();
         ++l.next_issue;
-        run.current_step = std::max(run.current_step, k);
+        if (k > run.current_step) {
+            run.current_step = k;
+            if (m_on_rank_state) m_on_rank_state(run.rank);
+        }
         for (const transfer_op& op : m_sends) {
             const uint32_t dst = g.ranks[op.peer];
             const uint32_t t = new_transfer(run.rank, dst, op.bytes);
@@ -659,6 +668,7 @@ void chakra_replay::check_run_done(collective_run& run)
     runs.erase(
         std::find_if(runs.begin(), runs.end(), [&](const auto& p) { return p.get() == &run; }));
     ++m_coll_times[instance].participants_done;
+    if (m_on_rank_state) m_on_rank_state(r);
     finish_node(r, node);
 }
 

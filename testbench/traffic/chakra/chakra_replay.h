@@ -90,6 +90,8 @@ public:
     {
         m_on_rank_ended.push_back(std::move(f));
     }
+    // A rank's running collective or its step changed (waveforms); one observer.
+    void on_rank_state(std::function<void(uint32_t rank)> f) { m_on_rank_state = std::move(f); }
 
     const prepared_workload& workload() const { return m_w; }
     const rank_placement& placement() const { return m_place; }
@@ -114,8 +116,10 @@ public:
     uint64_t transfers_posted() const { return m_posted; }
     // The scale-up fabric's counters by rank (nd-stats), and its bandwidth.
     const scale_up_fabric* scale_up() const { return m_scale_up.get(); }
-    // What a rank is doing, for waveforms: the collective instance it runs (k_none) and its step.
+    // What a rank is doing, for waveforms: the collective instance it runs first (k_none for
+    // none), whether that one is in its synchronization barrier, and its latest step issued.
     uint32_t running_collective(uint32_t rank) const;
+    bool running_barrier(uint32_t rank) const;
     uint32_t running_step(uint32_t rank) const;
 
     // Empty when every transfer arrived exactly once and every rank ended.
@@ -167,6 +171,7 @@ private:
 
     std::vector<std::function<void(const acked_transfer&)>> m_on_acked;
     std::vector<std::function<void(uint32_t)>> m_on_rank_ended;
+    std::function<void(uint32_t)> m_on_rank_state;
     const prepared_workload& m_w;
     const chakra_config& m_cfg;
     rank_placement m_place;
