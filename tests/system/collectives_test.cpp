@@ -468,3 +468,58 @@ TEST(collectives, scale_up_groups_of_a_mapping_file_carry_their_transfers)
     EXPECT_GE(scale_up_rows, 2u);  // ranks 0 and 1, at every report
     EXPECT_EQ(host0_tx, 2);        // two packets of 4,120 B
 }
+
+// inspect --json's chakra member: per collective its algorithm, transfers and bytes after
+// expansion and its ideal time (the worked example's 1,000 B over 8 ranks at 400 Gbit/s: ring
+// 2 x 1000 x 8 x 7 / (8 x 400e9) = 35 ns); more ranks than hosts is bad input.
+TEST(collectives, inspect_shows_the_expansion_and_more_ranks_than_hosts_is_bad_input)
+{
+    const std::string dir = scratch_dir("coll-inspect");
+    const std::string f = write_file(dir + "/s.yaml", fabric("uet") +
+                                                          "Collectives:\n"
+                                                          "  - {Type: AllReduce, Bytes: 1000B}\n"
+                                                          "  - {Type: AllReduce, Bytes: 1000B, "
+                                                          "Algorithm: halving-doubling}\n");
+    const command_result r = run_uetsim({"inspect", f, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+             {"\"transfers\": 112", "ring"},
+             {"\"transfers\": 48", "hd"},
+             {"\"bytes\": 14000", "both"},
+             {"\"ideal_time_s\": 3.5e-08", "ring"},
+             {"\"synchronization_transfers\": 14", "both"},
+             {"\"algorithm\": \"halving-doubling\"", "hd"}})
+        EXPECT_NE(r.out.find(key), std::string::npos) << value << ": " << key;
+    std::vector<std::vector<ck::node>> nine(9, std::vector<ck::node>{comp(0, 1)});
+    const std::string prefix = traceset(dir + "/nine", nine);
+    const command_result bad =
+        run(dir + "/nine-out", fabric("uet") + "Chakra: {Traces: " + prefix + "}\n");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("has 9 ranks but the topology has 8 hosts"), std::string::npos)
+        << bad.err;
+}
+
+// The same scenario and seed give byte-identical Chakra records, on both NICs.
+TEST(collectives, records_are_deterministic)
+{
+    const std::string dir = scratch_dir("coll-det");
+    for (const std::string nic : {"uet", "roce"}) {
+        const std::string yaml = fabric(nic) +
+                                 "Collectives:\n  - {Type: AllToAll, Bytes: 2MiB, Ranks: all}\n"
+                                 "  - {Type: AllReduce, Bytes: 1MiB, Ranks: [1, 3, 5, 7], "
+                                 "Algorithm: tree}\n";
+        expect_clean(run(dir + "/" + nic + "-a", yaml));
+        expect_clean(run(dir + "/" + nic + "-b", yaml));
+        size_t compared = 0;
+        for (const auto& e : std::filesystem::directory_iterator(dir + "/" + nic + "-a")) {
+            if (e.path().extension() != ".csv") continue;
+            const std::string name = e.path().filename().string();
+            EXPECT_EQ(read_text(e.path().string()), read_text(dir + "/" + nic + "-b/" + name))
+                << nic << " " << name;
+            ++compared;
+        }
+        EXPECT_GE(compared, 9u);
+        EXPECT_EQ(read_text(dir + "/" + nic + "-a/post_annotated/Collectives.3.json"),
+                  read_text(dir + "/" + nic + "-b/post_annotated/Collectives.3.json"));
+    }
+}
