@@ -555,181 +555,158 @@ void collectives_open::finish()
     }
 }
 
-record_def base(const std::string& name, int position)
+using opener = std::unique_ptr<open_record> (*)(record_context&, const std::string&);
+
+template <class Open>
+std::unique_ptr<open_record> open_as(record_context& ctx, const std::string& path)
+{
+    return std::make_unique<Open>(ctx, path);
+}
+
+template <collectives_open::which W>
+std::unique_ptr<open_record> open_collectives(record_context& ctx, const std::string& path)
+{
+    return std::make_unique<collectives_open>(ctx, path, W);
+}
+
+// A Chakra record: listed in Records.Enabled, written only with the Chakra workload, opened
+// once the replay exists.
+record_def chakra_record(const char* name, int position, const char* when, const char* intro,
+                         std::vector<column_doc> columns, opener open, const char* notes = "")
 {
     record_def r;
     r.name = name;
     r.enabled_position = position;
+    r.when = when;
+    r.intro = intro;
+    r.columns = std::move(columns);
+    r.notes = notes;
     r.applies = with_chakra;
     r.reads_application = true;
+    r.open = open;
     return r;
+}
+
+const char* const at_start = "with the Chakra workload, at the start";
+const char* const at_end = "with the Chakra workload, at the end of the run";
+
+std::unique_ptr<open_record> open_capable_hosts(record_context& ctx, const std::string& path)
+{
+    std::vector<capable_row> rows;
+    for (uint32_t h = 0; h < ctx.fab.host_count(); ++h) rows.push_back({h, true});
+    return write_all(path, capable_columns(), rows);
+}
+
+std::unique_ptr<open_record> open_mapping(record_context& ctx, const std::string& path)
+{
+    const auto& pl = ctx.workload->placement;
+    const bool groups = ctx.workload->map && ctx.workload->map->has_scale_up();
+    std::vector<mapping_row> rows;
+    for (uint32_t k = 0; k < pl.host.size(); ++k) {
+        const uint32_t h = pl.host[k];
+        rows.push_back({k, ctx.fab.topo().devices[h].name, ctx.fab.nic_at(h).node_id(),
+                        ctx.fab.topo().devices[h].node_id, h, host_ip(h), pl.group[k],
+                        pl.subgroup[k]});
+    }
+    return write_all(path, mapping_columns(groups), rows);
+}
+
+std::unique_ptr<open_record> open_apps(record_context& ctx, const std::string& path)
+{
+    std::vector<app_row> rows;
+    for (uint32_t k = 0; k < ctx.chakra->ranks(); ++k) rows.push_back({k});
+    return write_all(path, app_columns(), rows);
 }
 
 }  // namespace
 
 const record_def& chakra_capable_hosts_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-capable-hosts", 16);
-        r.when = "with the Chakra workload, at the start";
-        r.intro = "One row per host with a NIC.";
-        r.columns = column_docs(capable_columns());
-        r.open = [](record_context& ctx, const std::string& path) {
-            std::vector<capable_row> rows;
-            for (uint32_t h = 0; h < ctx.fab.host_count(); ++h) rows.push_back({h, true});
-            return write_all(path, capable_columns(), rows);
-        };
-        return r;
-    }();
+    static const record_def d =
+        chakra_record("chakra-capable-hosts", 16, at_start, "One row per host with a NIC.",
+                      column_docs(capable_columns()), open_capable_hosts);
     return d;
 }
 
 const record_def& chakra_mapping_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-mapping", 17);
-        r.when = "with the Chakra workload, at the start";
-        r.intro =
-            "One row per rank: where it runs. With scale-up groups in the mapping file, two "
-            "more columns follow (`ScaleUpGroupId`, `ScaleUpSubgroupId`).";
-        r.columns = column_docs(mapping_columns(true));
-        r.open = [](record_context& ctx, const std::string& path) {
-            const auto& pl = ctx.workload->placement;
-            const bool groups = ctx.workload->map && ctx.workload->map->has_scale_up();
-            std::vector<mapping_row> rows;
-            for (uint32_t k = 0; k < pl.host.size(); ++k) {
-                const uint32_t h = pl.host[k];
-                rows.push_back({k, ctx.fab.topo().devices[h].name, ctx.fab.nic_at(h).node_id(),
-                                ctx.fab.topo().devices[h].node_id, h, host_ip(h), pl.group[k],
-                                pl.subgroup[k]});
-            }
-            return write_all(path, mapping_columns(groups), rows);
-        };
-        return r;
-    }();
+    static const record_def d = chakra_record(
+        "chakra-mapping", 17, at_start,
+        "One row per rank: where it runs. With scale-up groups in the mapping file, two more "
+        "columns follow (`ScaleUpGroupId`, `ScaleUpSubgroupId`).",
+        column_docs(mapping_columns(true)), open_mapping);
     return d;
 }
 
 const record_def& chakra_apps_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-apps", 18);
-        r.when = "with the Chakra workload, at the start";
-        r.intro = "One row per rank's application.";
-        r.columns = column_docs(app_columns());
-        r.open = [](record_context& ctx, const std::string& path) {
-            std::vector<app_row> rows;
-            for (uint32_t k = 0; k < ctx.chakra->ranks(); ++k) rows.push_back({k});
-            return write_all(path, app_columns(), rows);
-        };
-        return r;
-    }();
+    static const record_def d =
+        chakra_record("chakra-apps", 18, at_start, "One row per rank's application.",
+                      column_docs(app_columns()), open_apps);
     return d;
 }
 
 const record_def& chakra_perf_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-perf", 19);
-        r.when = "with the Chakra workload, a row as each transfer is acknowledged";
-        r.intro =
-            "One row per point-to-point transfer (a trace send, or one transfer of an "
-            "expanded collective), written when its acknowledgment reaches the sender. "
-            "Receives and compute get no row.";
-        r.columns = column_docs(perf_columns());
-        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<perf_open>(ctx, path);
-        };
-        return r;
-    }();
+    static const record_def d = chakra_record(
+        "chakra-perf", 19, "with the Chakra workload, a row as each transfer is acknowledged",
+        "One row per point-to-point transfer (a trace send, or one transfer of an expanded "
+        "collective), written when its acknowledgment reaches the sender. Receives and compute "
+        "get no row.",
+        column_docs(perf_columns()), open_as<perf_open>);
     return d;
 }
 
 const record_def& chakra_completion_stats_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-completion-stats", 20);
-        r.when = "with the Chakra workload, a row as each rank ends (or at the stop)";
-        r.intro =
-            "One row per rank. The rank's annotated trace is written with its row, to "
-            "`post_annotated/<prefix>.<rank>.json` (docs/collectives.md).";
-        r.columns = column_docs(completion_columns());
-        r.notes = "A collective synchronization barrier's transfers are not counted.";
-        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<completion_open>(ctx, path);
-        };
-        return r;
-    }();
+    static const record_def d =
+        chakra_record("chakra-completion-stats", 20,
+                      "with the Chakra workload, a row as each rank ends (or at the stop)",
+                      "One row per rank. The rank's annotated trace is written with its row, to "
+                      "`post_annotated/<prefix>.<rank>.json` (docs/collectives.md).",
+                      column_docs(completion_columns()), open_as<completion_open>,
+                      "A collective synchronization barrier's transfers are not counted.");
     return d;
 }
 
 const record_def& chakra_cdf_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-cdf", 21);
-        r.when = "with the Chakra workload, every `Simulation.BeaconReportInterval`";
-        r.intro =
-            "The run's progress: each fraction divides what the ranks completed by the "
-            "run's total (barriers excluded). A last row at the end of the run.";
-        r.columns = column_docs(cdf_columns());
-        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<cdf_open>(ctx, path);
-        };
-        return r;
-    }();
+    static const record_def d = chakra_record(
+        "chakra-cdf", 21, "with the Chakra workload, every `Simulation.BeaconReportInterval`",
+        "The run's progress: each fraction divides what the ranks completed by the run's total "
+        "(barriers excluded). A last row at the end of the run.",
+        column_docs(cdf_columns()), open_as<cdf_open>);
     return d;
 }
 
 const record_def& chakra_collective_stats_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-comm-collective-stats", 22);
-        r.when = "with the Chakra workload, at the end of the run";
-        r.intro =
-            "One row per collective instance (the k-th collective of a process group on "
-            "every member rank), its synchronization barrier excluded.";
-        r.columns = column_docs(collective_columns());
-        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<collectives_open>(ctx, path, collectives_open::which::stats);
-        };
-        return r;
-    }();
+    static const record_def d = chakra_record(
+        "chakra-comm-collective-stats", 22, at_end,
+        "One row per collective instance (the k-th collective of a process group on every "
+        "member rank), its synchronization barrier excluded.",
+        column_docs(collective_columns()), open_collectives<collectives_open::which::stats>);
     return d;
 }
 
 const record_def& chakra_collective_percentiles_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-comm-collective-percentiles-stats", 23);
-        r.when = "with the Chakra workload, at the end of the run";
-        r.intro =
-            "One row per (type, algorithm, size, group size) of the valid collectives: run "
-            "time percentiles (nearest rank) and their ratios to the algorithm's ideal "
-            "time at the NIC's link rate (docs/collectives.md has every formula).";
-        r.columns = column_docs(percentile_columns());
-        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<collectives_open>(ctx, path,
-                                                      collectives_open::which::percentiles);
-        };
-        return r;
-    }();
+    static const record_def d = chakra_record(
+        "chakra-comm-collective-percentiles-stats", 23, at_end,
+        "One row per (type, algorithm, size, group size) of the valid collectives: run time "
+        "percentiles (nearest rank) and their ratios to the algorithm's ideal time at the NIC's "
+        "link rate (docs/collectives.md has every formula).",
+        column_docs(percentile_columns()), open_collectives<collectives_open::which::percentiles>);
     return d;
 }
 
 const record_def& chakra_busbw_record()
 {
-    static const record_def d = [] {
-        record_def r = base("chakra-busbw", 24);
-        r.when = "with the Chakra workload, at the end of the run";
-        r.intro =
-            "uetsim's own: one row per valid collective instance with its algorithm and "
-            "bus bandwidth by the usual convention (nccl-tests).";
-        r.columns = column_docs(busbw_columns());
-        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<collectives_open>(ctx, path, collectives_open::which::busbw);
-        };
-        return r;
-    }();
+    static const record_def d = chakra_record(
+        "chakra-busbw", 24, at_end,
+        "uetsim's own: one row per valid collective instance with its algorithm and bus "
+        "bandwidth by the usual convention (nccl-tests).",
+        column_docs(busbw_columns()), open_collectives<collectives_open::which::busbw>);
     return d;
 }
 
