@@ -264,6 +264,9 @@ std::string format_summary(const run_summary& s, const std::string& out_dir)
     row("packets trimmed", std::to_string(s.packets_trimmed));
     if (s.flows_total)
         row("flows completed", fmt::format("{}/{}", s.flows_completed, s.flows_total));
+    if (s.chakra_ranks)
+        row("Chakra ranks ended", fmt::format("{}/{} ({} transfers)", s.chakra_ranks_ended,
+                                              s.chakra_ranks, s.chakra_transfers));
     if (s.rdma_connections)
         row("RDMA WQEs", fmt::format("{} completed of {} posted on {} connections",
                                      s.wqes_completed, s.wqes_posted, s.rdma_connections));

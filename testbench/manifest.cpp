@@ -160,6 +160,15 @@ const std::vector<manifest_member>& members()
                          {"wqes_posted", in.app->wqes_posted()},
                          {"wqes_completed", in.app->wqes_completed()}};
          }},
+        {"chakra",
+         "only with the Chakra workload: `{ranks, ranks_ended, transfers}`, `transfers` the "
+         "point-to-point transfers posted (synchronization barriers included)",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             if (!in.summary.chakra_ranks) return std::nullopt;
+             return json{{"ranks", in.summary.chakra_ranks},
+                         {"ranks_ended", in.summary.chakra_ranks_ended},
+                         {"transfers", in.summary.chakra_transfers}};
+         }},
         {"scoreboard",
          "`{ok, report}`: `ok` is true when every message completed with every byte exactly "
          "once; `report` lists what went wrong, one line per problem",
