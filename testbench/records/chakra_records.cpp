@@ -439,7 +439,9 @@ const column_table<collective_row>& collective_columns()
          UETSIM_CELL(row, r.c.end_s * 1e6)},
         {"use_max_as_collective_start_time", "`Chakra.UseMaxAsCommCollectiveStartTime` as 1 or 0",
          UETSIM_CELL(row, r.use_max ? 1 : 0)},
-        {"is_valid", "1 when every participant finished its part before the stop, else 0",
+        {"is_valid",
+         "1 when some participant finished its part before the stop; 0 when none did (the run "
+         "reached its stop time first)",
          UETSIM_CELL(row, r.c.valid ? 1 : 0)},
     };
     return c;
@@ -547,8 +549,8 @@ void collectives_open::finish()
         }
         case which::busbw: {
             record_csv<busbw_row> csv(m_path, busbw_columns());
-            for (const auto& c : results)
-                if (c.valid) csv.write(busbw_of(c, link_bps));
+            for (const auto& c : results)  // a Barrier moves no data: no bandwidth
+                if (c.valid && c.type != collective_type::barrier) csv.write(busbw_of(c, link_bps));
             csv.close();
             break;
         }
@@ -702,11 +704,12 @@ const record_def& chakra_collective_percentiles_record()
 
 const record_def& chakra_busbw_record()
 {
-    static const record_def d = chakra_record(
-        "chakra-busbw", 24, at_end,
-        "uetsim's own: one row per valid collective instance with its algorithm and bus "
-        "bandwidth by the usual convention (nccl-tests).",
-        column_docs(busbw_columns()), open_collectives<collectives_open::which::busbw>);
+    static const record_def d = chakra_record("chakra-busbw", 24, at_end,
+                                              "uetsim's own: one row per valid collective instance "
+                                              "(Barriers have none) with its algorithm and bus "
+                                              "bandwidth by the usual convention (nccl-tests).",
+                                              column_docs(busbw_columns()),
+                                              open_collectives<collectives_open::which::busbw>);
     return d;
 }
 

@@ -718,7 +718,7 @@ TEST(ChakraTracePreparation, ScalingOffIgnoresTheFactor)
 // ---------------------------------------------------------------------------------------------
 // Totals
 
-TEST(ChakraTracePreparation, TotalsCountCollectiveTransfersButNotBarriers)
+TEST(ChakraTracePreparation, TotalsCountEveryCollectiveButNotTheSynchronizationBarriers)
 {
     // 4 ranks. Rank 0 sends 100 B to rank 1; an AllReduce ring of 1000 B on all 4 ranks; a
     // Barrier on all 4; three COMP nodes (one a CPU op) and a MEM_LOAD.
@@ -732,11 +732,12 @@ TEST(ChakraTracePreparation, TotalsCountCollectiveTransfersButNotBarriers)
 
     const prepared_workload w = prepare_traces(ts, {});
     // Ring AllReduce: each rank sends 2(N-1) = 6 transfers of C = 1000/4 = 250 B:
-    // 4 x 6 = 24 transfers, 24 x 250 = 6000 B. The Barrier and the synchronization barriers
-    // (6 zero-byte transfers before each collective) are left out.
+    // 4 x 6 = 24 transfers, 24 x 250 = 6000 B. The Barrier (BarrierAlgorithm ring) is a
+    // collective of the trace: its 24 zero-byte transfers count, as the replay counts them; the
+    // synchronization barriers (6 zero-byte transfers before each collective) are left out.
     EXPECT_EQ(w.plan_of(w.collectives[0]).transfers(), 24u);
-    EXPECT_EQ(w.total_sends, 25u);  // 1 + 24
-    EXPECT_EQ(w.total_recvs, 25u);
+    EXPECT_EQ(w.total_sends, 49u);  // 1 + 24 + 24
+    EXPECT_EQ(w.total_recvs, 49u);
     EXPECT_EQ(w.total_send_bytes, 6100u);  // 100 + 6000
     EXPECT_EQ(w.total_computations, 3u);   // COMP nodes, the CPU op too; not MEM_LOAD
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "hw/common/sim_clock.h"
+
 namespace uetsim::chakra {
 
 namespace {
@@ -43,7 +45,7 @@ void chakra_profiler::finish()
         }
 }
 
-void chakra_profiler::block(double now_s)
+void chakra_profiler::block(double)
 {
     const prepared_workload& w = m_replay.workload();
     for (uint32_t r = 0; r < m_replay.ranks(); ++r) {
@@ -78,7 +80,7 @@ void chakra_profiler::block(double now_s)
         fmt::print(f,
                    "================================\nsim_time_sec: {}\nsend_nodes:\n{}"
                    "receive_nodes:\n{}computation_nodes:\n{}collective_nodes:\n{}",
-                   now_s, sends, recvs, comps, colls);
+                   double(sim_now_ps()) / 1e12, sends, recvs, comps, colls);
     }
 }
 

@@ -27,7 +27,7 @@ public:
     const std::vector<std::string>& files() const { return m_paths; }
 
 private:
-    void block(double now_s);
+    void block(double);
 
     const chakra_replay& m_replay;
     std::vector<std::string> m_paths;

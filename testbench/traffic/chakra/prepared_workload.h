@@ -83,7 +83,7 @@ struct prepared_workload
     std::vector<std::string> warnings;
     uint64_t warnings_total = 0;  // with those not logged (MaxCountWarningsLoggedPerInstance)
 
-    // Totals over the run (the chakra-cdf denominators); barriers excluded.
+    // Totals over the run (the chakra-cdf denominators); synchronization barriers excluded.
     uint64_t total_sends = 0;  // send nodes plus collective transfers
     uint64_t total_recvs = 0;
     uint64_t total_send_bytes = 0;

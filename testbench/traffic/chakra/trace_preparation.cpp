@@ -386,11 +386,11 @@ prepared_workload prepare_traces(const traceset& ts, const chakra_config& cfg)
             if (inst.synchronized)
                 inst.barrier_plan = plan_for(collective_type::barrier, algorithm::tree, n, 0, 0);
             const collective_plan& plan = *w.plans[inst.plan];
-            if (inst.type != collective_type::barrier) {
-                w.total_sends += plan.transfers();
-                w.total_recvs += plan.transfers();
-                w.total_send_bytes += plan.bytes();
-            }
+            // A Barrier of the trace counts (its zero-byte transfers); a synchronization
+            // barrier does not.
+            w.total_sends += plan.transfers();
+            w.total_recvs += plan.transfers();
+            w.total_send_bytes += plan.bytes();
             for (size_t m = 0; m < of_rank.size(); ++m) {
                 const rank_collective& c = *of_rank[m][k];
                 w.ranks[c.rank].nodes[c.node].collective = inst.id;
