@@ -56,7 +56,7 @@ def main():
         ("oversubscribed", "roce"): ("tab:red", ":", "RoCE, 2:1 oversubscribed"),
     }
     for ranks, at_scale in d.groupby("ranks"):
-        fig, axs = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+        fig, axs = plt.subplots(1, 2, figsize=(11, 4.6), sharey=True)
         for ax, (ctype, alg) in zip(axs, [("AllReduce", "ring"), ("AllToAll", "interleaved")]):
             sel = at_scale[(at_scale.type == ctype) & (at_scale.algorithm == alg)]
             for (fabric, nic), (color, ls, label) in styles.items():
@@ -66,8 +66,9 @@ def main():
             if len(sel):
                 axes_sizes(ax, sel["size"])
             ax.set_title(f"{ctype} ({alg}), {ranks} ranks")
-        axs[0].legend(fontsize=8, loc="lower right")
-        fig.tight_layout()
+        handles, labels = axs[0].get_legend_handles_labels()
+        fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=4, frameon=False)
+        fig.tight_layout(rect=(0, 0.07, 1, 1))
         fig.savefig(f"{figdir}/collectives-busbw-{ranks}.png", dpi=110)
         plt.close(fig)
     sel = d[(d.type == "AllReduce") & (d.nic == "uet") & (d.fabric == "non-blocking")]
