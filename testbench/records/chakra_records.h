@@ -2,7 +2,8 @@
 // chakra-mapping, chakra-apps), transfers (chakra-perf), rank completion
 // (chakra-completion-stats, chakra-cdf), collectives (chakra-comm-collective-stats,
 // chakra-comm-collective-percentiles-stats) and uetsim's chakra-busbw; with them the annotated
-// traces under post_annotated/ and, with Chakra.ProfilingEnabled, one profiling file per rank.
+// traces under post_annotated/. Defined in chakra_placement_records.cpp, chakra_rank_records.cpp
+// and chakra_collective_records.cpp (profiling files: traffic/chakra/chakra_profiler.h).
 #pragma once
 
 #include "testbench/records/record_registry.h"
