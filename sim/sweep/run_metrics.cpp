@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/sweep/csv_table.h"
-#include "sim/sweep/percentile.h"
+#include "hw/common/nearest_rank.h"
 
 namespace uetsim::sweep {
 

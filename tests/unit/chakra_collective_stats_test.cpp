@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "hw/common/nearest_rank.h"
 #include "testbench/traffic/chakra/collective_stats.h"
 
 using namespace uetsim::chakra;
+using uetsim::nearest_rank;
 
 namespace {
 
@@ -133,24 +135,24 @@ TEST(ChakraCollectiveStats, PercentileIsTheNearestRank)
     std::vector<double> v;
     for (int i = 1; i <= 100; ++i) v.push_back(i);
     // Nearest rank ceil(p/100 x n): 50 -> 50th, 99 -> 99th, 99.9 -> ceil(99.9) = 100th.
-    EXPECT_EQ(percentile(v, 50), 50);
-    EXPECT_EQ(percentile(v, 99), 99);
-    EXPECT_EQ(percentile(v, 99.9), 100);
-    EXPECT_EQ(percentile(v, 100), 100);
-    EXPECT_EQ(percentile(v, 0), 1);  // at least the first
-    EXPECT_EQ(percentile(v, 0.5), 1);
-    EXPECT_EQ(percentile(v, 1.5), 2);  // ceil(1.5) = 2
+    EXPECT_EQ(nearest_rank(v, 50), 50);
+    EXPECT_EQ(nearest_rank(v, 99), 99);
+    EXPECT_EQ(nearest_rank(v, 99.9), 100);
+    EXPECT_EQ(nearest_rank(v, 100), 100);
+    EXPECT_EQ(nearest_rank(v, 0), 1);  // at least the first
+    EXPECT_EQ(nearest_rank(v, 0.5), 1);
+    EXPECT_EQ(nearest_rank(v, 1.5), 2);  // ceil(1.5) = 2
 
     // 1..1000: 99.9 % of 1000 is 999, but 99.9 / 100 x 1000 is 999.0000000000001 in doubles,
     // which a plain ceil would make the 1000th.
     v.clear();
     for (int i = 1; i <= 1000; ++i) v.push_back(i);
-    EXPECT_EQ(percentile(v, 99.9), 999);
-    EXPECT_EQ(percentile(v, 50), 500);
+    EXPECT_EQ(nearest_rank(v, 99.9), 999);
+    EXPECT_EQ(nearest_rank(v, 50), 500);
 
     const std::vector<double> one = {7.5};
-    for (double p : {0.0, 50.0, 99.0, 99.9, 100.0}) EXPECT_EQ(percentile(one, p), 7.5) << p;
-    EXPECT_TRUE(std::isnan(percentile({}, 50)));
+    for (double p : {0.0, 50.0, 99.0, 99.9, 100.0}) EXPECT_EQ(nearest_rank(one, p), 7.5) << p;
+    EXPECT_TRUE(std::isnan(nearest_rank({}, 50)));
 }
 
 // ---------------------------------------------------------------------------------------------

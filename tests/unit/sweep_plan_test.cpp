@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/sweep/csv_table.h"
-#include "sim/sweep/percentile.h"
+#include "hw/common/nearest_rank.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_progress.h"
 

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "hw/common/nearest_rank.h"
+
 namespace uetsim::chakra {
 
 std::vector<collective_result> collective_results(
@@ -33,15 +35,6 @@ std::vector<collective_result> collective_results(
     return out;
 }
 
-double percentile(const std::vector<double>& sorted, double p)
-{
-    if (sorted.empty()) return std::numeric_limits<double>::quiet_NaN();
-    const size_t n = sorted.size();
-    size_t rank = size_t(std::ceil(p / 100.0 * double(n) - 1e-9));
-    rank = std::clamp<size_t>(rank, 1, n);
-    return sorted[rank - 1];
-}
-
 std::vector<percentile_row> percentile_rows(const std::vector<collective_result>& results,
                                             double link_bps)
 {
@@ -61,9 +54,9 @@ std::vector<percentile_row> percentile_rows(const std::vector<collective_result>
         double sum = 0;
         for (double v : runs) sum += v;
         p.mean_us = sum / double(runs.size());
-        p.p50_us = percentile(runs, 50);
-        p.p99_us = percentile(runs, 99);
-        p.p999_us = percentile(runs, 99.9);
+        p.p50_us = nearest_rank(runs, 50);
+        p.p99_us = nearest_rank(runs, 99);
+        p.p999_us = nearest_rank(runs, 99.9);
         p.p100_us = runs.back();
         p.ideal_us = p.type == collective_type::barrier
                          ? std::numeric_limits<double>::quiet_NaN()

@@ -50,8 +50,7 @@ struct percentile_row
     double ideal_us;  // NaN for a Barrier
 };
 
-// Nearest rank: the smallest value with at least p % of the values at or below it.
-double percentile(const std::vector<double>& sorted, double p);
+// Percentiles are nearest-rank (hw/common/nearest_rank.h).
 
 // The valid collectives grouped by (type, algorithm, size, group size), in that order.
 std::vector<percentile_row> percentile_rows(const std::vector<collective_result>& results,
