@@ -16,7 +16,7 @@
 
 #include <systemc>
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 
 #include <stdexcept>
 #include <string>

@@ -16,18 +16,18 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
 #include "testbench/records/record_registry.h"
-#include "testbench/run_input_error.h"
-#include "testbench/topology.h"
+#include "testbench/run/run_input_error.h"
+#include "testbench/elab/topology.h"
 #include "testbench/traffic/chakra/chakra_workload.h"
 #include "testbench/traffic/chakra/collectives_list.h"
 #include "testbench/traffic/chakra/et_writer.h"
 #include "sim/plot_command.h"
 #include "sim/sweep/sweep_runner.h"
-#include "testbench/run_control.h"
+#include "testbench/run/run_control.h"
 
 namespace uetsim {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "testbench/simulation.h"
+#include "testbench/run/simulation.h"
 
 namespace uetsim {
 

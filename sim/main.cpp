@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <systemc>
 
-#include "hw/common/sanitizer_stack.h"
+#include "hw/kernel/sanitizer_stack.h"
 #include "sim/cli.h"
 #include "sim/huge_pages.h"
 

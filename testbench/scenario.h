@@ -17,7 +17,7 @@
 #include "hw/pcie/pcie_config.h"
 #include "hw/switch/switch_config.h"
 #include "rtl/common/rtl_mode.h"
-#include "testbench/app/timeline.h"
+#include "testbench/traffic/app/timeline.h"
 #include "testbench/records/record_names.h"
 #include "testbench/records/uet_monitor_selection.h"
 #include "testbench/traffic/chakra/chakra_config.h"
@@ -153,7 +153,7 @@ struct trace_config
     double post_trigger_s = 50e-6;
 };
 
-// Rtl.*: how each RTL block runs (testbench/rtl_blocks.h lists the blocks), by the block's key
+// Rtl.*: how each RTL block runs (testbench/elab/rtl_blocks.h lists the blocks), by the block's key
 // name (FlowHash); a block not listed runs the model. Per device through Rtl[glob].Key.
 struct rtl_config
 {
@@ -174,7 +174,7 @@ struct nic_config
     entropy_config spraying;  // UetNic.* (packet spraying)
     roce_nic_config roce;     // RoceNic.*
     // UetNic.InitialBaseRTT: auto. The rules replace nscc.initial_base_rtt_s with the fabric's
-    // unloaded round trip (testbench/fabric_rtt.h) and clear the flag; nic_for does the same
+    // unloaded round trip (testbench/elab/fabric_rtt.h) and clear the flag; nic_for does the same
     // for a device whose override says auto.
     bool initial_base_rtt_auto = false;
     // RTL engines (Rtl.EntropyLoadBalancer, Rtl.SackTracker) the testbench's block registry
@@ -202,7 +202,7 @@ struct scenario;
 
 // One key given for some devices only (Switch[leaf*].EcmpHashMethod: crc32): its value replaces the
 // section's for each device whose name matches `glob` (fnmatch: *, ?, [..]). sim/ validates the
-// value when it reads it; testbench/instance_config.h resolves a device's configuration.
+// value when it reads it; testbench/elab/instance_config.h resolves a device's configuration.
 struct device_override
 {
     std::string section;                   // Switch, UetNic, Pcie

@@ -1,6 +1,6 @@
 """docs/figures/rdma_timeline.png: the RDMA application's run timeline with the default values.
 
-The times follow make_timeline() in testbench/app/timeline.cpp (see docs/rdma-application.md):
+The times follow make_timeline() in testbench/traffic/app/timeline.cpp (see docs/rdma-application.md):
 Responders start at StartTime, the client start window is [StartTime + ClientStartOffset, that +
 ClientStartInterval], the recording window starts WarmUp after it and lasts RunTime, and the run
 stops CoolDown later. The axis is not to scale. The lower row zooms into the client start window

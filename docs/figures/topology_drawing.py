@@ -1,6 +1,6 @@
 """Shared helpers for the topology figures of docs/topologies.md.
 
-The builders below mirror testbench/topology.cpp: devices are numbered hosts first, then
+The builders below mirror testbench/elab/topology.cpp: devices are numbered hosts first, then
 switches in creation order, and each device numbers its ports in the order its links are
 created. Keep them in step with the C++ code if it changes.
 

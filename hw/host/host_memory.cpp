@@ -1,6 +1,6 @@
 #include "hw/host/host_memory.h"
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 
 namespace uetsim {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 
 namespace uetsim {
 

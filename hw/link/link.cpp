@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 
 namespace uetsim {
 

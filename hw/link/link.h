@@ -13,7 +13,7 @@
 
 #include <systemc>
 
-#include "hw/common/delay_line.h"
+#include "hw/kernel/timed_fifo.h"
 #include "hw/common/random.h"
 #include "hw/common/state_probe.h"
 #include "tlm/packet_pool.h"

@@ -1,7 +1,7 @@
 #include "hw/pcie/pcie_link.h"
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 
 namespace uetsim {
 

@@ -18,7 +18,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 #include "hw/pcie/pcie_config.h"
 #include "hw/common/state_probe.h"
 #include "hw/pcie/pcie_lanes.h"

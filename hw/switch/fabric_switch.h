@@ -13,11 +13,11 @@
 
 #include <systemc>
 
-#include "hw/common/deferred_frame_ends.h"
-#include "hw/common/delay_line.h"
-#include "hw/common/pfc_unit.h"
+#include "hw/kernel/deferred_frame_ends.h"
+#include "hw/kernel/timed_fifo.h"
+#include "hw/pfc/pfc_unit.h"
 #include "hw/common/random.h"
-#include "hw/common/transmitter.h"
+#include "hw/link/transmitter.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
 #include "hw/switch/flowlet_selector.h"

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 
 namespace uetsim {
 

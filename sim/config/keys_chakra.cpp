@@ -7,7 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "testbench/topology.h"
+#include "testbench/elab/topology.h"
 #include "testbench/traffic/chakra/collective_plan.h"
 
 namespace uetsim::config {

@@ -2,7 +2,7 @@
 // Faults and Capture against the topology.
 #include "sim/config/keys_common.h"
 
-#include "testbench/topology.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

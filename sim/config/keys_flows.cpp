@@ -2,7 +2,7 @@
 // topology.
 #include "sim/config/keys_common.h"
 
-#include "testbench/topology.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "testbench/app/placement.h"
-#include "testbench/app/timeline.h"
-#include "testbench/topology.h"
+#include "testbench/traffic/app/placement.h"
+#include "testbench/traffic/app/timeline.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

@@ -1,10 +1,10 @@
-// Rtl.* keys: one per RTL block of the registry (testbench/rtl_blocks.h), model | rtl | both,
+// Rtl.* keys: one per RTL block of the registry (testbench/elab/rtl_blocks.h), model | rtl | both,
 // per device through Rtl[glob].Key; the rule that refuses a block this build lacks; and
 // Switch.RtlFlowHashLockstep, the old spelling of Rtl.FlowHash: both (one release).
 #include <type_traits>
 
 #include "sim/config/keys_common.h"
-#include "testbench/rtl_blocks.h"
+#include "testbench/elab/rtl_blocks.h"
 
 namespace uetsim::config {
 

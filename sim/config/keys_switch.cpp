@@ -1,6 +1,6 @@
 // Switch.* keys: every fabric switch (the switch pages' attributes) and their rules.
 #include "sim/config/keys_common.h"
-#include "testbench/topology.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

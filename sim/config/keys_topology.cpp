@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "testbench/scale_estimate.h"
-#include "testbench/topology.h"
+#include "testbench/elab/scale_estimate.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

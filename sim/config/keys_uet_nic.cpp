@@ -2,7 +2,7 @@
 #include "sim/config/keys_common.h"
 #include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/uet_nic_params.h"
-#include "testbench/fabric_rtt.h"
+#include "testbench/elab/fabric_rtt.h"
 
 namespace uetsim::config {
 

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "sim/default_scenario.h"
-#include "testbench/instance_config.h"
-#include "testbench/topology.h"
+#include "testbench/elab/instance_config.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

@@ -5,8 +5,8 @@
 
 #include "sim/config/scenario_keys.h"
 #include "sim/units.h"
-#include "testbench/instance_config.h"
-#include "testbench/topology.h"
+#include "testbench/elab/instance_config.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

@@ -8,7 +8,7 @@
 
 #include "sim/config/schema.h"
 #include "testbench/scenario.h"
-#include "testbench/topology.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 

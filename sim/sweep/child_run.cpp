@@ -14,7 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "testbench/run_control.h"
+#include "testbench/run/run_control.h"
 
 extern char** environ;
 

@@ -40,7 +40,7 @@ child start_run(const std::string& exe, const plan& p, const run& r, const std::
 // How the child ended, from its wait status and resource usage.
 run_outcome outcome_of(const child& c, int wait_status, long max_rss_kib);
 
-// Waits for one child, passing a stop signal (testbench/run_control.h) on to it once.
+// Waits for one child, passing a stop signal (testbench/run/run_control.h) on to it once.
 run_outcome wait_for(const child& c);
 
 }  // namespace uetsim::sweep

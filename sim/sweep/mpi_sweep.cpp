@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "testbench/run_control.h"
+#include "testbench/run/run_control.h"
 
 namespace uetsim::sweep {
 

@@ -24,7 +24,7 @@
 #include "sim/sweep/run_metrics.h"
 #include "sim/sweep/sweep_file.h"
 #include "sim/sweep/sweep_progress.h"
-#include "testbench/run_control.h"
+#include "testbench/run/run_control.h"
 
 namespace uetsim::sweep {
 

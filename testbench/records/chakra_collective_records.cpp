@@ -2,8 +2,8 @@
 // chakra-comm-collective-stats, chakra-comm-collective-percentiles-stats and chakra-busbw.
 #include "testbench/records/chakra_records.h"
 
-#include "testbench/fabric.h"
-#include "testbench/topology.h"
+#include "testbench/elab/fabric.h"
+#include "testbench/elab/topology.h"
 #include "testbench/traffic/chakra/collective_stats.h"
 #include "testbench/records/chakra_record_base.h"
 #include "testbench/traffic/chakra/chakra_replay.h"

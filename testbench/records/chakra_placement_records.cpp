@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "testbench/fabric.h"
-#include "testbench/topology.h"
+#include "testbench/elab/fabric.h"
+#include "testbench/elab/topology.h"
 #include "testbench/records/chakra_record_base.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 #include "testbench/traffic/chakra/chakra_workload.h"

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 #include "testbench/records/record_clock.h"
 #include "testbench/records/chakra_record_base.h"
 #include "testbench/traffic/chakra/chakra_replay.h"

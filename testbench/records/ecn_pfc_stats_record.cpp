@@ -2,8 +2,8 @@
 // ports' PFC units and ECN counters.
 #include "testbench/records/ecn_pfc_stats_record.h"
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 
 namespace uetsim {
 

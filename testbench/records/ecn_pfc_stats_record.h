@@ -10,7 +10,7 @@
 
 #include <systemc>
 
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 #include "testbench/records/column_table.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/scenario.h"

@@ -1,7 +1,7 @@
 // flow-perf: its column table and its registry declaration.
 #include "testbench/records/flow_perf_record.h"
 
-#include "testbench/flows.h"
+#include "testbench/traffic/flows.h"
 
 namespace uetsim {
 

@@ -2,8 +2,8 @@
 // samples the equal-cost set members.
 #include "testbench/records/lb_stats_record.h"
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 
 namespace uetsim {
 

@@ -9,7 +9,7 @@
 
 #include <systemc>
 
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 #include "testbench/records/column_table.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/scenario.h"

@@ -1,8 +1,8 @@
 // nd-stats: its column table, its registry declaration and the module that samples the ports.
 #include "testbench/records/nd_stats_record.h"
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/roce/roce_nic.h"
 #include "testbench/records/roce_records.h"
 #include "testbench/traffic/chakra/chakra_replay.h"

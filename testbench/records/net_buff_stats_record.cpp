@@ -4,11 +4,11 @@
 
 #include <string_view>
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/roce/roce_nic.h"
 #include "hw/nic/uet/uet_nic.h"
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 
 namespace uetsim {
 

@@ -1,8 +1,8 @@
 // nic-pipeline-stats: its column table, registry declaration and writer.
 #include "testbench/records/nic_pipeline_record.h"
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/uet/pipeline_bounds.h"
 #include "hw/nic/uet/uet_nic.h"
 

@@ -14,7 +14,7 @@
 
 #include "hw/nic/common/pipeline_stage.h"
 #include "hw/nic/uet/uet_nic.h"
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 #include "testbench/records/column_table.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/scenario.h"

@@ -1,7 +1,7 @@
 // rdma-perf and beacon: their column tables and registry declarations.
 #include "testbench/records/rdma_records.h"
 
-#include "testbench/app/rdma_application.h"
+#include "testbench/traffic/app/rdma_application.h"
 
 namespace uetsim {
 

@@ -1,8 +1,8 @@
 #include "testbench/records/record_clock.h"
 
-#include "hw/common/activity.h"
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/activity.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 
 namespace uetsim {
 

@@ -7,7 +7,7 @@
 #include <systemc>
 #include <vector>
 
-#include "hw/common/wakeup.h"
+#include "hw/kernel/wakeup.h"
 
 namespace uetsim {
 

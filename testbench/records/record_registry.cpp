@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "testbench/manifest.h"
+#include "testbench/run/manifest.h"
 #include "testbench/records/chakra_records.h"
 #include "testbench/records/ecn_pfc_stats_record.h"
 #include "testbench/records/flow_perf_record.h"

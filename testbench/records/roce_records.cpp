@@ -2,8 +2,8 @@
 // registry declaration and its writer.
 #include "testbench/records/roce_records.h"
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/roce/roce_nic.h"
 
 namespace uetsim {

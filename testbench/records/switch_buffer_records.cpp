@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 
 namespace uetsim {
 

@@ -2,7 +2,7 @@
 #include "testbench/records/uet_events_record.h"
 
 #include "hw/nic/uet/uet_nic.h"
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 #include "testbench/records/uet_monitor_selection.h"
 
 namespace uetsim {

@@ -1,10 +1,10 @@
 // uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
 #include "testbench/records/uet_records.h"
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 #include "hw/nic/uet/uet_nic.h"
 
-#include "hw/common/time.h"
+#include "hw/kernel/time.h"
 
 namespace uetsim {
 

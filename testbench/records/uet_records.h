@@ -13,7 +13,7 @@
 
 #include "hw/nic/uet/uet_monitor_sink.h"
 #include "hw/nic/uet/uet_transport_counters.h"
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 #include "testbench/records/column_table.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/records/uet_monitor_selection.h"

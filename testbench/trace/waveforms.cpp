@@ -8,8 +8,8 @@
 #include <map>
 #include <systemc>
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/uet/entropy/reps_policy.h"
 #include "hw/nic/uet/uet_nic.h"
 #include "hw/pcie/pcie_link.h"

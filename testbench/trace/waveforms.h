@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "testbench/fabric.h"
+#include "testbench/elab/fabric.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {

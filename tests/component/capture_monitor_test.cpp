@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "testbench/simulation.h"
+#include "testbench/run/simulation.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;

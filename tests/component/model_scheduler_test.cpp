@@ -9,9 +9,9 @@
 
 #include <systemc>
 
-#include "hw/common/model_scheduler.h"
-#include "hw/common/time.h"
-#include "hw/common/wakeup.h"
+#include "hw/kernel/model_scheduler.h"
+#include "hw/kernel/time.h"
+#include "hw/kernel/wakeup.h"
 
 using namespace uetsim;
 

@@ -5,7 +5,7 @@
 #include <systemc>
 
 #include "hw/nic/uet/uet_nic.h"
-#include "testbench/nic_factory.h"
+#include "testbench/elab/nic_factory.h"
 #include "tests/support/stub_host_dma.h"
 
 using namespace uetsim;

@@ -14,7 +14,7 @@
 
 #include <systemc>
 
-#include "hw/common/time.h"
+#include "hw/kernel/time.h"
 #include "hw/link/link.h"
 #include "hw/nic/common/nic_port.h"
 #include "tests/support/stub_host_dma.h"

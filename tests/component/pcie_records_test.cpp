@@ -8,9 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "hw/common/time.h"
-#include "testbench/fabric.h"
-#include "testbench/flows.h"
+#include "hw/kernel/time.h"
+#include "testbench/elab/fabric.h"
+#include "testbench/traffic/flows.h"
 #include "testbench/records/pcie_records.h"
 #include "testbench/records/periodic_start.h"
 #include "testbench/records/record_clock.h"

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "hw/common/time.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/roce/roce_nic.h"
-#include "testbench/fabric.h"
-#include "testbench/flows.h"
+#include "testbench/elab/fabric.h"
+#include "testbench/traffic/flows.h"
 #include "testbench/records/nd_stats_record.h"
 #include "testbench/records/record_clock.h"
 #include "testbench/records/record_registry.h"

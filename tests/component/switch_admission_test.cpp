@@ -2,7 +2,7 @@
 // through the run summary and the nd-stats record.
 #include <gtest/gtest.h>
 
-#include "testbench/simulation.h"
+#include "testbench/run/simulation.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;

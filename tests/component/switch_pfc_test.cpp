@@ -15,7 +15,7 @@
 
 #include <systemc>
 
-#include "hw/common/time.h"
+#include "hw/kernel/time.h"
 #include "hw/switch/fabric_switch.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <map>
 
-#include "testbench/simulation.h"
+#include "testbench/run/simulation.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;

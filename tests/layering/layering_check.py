@@ -19,10 +19,10 @@ cases = [
     ("hw/nic/uet/uet_nic.cpp", '#include "tlm/packet.h"', True),  # hw -> tlm
     ("hw/switch/routing_table.cpp", "#include <systemc>", False),  # kernel-free hw
     ("hw/switch/routing_table.cpp", '#include "hw/link/link.h"', False),  # a module, through it
-    ("testbench/topology.cpp", '#include "hw/switch/routing_table.h"', True),
-    ("testbench/topology.cpp", '#include "hw/link/link.h"', False),  # kernel-free testbench
-    ("testbench/fabric.cpp", '#include "sim/units.h"', False),  # testbench -> sim
-    ("testbench/fabric.cpp", '#include "rtl/verilated_includes.h"', True),  # testbench -> rtl
+    ("testbench/elab/topology.cpp", '#include "hw/switch/routing_table.h"', True),
+    ("testbench/elab/topology.cpp", '#include "hw/link/link.h"', False),  # kernel-free testbench
+    ("testbench/elab/fabric.cpp", '#include "sim/units.h"', False),  # testbench -> sim
+    ("testbench/elab/fabric.cpp", '#include "rtl/verilated_includes.h"', True),  # testbench -> rtl
     ("tlm/packet.cpp", '#include "hw/common/ring.h"', False),  # tlm -> hw
     ("tests/unit/nscc_test.cpp", '#include "hw/link/link.h"', False),  # unit tests: no kernel
 ]

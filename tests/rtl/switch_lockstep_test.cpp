@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "testbench/simulation.h"
+#include "testbench/run/simulation.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;

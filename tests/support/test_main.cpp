@@ -4,7 +4,7 @@
 
 #include <systemc>
 
-#include "hw/common/sanitizer_stack.h"
+#include "hw/kernel/sanitizer_stack.h"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include "hw/switch/fabric_switch.h"
 #include "rtl/flow_hash/flow_hash_rtl.h"
 #include "sim/cli.h"
-#include "testbench/rtl_blocks.h"
+#include "testbench/elab/rtl_blocks.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;

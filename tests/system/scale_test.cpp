@@ -6,7 +6,7 @@
 #include <chrono>
 #include <string>
 
-#include "testbench/scale_estimate.h"
+#include "testbench/elab/scale_estimate.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "testbench/computed_routes.h"
-#include "testbench/topology.h"
+#include "testbench/elab/computed_routes.h"
+#include "testbench/elab/topology.h"
 
 using namespace uetsim;
 

@@ -5,7 +5,7 @@
 
 #include "sim/config/loader.h"
 #include "sim/config/scenario_keys.h"
-#include "testbench/instance_config.h"
+#include "testbench/elab/instance_config.h"
 
 namespace uetsim::config {
 namespace {

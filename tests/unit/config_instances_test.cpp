@@ -1,11 +1,11 @@
 // Per-device keys (Section[glob].Key): the YAML and --set forms, precedence over the plain keys,
 // the sections and globs that are refused, values and rules checked like the plain keys, and the
-// resolved configuration each device gets (testbench/instance_config.h).
+// resolved configuration each device gets (testbench/elab/instance_config.h).
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
-#include "testbench/instance_config.h"
+#include "testbench/elab/instance_config.h"
 
 namespace uetsim::config {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/config/loader.h"
-#include "testbench/instance_config.h"
+#include "testbench/elab/instance_config.h"
 
 namespace uetsim::config {
 namespace {

@@ -9,7 +9,7 @@
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
 #include "sim/default_scenario.h"
-#include "testbench/app/timeline.h"
+#include "testbench/traffic/app/timeline.h"
 
 namespace uetsim::config {
 namespace {

@@ -5,7 +5,7 @@
 // stages take 4 cycles (RxParse) at each end, AckBuild 0.
 #include <gtest/gtest.h>
 
-#include "testbench/fabric_rtt.h"
+#include "testbench/elab/fabric_rtt.h"
 
 using namespace uetsim;
 

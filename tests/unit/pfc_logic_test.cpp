@@ -4,10 +4,10 @@
 // time due to egress occupancy (paused with a frame waiting).
 #include <gtest/gtest.h>
 
-#include "hw/common/pfc_egress_blocking.h"
-#include "hw/common/pfc_pause_timer.h"
-#include "hw/common/pfc_requests.h"
-#include "hw/common/pfc_timing.h"
+#include "hw/pfc/pfc_egress_blocking.h"
+#include "hw/pfc/pfc_pause_timer.h"
+#include "hw/pfc/pfc_requests.h"
+#include "hw/pfc/pfc_timing.h"
 
 using namespace uetsim;
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "sim/config/loader.h"
-#include "testbench/app/app_inspect.h"
+#include "testbench/traffic/app/app_inspect.h"
 
 using namespace uetsim;
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "testbench/app/placement.h"
+#include "testbench/traffic/app/placement.h"
 
 using namespace uetsim;
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "testbench/app/timeline.h"
+#include "testbench/traffic/app/timeline.h"
 
 using namespace uetsim;
 

@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "testbench/app/placement.h"
-#include "testbench/app/wqe_math.h"
+#include "testbench/traffic/app/placement.h"
+#include "testbench/traffic/app/wqe_math.h"
 
 using namespace uetsim;
 

@@ -2,8 +2,8 @@
 // the shape alone, and bytes that grow with both.
 #include <gtest/gtest.h>
 
-#include "testbench/scale_estimate.h"
-#include "testbench/topology.h"
+#include "testbench/elab/scale_estimate.h"
+#include "testbench/elab/topology.h"
 
 using namespace uetsim;
 

@@ -1,7 +1,7 @@
 // Topology builders and routing tables, without the kernel.
 #include <gtest/gtest.h>
 
-#include "testbench/topology.h"
+#include "testbench/elab/topology.h"
 
 using namespace uetsim;
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "hw/common/wakeup_queue.h"
+#include "hw/kernel/wakeup_queue.h"
 
 using namespace uetsim;
 

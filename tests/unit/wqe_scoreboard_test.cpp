@@ -2,7 +2,7 @@
 // only with all of them.
 #include <gtest/gtest.h>
 
-#include "testbench/app/wqe_scoreboard.h"
+#include "testbench/traffic/app/wqe_scoreboard.h"
 
 namespace uetsim {
 namespace {

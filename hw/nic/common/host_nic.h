@@ -2,7 +2,7 @@
 // the host side it serves (host_dma), offering rdma_transport to the host interface. A NIC type
 // derives from it, supplies the transport as the port's client and says what it is; the
 // testbench holds NICs as host_nic, so a new type needs no testbench edit beyond its factory
-// entry (testbench/nic_factory.cpp).
+// entry (testbench/elab/nic_factory.cpp).
 #pragma once
 
 #include <cstdint>

@@ -16,7 +16,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "hw/common/delay_line.h"
+#include "hw/kernel/timed_fifo.h"
 #include "hw/nic/common/host_commands.h"
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/rdma_transport.h"

@@ -1,7 +1,7 @@
 #include "hw/nic/common/nic_port.h"
 
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 #include "tlm/dscp.h"
 
 namespace uetsim {

@@ -17,11 +17,11 @@
 
 #include <systemc>
 
-#include "hw/common/delay_line.h"
-#include "hw/common/pfc_unit.h"
+#include "hw/kernel/timed_fifo.h"
+#include "hw/pfc/pfc_unit.h"
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
-#include "hw/common/transmitter.h"
+#include "hw/link/transmitter.h"
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/host_port_stats.h"
 #include "hw/nic/common/nic_buffer_config.h"

@@ -3,8 +3,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "hw/common/activity.h"
-#include "hw/common/time.h"
+#include "hw/kernel/activity.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/roce/roce_opcodes.h"
 #include "tlm/header_sizes.h"
 

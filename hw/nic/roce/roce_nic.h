@@ -21,9 +21,9 @@
 #include <systemc>
 
 #include "hw/common/deadline_heap.h"
-#include "hw/common/sim_clock.h"
-#include "hw/common/wakeup.h"
-#include "hw/common/delay_line.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/wakeup.h"
+#include "hw/kernel/timed_fifo.h"
 #include "hw/common/ring.h"
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/roce/dcqcn_rate.h"

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "hw/common/activity.h"
-#include "hw/common/sim_clock.h"
-#include "hw/common/time.h"
+#include "hw/kernel/activity.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
 #include "hw/nic/uet/entropy/entropy_random.h"
 #include "hw/nic/uet/retransmit_timeout.h"
 #include "tlm/header_sizes.h"

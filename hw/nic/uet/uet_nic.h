@@ -21,12 +21,12 @@
 #include <systemc>
 
 #include "hw/common/deadline_lanes.h"
-#include "hw/common/delay_line.h"
+#include "hw/kernel/timed_fifo.h"
 #include "hw/common/occupancy_histogram.h"
 #include "hw/common/random.h"
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 #include "hw/common/state_probe.h"
-#include "hw/common/wakeup.h"
+#include "hw/kernel/wakeup.h"
 #include "hw/nic/common/context_cache.h"
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/common/read_tag_pool.h"

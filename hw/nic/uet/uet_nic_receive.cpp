@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "hw/common/activity.h"
-#include "hw/common/time.h"
+#include "hw/kernel/activity.h"
+#include "hw/kernel/time.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/sim_clock.h"
 
 namespace uetsim::chakra {
 

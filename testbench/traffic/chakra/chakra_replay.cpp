@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "hw/common/activity.h"
-#include "hw/common/sim_clock.h"
+#include "hw/kernel/activity.h"
+#include "hw/kernel/sim_clock.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim::chakra {

@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "hw/common/wakeup.h"
+#include "hw/kernel/wakeup.h"
 #include "testbench/traffic/chakra/chakra_config.h"
 #include "testbench/traffic/chakra/chakra_workload.h"
 #include "testbench/traffic/chakra/collective_stats.h"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "testbench/run_input_error.h"
+#include "testbench/run/run_input_error.h"
 #include "testbench/traffic/chakra/collectives_list.h"
 #include "testbench/traffic/chakra/et_reader.h"
 #include "testbench/traffic/chakra/trace_preparation.h"

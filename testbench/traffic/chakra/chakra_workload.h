@@ -33,7 +33,7 @@ struct loaded_workload
     std::vector<std::string> notes;  // for stderr: idle hosts, warnings of trace preparation
 };
 
-// Throws run_input_error (testbench/run_input_error.h) with the message exit 2 prints: a
+// Throws run_input_error (testbench/run/run_input_error.h) with the message exit 2 prints: a
 // trace, mapping or placement problem, naming the file, the node or line, and what is wrong.
 loaded_workload load_workload(const chakra_config& cfg, uint32_t host_count);
 

@@ -1,0 +1,77 @@
+// A FIFO of items (packets, host-interface commands) that each become due at a time no earlier than
+// the one before them (constant latency after an in-order source). Only the head has a pending
+// event, so the event count stays flat however many packets are in flight.
+#pragma once
+
+#include <functional>
+#include <cstdint>
+
+#include "hw/kernel/activity.h"
+#include "hw/common/ring.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/wakeup.h"
+#include "tlm/packet.h"
+
+namespace uetsim {
+
+template <typename T>
+class timed_fifo
+{
+public:
+    using handler = std::function<void(T)>;
+
+    // `name` says what the FIFO is where it is built; it is not a SystemC object.
+    timed_fifo(const char* /*name*/, handler on_due) : m_on_due(std::move(on_due)) {}
+
+    // Due at `due_ps` (simulated ps), no earlier than the last pushed item.
+    void push(T p, uint64_t due_ps)
+    {
+        bool was_empty = m_items.empty();
+        m_items.push_back({p, due_ps});
+        m_last_due_ps = due_ps;
+        if (was_empty) m_due.notify_at_ps(due_ps);
+    }
+
+    // Takes every waiting packet out (e.g. a link going down) and hands each to `f`.
+    template <typename F>
+    void drain(F&& f)
+    {
+        while (!m_items.empty()) {
+            f(m_items.front().p);
+            m_items.pop_front();
+        }
+        m_due.cancel();
+    }
+
+    size_t size() const { return m_items.size(); }
+    // Due time (ps) of the last item pushed: pushing no earlier keeps the FIFO order.
+    uint64_t last_due_ps() const { return m_last_due_ps; }
+
+private:
+    struct item
+    {
+        T p;
+        uint64_t due_ps;
+    };
+
+    void fire()
+    {
+        activity::tick();
+        const uint64_t now = sim_now_ps();
+        while (!m_items.empty() && m_items.front().due_ps <= now) {
+            T p = std::move(m_items.front().p);
+            m_items.pop_front();
+            m_on_due(p);
+        }
+        if (!m_items.empty()) m_due.notify_at_ps(m_items.front().due_ps);
+    }
+
+    handler m_on_due;
+    ring<item> m_items;
+    wakeup m_due{[this] { fire(); }};
+    uint64_t m_last_due_ps = 0;
+};
+
+using delay_line = timed_fifo<packet*>;
+
+}  // namespace uetsim

@@ -1,0 +1,182 @@
+#include "testbench/elab/fabric.h"
+
+#include <stdexcept>
+
+#include "hw/kernel/time.h"
+#include "hw/nic/roce/roce_nic.h"
+#include "hw/nic/uet/uet_nic.h"
+#include "testbench/elab/instance_config.h"
+#include "testbench/elab/nic_factory.h"
+#include "testbench/traffic/chakra/chakra_replay.h"
+
+namespace uetsim {
+
+fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
+    : m_topo(build_topology(sc.topology, sc.link))
+{
+    for (const auto& l : m_topo.links)
+        m_links.push_back(
+            std::make_unique<link>(l.name.c_str(), l.rate_bps, seconds(l.delay_s), pool));
+
+    std::vector<routing_table> routes = build_routes(m_topo);
+    for (uint32_t d = m_topo.hosts; d < m_topo.devices.size(); ++d) {
+        const device& dev = m_topo.devices[d];
+        std::vector<fabric_switch::port_spec> ports(dev.ports.size());
+        for (size_t p = 0; p < dev.ports.size(); ++p) {
+            ports[p].nic_facing = m_topo.devices[m_topo.peer(d, p)].kind == device_kind::host;
+            const link_spec& ls = m_topo.links[dev.ports[p].link];
+            ports[p].link = {ls.rate_bps, ps_from_seconds(ls.delay_s)};
+            ports[p].uplink = dev.ports[p].uplink;
+        }
+        const switch_config sw = switch_for(sc, dev.name);
+        m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,
+                                                             std::move(routes[dev.index]), ports,
+                                                             sc.simulation.random_seed, pool));
+        build_rtl_blocks(sc, dev.name, device_kind::switch_device, m_switches.back().get(),
+                         nullptr);
+    }
+
+    if (sc.nic.type == nic_kind::raw) {
+        std::vector<flow_host*> hosts;
+        for (uint32_t h = 0; h < m_topo.hosts; ++h) {
+            m_hosts.push_back(std::make_unique<flow_host>(
+                m_topo.devices[h].name.c_str(), h,
+                [&traffic](uint32_t m, bool& more) { return traffic.next_packet(m, more); },
+                [&traffic](packet& p) { traffic.deliver(p); }));
+            hosts.push_back(m_hosts.back().get());
+        }
+        traffic.attach(std::move(hosts));
+    } else {
+        for (uint32_t h = 0; h < m_topo.hosts; ++h) {
+            const std::string name = m_topo.devices[h].name;
+            nic_config nic = nic_for(sc, name);
+            build_rtl_blocks(sc, name, device_kind::host, nullptr, &nic);
+            const pcie_config pcie = pcie_for(sc, name);
+            m_memory.push_back(std::make_unique<host_memory>((name + "_memory").c_str()));
+            m_mmio.push_back(std::make_unique<host_mmio>((name + "_cpu").c_str()));
+            m_pcie.push_back(std::make_unique<pcie_link>((name + "_pcie").c_str(), pcie));
+            m_host_ifs.push_back(std::make_unique<nic_host_interface>(
+                (name + "_host_if").c_str(), h, pcie, [](uint32_t x) { return host_ip(x); }));
+            const nic_context ctx{h,          m_topo.devices[h].node_id,
+                                  host_ip(h), sc.simulation.random_seed,
+                                  pool,       *m_host_ifs.back()};
+            m_nics.push_back(make_nic(name, nic, ctx, m_topo.host_link(h).rate_bps));
+            m_nics.back()->port.set_link(
+                {m_topo.host_link(h).rate_bps, ps_from_seconds(m_topo.host_link(h).delay_s)});
+            nic_host_interface& hif = *m_host_ifs.back();
+            hif.attach(m_nics.back().get());
+            hif.on_direct_complete([this, &traffic](uint64_t m, double t) {
+                if (chakra::is_transfer_message(m))
+                    m_transfers->nic_acked(m, t);
+                else
+                    traffic.completed(m, t);
+            });
+            hif.on_direct_sent([this](uint64_t m, uint64_t at_ps) {
+                if (m_transfers && chakra::is_transfer_message(m)) m_transfers->nic_sent(m, at_ps);
+            });
+            pcie_link& pl = *m_pcie.back();
+            m_mmio.back()->out.bind(pl.host_in);
+            pl.nic_out.bind(hif.bar);
+            hif.dma.bind(pl.nic_in);
+            pl.host_out.bind(m_memory.back()->port);
+            m_memory.back()->observe_writes(
+                [this, h, &traffic](const pcie_tag& tag, const unsigned char* data, uint32_t bytes,
+                                    const sc_core::sc_time& at) {
+                    if (tag.purpose == pcie_purpose::data_write && !is_wqe_message(tag.message)) {
+                        if (chakra::is_transfer_message(tag.message))
+                            m_transfers->nic_written(tag.message, tag.offset, bytes, at.value());
+                        else
+                            traffic.written(tag.message, tag.offset, bytes);
+                    } else if (m_software)
+                        m_software->host_memory_written(h, tag, data, bytes, at);
+                });
+        }
+        traffic.attach([this](const flow_message& m) {
+            m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
+                                             m.spec.traffic_class, k_no_queue_pair);
+        });
+    }
+
+    // Bind: a device transmits into the link end it sits on and receives from the other side.
+    for (size_t i = 0; i < m_topo.links.size(); ++i) {
+        const link_spec& ls = m_topo.links[i];
+        link& l = *m_links[i];
+        auto bind_end = [&](uint32_t d, uint32_t port, int end) {
+            packet_initiator_socket* out;
+            packet_target_socket* in;
+            if (m_topo.devices[d].kind == device_kind::host) {
+                if (m_nics.empty()) {
+                    out = &m_hosts[d]->tx.out;
+                    in = &m_hosts[d]->in;
+                } else {
+                    out = &m_nics[d]->port.tx.out;
+                    in = &m_nics[d]->port.in;
+                }
+            } else {
+                auto& sp = m_switches[m_topo.devices[d].index]->port(port);
+                out = &sp.tx.out;
+                in = &sp.in;
+            }
+            if (end == 0) {
+                out->bind(l.from_a);
+                l.to_a.bind(*in);
+            } else {
+                out->bind(l.from_b);
+                l.to_b.bind(*in);
+            }
+        };
+        bind_end(ls.a_device, ls.a_port, 0);
+        bind_end(ls.b_device, ls.b_port, 1);
+    }
+}
+
+}  // namespace uetsim
+
+namespace uetsim {
+
+uet_nic* fabric::uet_nic_at(size_t h)
+{
+    return dynamic_cast<uet_nic*>(m_nics[h].get());
+}
+
+roce_nic* fabric::roce_nic_at(size_t h)
+{
+    return h < m_nics.size() ? dynamic_cast<roce_nic*>(m_nics[h].get()) : nullptr;
+}
+
+void fabric::post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
+                           uint8_t traffic_class)
+{
+    host_nic& nic = *m_nics[src_host];
+    const uint32_t qp = nic.workload_queue_pair(dst_host);
+    if (qp != k_no_queue_pair) nic.work_request_posted();  // counted as a doorbell's would be
+    nic.post_message(message, dst_host, host_ip(dst_host), bytes, traffic_class, qp);
+}
+
+uint64_t fabric::rtl_checked(std::string_view key) const
+{
+    uint64_t n = 0;
+    for (const auto& b : m_rtl_blocks)
+        if (b.def->key == key) n += b.instance->checked();
+    return n;
+}
+
+void fabric::build_rtl_blocks(const scenario& sc, const std::string& name, device_kind kind,
+                              fabric_switch* sw, nic_config* nic)
+{
+    if (sc.rtl.modes.empty() && sc.overrides.empty()) return;  // model everywhere: no cost
+    const rtl_config rc = rtl_for(sc, name);
+    for (const rtl_block_def& def : rtl_blocks()) {
+        if (def.applies_to != kind) continue;
+        const rtl_mode mode = rc.mode(def.key);
+        if (!uses_rtl(mode)) continue;
+        // The configuration refuses a block this build lacks (exit 2); this is a programming
+        // error, not bad input.
+        if (!def.build)
+            throw std::logic_error("Rtl." + def.key + ": no RTL block in this build for " + name);
+        rtl_block_site site{sc, name, rtl_component_name(def, name), mode, sw, nic};
+        m_rtl_blocks.push_back({&def, name, mode, def.build(site)});
+    }
+}
+
+}  // namespace uetsim

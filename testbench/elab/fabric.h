@@ -1,0 +1,102 @@
+// Elaborates a topology: one link module per link, one fabric_switch per switch (with its
+// routing table), and per host either a raw port or a NIC with its host side (host memory, the
+// PCIe link and the NIC's host interface), with every socket bound.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "hw/host/host_memory.h"
+#include "hw/host/host_mmio.h"
+#include "hw/link/link.h"
+#include "hw/nic/common/host_nic.h"
+#include "hw/nic/common/nic_host_interface.h"
+#include "hw/pcie/pcie_link.h"
+#include "hw/switch/fabric_switch.h"
+#include "testbench/traffic/flow_host.h"
+#include "testbench/traffic/flows.h"
+#include "testbench/traffic/host_software.h"
+#include "testbench/elab/rtl_blocks.h"
+#include "testbench/scenario.h"
+#include "testbench/elab/topology.h"
+#include "tlm/packet_pool.h"
+
+namespace uetsim {
+
+class roce_nic;
+class uet_nic;
+namespace chakra {
+class chakra_replay;
+}
+
+class fabric
+{
+public:
+    fabric(const scenario& sc, packet_pool& pool, flows& traffic);
+
+    const topology& topo() const { return m_topo; }
+    link& link_at(size_t i) { return *m_links[i]; }
+    size_t link_count() const { return m_links.size(); }
+    fabric_switch& switch_at(size_t i) { return *m_switches[i]; }
+    size_t switch_count() const { return m_switches.size(); }
+    size_t host_count() const { return m_topo.hosts; }
+    host_port_stats host_stats(size_t h) const
+    {
+        return m_nics.empty() ? m_hosts[h]->port_stats() : m_nics[h]->port_stats();
+    }
+    // The NICs, one per host, of the type Nic.Type names (none with Nic.Type raw).
+    size_t nic_count() const { return m_nics.size(); }
+    host_nic& nic_at(size_t h) { return *m_nics[h]; }
+    // Host h's NIC as a UET NIC, for UET-only records (uet-transport-stats, uet-monitor);
+    // nullptr when it is another type.
+    uet_nic* uet_nic_at(size_t h);
+    // The same as a RoCE NIC (roce-transport-stats); nullptr when it is another type.
+    roce_nic* roce_nic_at(size_t h);
+    // Each NIC host's PCIe link, host memory and the NIC's host interface.
+    pcie_link& pcie_at(size_t h) { return *m_pcie[h]; }
+    host_memory& memory_at(size_t h) { return *m_memory[h]; }
+    host_mmio& mmio_at(size_t h) { return *m_mmio[h]; }
+    nic_host_interface& host_interface_at(size_t h) { return *m_host_ifs[h]; }
+    // The software on the hosts, told of what the NICs write into host memory (other than the
+    // payload of Flows messages, which goes to the Flows scoreboard).
+    void run_on_hosts(host_software* sw) { m_software = sw; }
+    // The Chakra workload: the NICs' reports of its transfers (chakra::is_transfer_message) go
+    // to `r`; post_transfer sends one as an RDMA WRITE of the source host's NIC.
+    void route_transfers(chakra::chakra_replay* r) { m_transfers = r; }
+    void post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
+                       uint8_t traffic_class);
+    // The RTL blocks built (Rtl.* rtl or both; testbench/elab/rtl_blocks.h), in device order.
+    struct rtl_block
+    {
+        const rtl_block_def* def;
+        std::string device;
+        rtl_mode mode;
+        std::unique_ptr<rtl_block_instance> instance;
+    };
+    const std::vector<rtl_block>& rtl_block_list() const { return m_rtl_blocks; }
+    // Requests of block `key` compared with the model (both mode), over every device.
+    uint64_t rtl_checked(std::string_view key) const;
+    // Ends the RTL blocks (their final blocks, their FST files) when the run is over: the run
+    // does not destroy the fabric (testbench/run/run.cpp).
+    void close_rtl_blocks() { m_rtl_blocks.clear(); }
+
+private:
+    topology m_topo;
+    std::vector<std::unique_ptr<link>> m_links;
+    std::vector<std::unique_ptr<fabric_switch>> m_switches;
+    std::vector<std::unique_ptr<flow_host>> m_hosts;
+    std::vector<std::unique_ptr<host_memory>> m_memory;
+    std::vector<std::unique_ptr<host_mmio>> m_mmio;
+    std::vector<std::unique_ptr<pcie_link>> m_pcie;
+    std::vector<std::unique_ptr<nic_host_interface>> m_host_ifs;
+    std::vector<std::unique_ptr<host_nic>> m_nics;
+    host_software* m_software = nullptr;
+    chakra::chakra_replay* m_transfers = nullptr;
+    std::vector<rtl_block> m_rtl_blocks;
+
+    // Builds every block of `kind` that device `name` runs in rtl or both mode.
+    void build_rtl_blocks(const scenario& sc, const std::string& name, device_kind kind,
+                          fabric_switch* sw, nic_config* nic);
+};
+
+}  // namespace uetsim

@@ -1,0 +1,202 @@
+#include "testbench/elab/topology.h"
+
+#include "testbench/elab/computed_routes.h"
+
+#include <deque>
+#include <limits>
+#include <stdexcept>
+
+namespace uetsim {
+
+namespace {
+
+class builder
+{
+public:
+    explicit builder(topology& t) : m_t(t) {}
+
+    uint32_t add(device_kind kind, std::string name, int tier, uint32_t index)
+    {
+        const uint32_t id = uint32_t(m_t.devices.size());
+        m_t.devices.push_back(device{kind, std::move(name), id, tier, index, {}});
+        return id;
+    }
+
+    // `lower` is the device nearer the hosts.
+    void connect(uint32_t lower, uint32_t upper, std::string name, double rate, double delay)
+    {
+        const uint32_t l = uint32_t(m_t.links.size());
+        auto& lo = m_t.devices[lower];
+        auto& up = m_t.devices[upper];
+        m_t.links.push_back(link_spec{std::move(name), lower, uint32_t(lo.ports.size()), upper,
+                                      uint32_t(up.ports.size()), rate, delay});
+        lo.ports.push_back({l, 0, true});
+        up.ports.push_back({l, 1, false});
+    }
+
+private:
+    topology& m_t;
+};
+
+std::string parallel_name(const std::string& base, uint32_t j, uint32_t count)
+{
+    return count == 1 ? base : base + "." + std::to_string(j);
+}
+
+}  // namespace
+
+const char* to_string(topology_kind kind)
+{
+    for (const auto& s : topology_kind_spellings)
+        if (s.kind == kind) return s.name;
+    return "?";
+}
+
+uint32_t host_count(const topology_config& cfg)
+{
+    if (cfg.kind == topology_kind::fat_tree) return cfg.k * cfg.k * cfg.k / 4;
+    return cfg.hosts;
+}
+
+topology build_topology(const topology_config& cfg, const link_config& lc)
+{
+    topology t;
+    builder b(t);
+    t.shape = cfg;
+    t.hosts = host_count(cfg);
+    for (uint32_t h = 0; h < t.hosts; ++h)
+        b.add(device_kind::host, "host" + std::to_string(h), tier_nic, h);
+    const double rate = cfg.link_rate_bps;
+    uint32_t sw = 0;
+
+    switch (cfg.kind) {
+        case topology_kind::single_switch: {
+            const uint32_t s = b.add(device_kind::switch_device, "switch0", tier_rack, sw++);
+            for (uint32_t h = 0; h < t.hosts; ++h)
+                b.connect(h, s, "host" + std::to_string(h) + "-switch0", rate, lc.nic_delay_s);
+            break;
+        }
+        case topology_kind::leaf_spine: {
+            if (cfg.hosts_per_leaf == 0 || cfg.hosts % cfg.hosts_per_leaf != 0)
+                throw std::invalid_argument(
+                    "Topology.Hosts must be a multiple of Topology.HostsPerLeaf");
+            const uint32_t leaves = cfg.hosts / cfg.hosts_per_leaf;
+            std::vector<uint32_t> leaf, spine;
+            for (uint32_t l = 0; l < leaves; ++l)
+                leaf.push_back(
+                    b.add(device_kind::switch_device, "leaf" + std::to_string(l), tier_rack, sw++));
+            for (uint32_t s = 0; s < cfg.spines; ++s)
+                spine.push_back(b.add(device_kind::switch_device, "spine" + std::to_string(s),
+                                      tier_spine, sw++));
+            for (uint32_t h = 0; h < t.hosts; ++h) {
+                const uint32_t l = h / cfg.hosts_per_leaf;
+                b.connect(h, leaf[l], "host" + std::to_string(h) + "-leaf" + std::to_string(l),
+                          rate, lc.nic_delay_s);
+            }
+            for (uint32_t l = 0; l < leaves; ++l)
+                for (uint32_t s = 0; s < cfg.spines; ++s)
+                    for (uint32_t j = 0; j < cfg.uplinks_per_spine; ++j)
+                        b.connect(
+                            leaf[l], spine[s],
+                            parallel_name("leaf" + std::to_string(l) + "-spine" + std::to_string(s),
+                                          j, cfg.uplinks_per_spine),
+                            rate, lc.switch_delay_s);
+            break;
+        }
+        case topology_kind::fat_tree: {
+            const uint32_t k = cfg.k, half = cfg.k / 2;
+            std::vector<uint32_t> edge, agg, core;
+            for (uint32_t e = 0; e < k * half; ++e)
+                edge.push_back(
+                    b.add(device_kind::switch_device, "edge" + std::to_string(e), tier_rack, sw++));
+            for (uint32_t a = 0; a < k * half; ++a)
+                agg.push_back(b.add(device_kind::switch_device, "agg" + std::to_string(a),
+                                    tier_fabric, sw++));
+            for (uint32_t c = 0; c < half * half; ++c)
+                core.push_back(b.add(device_kind::switch_device, "core" + std::to_string(c),
+                                     tier_spine, sw++));
+            for (uint32_t h = 0; h < t.hosts; ++h)
+                b.connect(h, edge[h / half],
+                          "host" + std::to_string(h) + "-edge" + std::to_string(h / half), rate,
+                          lc.nic_delay_s);
+            for (uint32_t p = 0; p < k; ++p)
+                for (uint32_t i = 0; i < half; ++i)
+                    for (uint32_t j = 0; j < half; ++j) {
+                        const uint32_t e = p * half + i, a = p * half + j;
+                        b.connect(edge[e], agg[a],
+                                  "edge" + std::to_string(e) + "-agg" + std::to_string(a), rate,
+                                  lc.switch_delay_s);
+                    }
+            for (uint32_t p = 0; p < k; ++p)
+                for (uint32_t i = 0; i < half; ++i)
+                    for (uint32_t j = 0; j < half; ++j) {
+                        const uint32_t a = p * half + i, c = i * half + j;
+                        b.connect(agg[a], core[c],
+                                  "agg" + std::to_string(a) + "-core" + std::to_string(c), rate,
+                                  lc.switch_delay_s);
+                    }
+            break;
+        }
+    }
+    return t;
+}
+
+int topology::find_link(const std::string& name) const
+{
+    for (size_t i = 0; i < links.size(); ++i)
+        if (links[i].name == name) return int(i);
+    return -1;
+}
+
+uint32_t topology::peer(uint32_t d, size_t port) const
+{
+    const auto& ref = devices[d].ports[port];
+    const auto& l = links[ref.link];
+    return ref.end == 0 ? l.b_device : l.a_device;
+}
+
+std::vector<routing_table> build_routes(const topology& t)
+{
+    if (!has_computed_routes(t)) return build_routes_bfs(t);
+    std::vector<routing_table> tables;
+    tables.reserve(t.switch_count());
+    for (uint32_t s = 0; s < t.switch_count(); ++s) tables.push_back(computed_routes(t, s));
+    return tables;
+}
+
+std::vector<routing_table> build_routes_bfs(const topology& t)
+{
+    std::vector<routing_table> tables(t.switch_count());
+    const uint32_t n = uint32_t(t.devices.size());
+    constexpr uint32_t inf = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> dist(n);
+    std::deque<uint32_t> frontier;
+    for (uint32_t h = 0; h < t.hosts; ++h) {
+        // Breadth-first from the host; paths never pass through another host.
+        std::fill(dist.begin(), dist.end(), inf);
+        dist[h] = 0;
+        frontier.assign(1, h);
+        while (!frontier.empty()) {
+            const uint32_t d = frontier.front();
+            frontier.pop_front();
+            if (d != h && t.devices[d].kind == device_kind::host) continue;
+            for (size_t p = 0; p < t.devices[d].ports.size(); ++p) {
+                const uint32_t q = t.peer(d, p);
+                if (dist[q] == inf) {
+                    dist[q] = dist[d] + 1;
+                    frontier.push_back(q);
+                }
+            }
+        }
+        for (uint32_t d = t.hosts; d < n; ++d) {
+            if (dist[d] == inf) continue;
+            std::vector<uint16_t> ports;
+            for (size_t p = 0; p < t.devices[d].ports.size(); ++p)
+                if (dist[t.peer(d, p)] + 1 == dist[d]) ports.push_back(uint16_t(p));
+            tables[t.devices[d].index].add_route(h, std::move(ports));
+        }
+    }
+    return tables;
+}
+
+}  // namespace uetsim

@@ -1,0 +1,74 @@
+#include "testbench/run/run_control.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <systemc>
+
+#include "hw/kernel/model_scheduler.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
+
+namespace uetsim {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+volatile std::sig_atomic_t g_signals_seen = 0;
+
+extern "C" void on_stop_signal(int sig)
+{
+    if (g_stop_signal == 0) g_stop_signal = sig;
+    // A batch system and a terminal may each deliver one; a third means "now".
+    if (++g_signals_seen >= 3) {
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+    }
+}
+
+}  // namespace
+
+void install_stop_handlers(bool restart_syscalls)
+{
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = restart_syscalls ? SA_RESTART : 0;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+int stop_signal()
+{
+    return g_stop_signal;
+}
+
+int run_until(double stop_time_s, const std::function<void()>& between_slices)
+{
+    using namespace sc_core;
+    const sc_time stop = seconds(stop_time_s);
+    const sc_time slice = seconds(stop_check_slice_s);
+    const char* lockstep_env = std::getenv("UETSIM_LOCKSTEP");
+    const bool lockstep = lockstep_env && std::string(lockstep_env) == "1";
+    // The first slice always runs: it completes elaboration (and a zero stop time still runs
+    // its one delta cycle, as a single sc_start would).
+    do {
+        const sc_time left = stop > sim_now() ? stop - sim_now() : SC_ZERO_TIME;
+        const sc_time before = sim_now();
+        const sc_time step = left < slice ? left : slice;
+        // The model may run ahead of the kernel up to the end of this slice (model_scheduler.h);
+        // UETSIM_LOCKSTEP=1 keeps it at the kernel's time, to check that this changes nothing.
+        model_scheduler::instance().set_horizon_ps(lockstep ? 0 : before.value() + step.value());
+        sc_start(step);
+        if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
+        if (sim_now() == before) break;            // sc_pause, or a zero stop time
+        if (between_slices) between_slices();
+        if (g_stop_signal && sim_now() < stop) return g_stop_signal;
+    } while (sim_now() < stop);
+    return 0;
+}
+
+}  // namespace uetsim

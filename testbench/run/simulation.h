@@ -1,0 +1,61 @@
+// Elaborates a scenario into a fabric and runs it (run.cpp; the manifest in manifest.cpp, the
+// records in records/record_registry.h). One elaboration per process (STYLE.md P3): call
+// run_simulation at most once per process.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rtl/common/rtl_mismatch.h"
+#include "testbench/scenario.h"
+
+namespace uetsim {
+
+struct run_options
+{
+    std::string out_dir = "out";
+    bool progress = false;                     // progress line on stderr
+    nlohmann::ordered_json resolved_scenario;  // manifest "scenario" member (null: {})
+};
+
+struct run_summary
+{
+    double sim_time_s = 0;
+    double wall_time_s = 0;
+    double elaboration_wall_time_s = 0;  // part of wall_time_s before the first simulated step
+    uint64_t events = 0;  // model wake-ups run (one per wakeup handler run), hw/kernel/activity.h
+    uint64_t data_packets_sent = 0;
+    uint64_t packets_dropped = 0;
+    uint64_t packets_trimmed = 0;
+    uint32_t flows_total = 0;
+    uint32_t flows_completed = 0;
+    uint32_t rdma_connections = 0;  // the RDMA application's, 0 without it
+    uint64_t wqes_posted = 0;
+    uint64_t wqes_completed = 0;
+    uint32_t chakra_ranks = 0;  // the Chakra workload's, 0 without it
+    uint32_t chakra_ranks_ended = 0;
+    uint64_t chakra_transfers = 0;  // transfers posted, barriers included
+    uint64_t peak_rss_bytes = 0;
+    bool scoreboard_ok = true;
+    std::string scoreboard_message;
+    // Configuration the run accepted but warns about, one line each (stderr and the manifest).
+    std::vector<std::string> warnings;
+    int stop_signal = 0;  // the SIGINT/SIGTERM that interrupted the run (testbench/run/run_control.h)
+    // The first RTL/model difference of a block in both mode (Rtl.*), which stopped the run: the
+    // command then exits with code 1 and the manifest's status says "rtl_mismatch".
+    std::optional<uetsim::rtl_mismatch> mismatch;
+};
+
+// Builds, runs and writes every enabled record into opts.out_dir.
+// Throws std::runtime_error on internal errors (the command maps it to exit code 1).
+run_summary run_simulation(const scenario& sc, const run_options& opts);
+
+// Values derived from a scenario without simulating (for `uetsim inspect`, inspect.cpp), a JSON
+// object with at least: topology {kind, hosts, switches, links, ...}.
+nlohmann::ordered_json derived_json(const scenario& sc);
+
+}  // namespace uetsim

@@ -1,0 +1,164 @@
+#include "testbench/traffic/flows.h"
+
+#include <algorithm>
+
+#include "hw/kernel/activity.h"
+#include "hw/common/random.h"
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
+#include "testbench/traffic/flow_host.h"
+#include "testbench/elab/topology.h"
+#include "tlm/header_sizes.h"
+
+namespace uetsim {
+
+flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_pool& pool)
+    : sc_core::sc_module(name), m_pool(pool), m_mss(sc.nic.data_mss())
+{
+    random_stream rng(sc.simulation.random_seed, "flows.entropy");
+    for (const auto& spec : sc.flows.messages) {
+        flow_message m;
+        m.spec = spec;
+        m.id = uint32_t(m_msgs.size());
+        // One draw per message whether used or not, so adding an explicit value to one message
+        // does not change the values drawn for the others.
+        const auto drawn = uint16_t(rng.below(65536));
+        m.entropy_base = spec.entropy >= 0 ? uint16_t(spec.entropy) : drawn;
+        m.packets_total = uint32_t(wire::packets_for(spec.bytes, m_mss));
+        m.received.assign(m.packets_total, false);
+        m_msgs.push_back(std::move(m));
+    }
+    m_start_order.resize(m_msgs.size());
+    for (uint32_t i = 0; i < m_start_order.size(); ++i) m_start_order[i] = i;
+    std::stable_sort(m_start_order.begin(), m_start_order.end(), [&](uint32_t a, uint32_t b) {
+        return m_msgs[a].spec.start_s < m_msgs[b].spec.start_s;
+    });
+    m_due.notify_at_ps(0);
+}
+
+void flows::start_due()
+{
+    activity::tick();
+    while (m_next_start < m_start_order.size()) {
+        const flow_message& m = m_msgs[m_start_order[m_next_start]];
+        const sc_core::sc_time at = seconds(m.spec.start_s);
+        if (at > sim_now()) {
+            m_due.notify_at_ps(at.value());
+            return;
+        }
+        if (m_post)
+            m_post(m);
+        else
+            m_hosts[m.spec.src]->activate(m.id);
+        ++m_next_start;
+    }
+}
+
+packet* flows::next_packet(uint32_t id, bool& more)
+{
+    flow_message& m = m_msgs[id];
+    if (m.packets_sent >= m.packets_total) {
+        more = false;
+        return nullptr;
+    }
+    const uint32_t seq = m.packets_sent++;
+    more = m.packets_sent < m.packets_total;
+    const uint64_t offset = uint64_t(seq) * m_mss;
+    const uint32_t payload =
+        uint32_t(std::min<uint64_t>(m_mss, m.spec.bytes - std::min(m.spec.bytes, offset)));
+
+    packet* p = m_pool.acquire();
+    p->kind = packet_kind::raw_data;
+    p->src_node = uint16_t(m.spec.src);
+    p->dst_node = uint16_t(m.spec.dst);
+    p->payload_bytes = payload;
+    p->wire_bytes = wire_size(packet_kind::raw_data, payload);
+    p->ip.src = host_ip(m.spec.src);
+    p->ip.dst = host_ip(m.spec.dst);
+    p->ip.dscp = dscp::make(m.spec.traffic_class, dscp::role::trimmable);
+    p->ip.ecn = ecn::ect1;
+    p->udp.src_port = uint16_t(m.entropy_base + seq % m.spec.entropy_values);
+    p->udp.dst_port = wire::uet_udp_port;
+    p->pds.psn = seq;
+    p->ses.message_id = id;
+    p->ses.offset = offset;
+    p->ses.message_bytes = m.spec.bytes;
+    p->ses.last = !more;
+    p->flow_id = id;
+    ++m_sent;
+    return p;
+}
+
+void flows::deliver(packet& p)
+{
+    if (__builtin_expect(p.kind == packet_kind::pfc, 0)) {
+        m_pool.release(&p);  // a raw host port neither honours nor sends PFC
+        return;
+    }
+    flow_message& m = m_msgs[p.flow_id];
+    if (p.trimmed) {
+        ++m.trimmed_arrivals;  // a NIC-less receiver cannot ask for the payload again
+    } else {
+        receive_payload(m, p.ses.offset, p.payload_bytes);
+        // A NIC-less message completes when its last byte arrives.
+        if (!m.done() && m.packets_received == m.packets_total) complete(m, to_seconds(sim_now()));
+    }
+    m_pool.release(&p);
+}
+
+void flows::written(uint64_t message, uint64_t offset, uint32_t bytes)
+{
+    receive_payload(m_msgs[size_t(message)], offset, bytes);
+}
+
+void flows::completed(uint64_t message, double time_s)
+{
+    flow_message& m = m_msgs[size_t(message)];
+    if (!m.done()) complete(m, time_s);
+}
+
+void flows::receive_payload(flow_message& m, uint64_t offset, uint32_t bytes)
+{
+    // Scoreboard: each packet's bytes must reach the destination exactly once.
+    const uint32_t seq = uint32_t(offset / m_mss);
+    if (seq >= m.received.size() || m.received[seq]) {
+        ++m.duplicates;
+        return;
+    }
+    m.received[seq] = true;
+    ++m.packets_received;
+    m.bytes_received += bytes;
+}
+
+void flows::complete(flow_message& m, double now)
+{
+    m.finish_s = now;
+    ++m_completed;
+    if (m_perf)
+        m_perf->write({utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes,
+                       m.packets_total, m.spec.start_s, now});
+    if (m_completed == m_msgs.size() && m_all_done) m_all_done();
+}
+
+std::string flows::scoreboard_report() const
+{
+    std::string r;
+    for (const auto& m : m_msgs) {
+        if (!m.done())
+            r += fmt::format(
+                "message {} ({} -> {}): {} of {} bytes arrived{}\n", m.id, m.spec.src, m.spec.dst,
+                m.bytes_received, m.spec.bytes,
+                m.trimmed_arrivals ? fmt::format(", {} trimmed", m.trimmed_arrivals) : "");
+        else if (m.bytes_received != m.spec.bytes)
+            r += fmt::format("message {}: {} bytes arrived, expected {}\n", m.id, m.bytes_received,
+                             m.spec.bytes);
+        if (m.duplicates)
+            r += fmt::format("message {}: {} packets written twice\n", m.id, m.duplicates);
+        if (m.done() && m.packets_received != m.packets_total)
+            r += fmt::format("message {}: completed with {} of {} packets written\n", m.id,
+                             m.packets_received, m.packets_total);
+    }
+    return r;
+}
+
+}  // namespace uetsim
