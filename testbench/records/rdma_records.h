@@ -1,6 +1,6 @@
 // The RDMA application's records: rdma-perf (one row per completed WQE) and beacon (running
-// totals every BeaconReportInterval). The application (testbench/traffic/app/rdma_application.h) fills
-// the row structs; the column tables here turn them into the header and the cells.
+// totals every BeaconReportInterval). The application (testbench/traffic/app/rdma_application.h)
+// fills the row structs; the column tables here turn them into the header and the cells.
 #pragma once
 
 #include <cstdint>

@@ -44,7 +44,8 @@ struct run_summary
     std::string scoreboard_message;
     // Configuration the run accepted but warns about, one line each (stderr and the manifest).
     std::vector<std::string> warnings;
-    int stop_signal = 0;  // the SIGINT/SIGTERM that interrupted the run (testbench/run/run_control.h)
+    // The SIGINT/SIGTERM that interrupted the run (testbench/run/run_control.h).
+    int stop_signal = 0;
     // The first RTL/model difference of a block in both mode (Rtl.*), which stopped the run: the
     // command then exits with code 1 and the manifest's status says "rtl_mismatch".
     std::optional<uetsim::rtl_mismatch> mismatch;

@@ -208,7 +208,8 @@ TEST(config_roce_nic, time_and_fraction_ranges)
     EXPECT_TRUE(has(rto, "RoceNic.RetransmitTimeout")) << rto;
     const std::string fine = error_of(roce, {"RoceNic.AckDelay=0.5ps"});
     EXPECT_TRUE(has(fine, "RoceNic.AckDelay")) << fine;
-    EXPECT_EQ(error_of(roce, {"RoceNic.AckDelay=1ps", "RoceNic.RetransmitTimeout=3600s"}), "no error");
+    EXPECT_EQ(error_of(roce, {"RoceNic.AckDelay=1ps", "RoceNic.RetransmitTimeout=3600s"}),
+              "no error");
     const std::string neg = error_of(roce, {"RoceNic.AckDelay=-1us"});
     EXPECT_TRUE(has(neg, "RoceNic.AckDelay")) << neg;
     const std::string unit = error_of(roce, {"RoceNic.AckDelay=1Gbps"});

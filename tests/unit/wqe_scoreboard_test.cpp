@@ -39,8 +39,7 @@ TEST(wqe_scoreboard, a_duplicate_write_is_a_problem)
     b.written(3, 8192, 4096);
     b.completed(3);
     EXPECT_EQ(b.duplicate_writes(), 1u);
-    EXPECT_NE(b.report().find("WQE 0x3: the bytes at offset 8192 landed twice"),
-              std::string::npos)
+    EXPECT_NE(b.report().find("WQE 0x3: the bytes at offset 8192 landed twice"), std::string::npos)
         << b.report();
 }
 
