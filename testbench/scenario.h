@@ -2,11 +2,14 @@
 // sim/ fills it (and validates every key); testbench/ builds the fabric from it.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "hw/nic/roce/roce_nic_config.h"
@@ -26,9 +29,21 @@ namespace uetsim {
 
 enum class topology_kind { leaf_spine, fat_tree, single_switch };
 
-// What sits at each host's network port: a UET NIC, or a NIC-less raw port that sends Flows
-// packets at line rate with no transport (for exercising the fabric alone).
-enum class nic_kind { uet, raw, roce };
+// What sits at each host's network port (Nic.Type), by its key spelling: a UET NIC, a RoCE NIC,
+// or a NIC-less raw port that sends Flows packets at line rate with no transport (for exercising
+// the fabric alone). Open: a NIC type added from outside (testbench/elab/nic_factory.h) names its
+// own; `name` refers to storage that lives as long as the program.
+struct nic_kind
+{
+    std::string_view name;
+
+    static const nic_kind uet, raw, roce;
+    friend constexpr bool operator==(nic_kind a, nic_kind b) { return a.name == b.name; }
+    friend constexpr bool operator!=(nic_kind a, nic_kind b) { return !(a == b); }
+};
+inline constexpr nic_kind nic_kind::uet{"uet"};
+inline constexpr nic_kind nic_kind::raw{"raw"};
+inline constexpr nic_kind nic_kind::roce{"roce"};
 
 struct simulation_config
 {
@@ -182,20 +197,25 @@ struct nic_config
     entropy_engine_factory make_entropy_engine;
     sack_tracker_factory make_sack_tracker;
 
-    // The largest payload of one data packet, for whatever sends data (the NIC, Flows, the
-    // application): UetNic.RdmaDataMSS; raw ports cut Flows messages with it too. A RoCE NIC
-    // returns its own key's value here.
-    uint32_t data_mss() const
+    // The configuration of a NIC type added from outside (its keys' struct T), created with T's
+    // defaults when first asked for; a const scenario without it reads T's defaults.
+    template <class T>
+    T& section()
     {
-        switch (type) {
-            case nic_kind::uet:
-            case nic_kind::raw:
-                return uet.rdma_data_mss;
-            case nic_kind::roce:
-                return roce.mss;
-        }
-        return uet.rdma_data_mss;
+        std::any& a = m_sections[std::type_index(typeid(T))];
+        if (!a.has_value()) a = T{};
+        return std::any_cast<T&>(a);
     }
+    template <class T>
+    const T& section() const
+    {
+        static const T defaults{};
+        const auto it = m_sections.find(std::type_index(typeid(T)));
+        return it == m_sections.end() ? defaults : std::any_cast<const T&>(it->second);
+    }
+
+private:
+    std::map<std::type_index, std::any> m_sections;
 };
 
 struct scenario;

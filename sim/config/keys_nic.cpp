@@ -1,17 +1,20 @@
-// Nic.* keys: what sits at each host's network port.
+// Nic.* keys: what sits at each host's network port. Nic.Type's spellings are the registered NIC
+// types (testbench/elab/nic_factory.h), so a type added from outside is a choice too.
 #include "sim/config/keys_common.h"
+
+#include "testbench/elab/nic_factory.h"
 
 namespace uetsim::config {
 
 void add_nic_keys(scenario_schema& s)
 {
-    auto& k = s.keys;
-    k.choice("Nic.Type", UETSIM_FIELD(nic.type),
-             {{"uet", nic_kind::uet}, {"raw", nic_kind::raw}, {"roce", nic_kind::roce}},
-             "uet: a UET NIC at every host; raw: a NIC-less port that sends Flows packets at line "
-             "rate with no transport (to exercise the fabric alone); roce: a RoCE v2 NIC at every "
-             "host (reliable connected queue pairs, go-back-N, DCQCN-style rate per queue pair; "
-             "RoceNic.*).");
+    std::vector<std::pair<std::string, nic_kind>> values;
+    std::string doc;
+    for (const nic_type* t : nic_types()) {
+        values.emplace_back(std::string(t->kind.name), t->kind);
+        doc += (doc.empty() ? "" : "; ") + std::string(t->kind.name) + ": " + std::string(t->doc);
+    }
+    s.keys.choice("Nic.Type", UETSIM_FIELD(nic.type), std::move(values), doc + ".");
 }
 
 }  // namespace uetsim::config

@@ -1,6 +1,7 @@
 // RoceNic.* keys: the RoCE v2 NIC (the RoCE NIC pages' attributes: ScalaRoceQpManager,
 // RoceTransportLayer, ECNHandler, the two buffers), and the configuration rules that stop a run.
 #include "sim/config/keys_common.h"
+#include "sim/config/keys_nic_buffers.h"
 
 #include <set>
 
@@ -100,67 +101,15 @@ void add_roce_nic_keys(scenario_schema& s)
               "in net-buff-stats (with the record on).");
 
     // The buffers (the RoCE buffers-and-PFC page), prefixed Egress / Ingress as UetNic's are.
-    const std::vector<std::pair<std::string, queue_scheduling>> scheduling = {
-        {"StrictPriority", queue_scheduling::strict_priority},
-        {"RoundRobin", queue_scheduling::round_robin},
-        {"WeightedRoundRobin", queue_scheduling::weighted_round_robin}};
-    k.bytes("RoceNic.EgressTotalBufferSize", UETSIM_FIELD(nic.roce.egress.total_buffer_bytes),
-            {1, u32_max},
-            "Transmit buffer (EgressBufferManager TotalBufferSize): each class's transmit pool "
-            "is its RoceNic.EgressPoolAllocationVector entry times this size. A data packet "
-            "reserves MSS + 58 B before its payload is fetched; a full pool holds generation "
-            "back, nothing is dropped.");
-    k.choice("RoceNic.EgressQueueSchedulingType", UETSIM_FIELD(nic.roce.egress.scheduling),
-             scheduling,
-             "How the network port chooses the next traffic class to send: StrictPriority "
-             "(highest-numbered class first), RoundRobin or WeightedRoundRobin; PFC frames and "
-             "CNPs always go first, paused classes are skipped.");
-    k.class_list("RoceNic.EgressPoolAllocationVector",
-                 UETSIM_FIELD(nic.roce.egress.pool_allocation), {0, 1}, false,
-                 "Fraction of RoceNic.EgressTotalBufferSize each traffic class gets as its "
-                 "transmit pool; the non-zero entries come first, from class 0, classes 0 and 1 "
-                 "need one. The data class's pool holds one full packet (MSS + 58 B), the control "
-                 "class's one 126-byte ACK.");
-    k.class_list("RoceNic.EgressWRRQueueWeights", UETSIM_FIELD(nic.roce.egress.wrr_weights),
-                 {0, 65535}, true,
-                 "With WeightedRoundRobin, the most packets each traffic class sends in one turn "
-                 "(classes 0 and 1 at least 1).");
-    k.bytes("RoceNic.IngressTotalBufferSize", UETSIM_FIELD(nic.roce.ingress.total_buffer_bytes),
-            {1, u32_max},
-            "Receive buffer (IngressBufferManager TotalBufferSize): each class's receive pool is "
-            "its RoceNic.IngressPoolAllocationVector entry times this size; a received packet its "
-            "pool cannot hold is dropped (nd-stats rx_drops).");
-    k.choice("RoceNic.IngressQueueSchedulingType", UETSIM_FIELD(nic.roce.ingress.scheduling),
-             scheduling,
-             "Accepted as the page has it: received data is written to the host in arrival "
-             "order with any of them.");
-    k.class_list("RoceNic.IngressPoolAllocationVector",
-                 UETSIM_FIELD(nic.roce.ingress.pool_allocation), {0, 1}, false,
-                 "Fraction of RoceNic.IngressTotalBufferSize each traffic class gets as its "
-                 "receive pool; the non-zero entries come first, from class 0, classes 0 and 1 "
-                 "need one.");
-    k.class_list("RoceNic.IngressWRRQueueWeights", UETSIM_FIELD(nic.roce.ingress.wrr_weights),
-                 {0, 65535}, true,
-                 "Accepted as the page has it; they do not change the order of received packets.");
-    k.class_list("RoceNic.PFCEnableVector", UETSIM_FIELD(nic.roce.pfc_enable_vector), {-1e18, 1e18},
-                 false,
-                 "Classes the NIC sends PFC pauses for when their receive pool reaches Xoff: 1 "
-                 "enables the class, any other value leaves it disabled (on for TC0 and TC1 by "
-                 "default, unlike the UET NIC). Received pauses are honoured for every class "
-                 "whatever this says.");
-    k.class_list("RoceNic.PfcStaticXoffThreshold", UETSIM_FIELD(nic.roce.ingress.xoff_fraction),
-                 {0, 1}, false,
-                 "Fraction of each class's receive pool at which the NIC pauses its rack switch "
-                 "(occupancy with the arriving packet); the rest of the pool is headroom.");
-    k.class_list("RoceNic.PfcXonResumeThreshold", UETSIM_FIELD(nic.roce.ingress.xon_fraction),
-                 {0, 1}, false,
-                 "Fraction of each class's receive pool at or below which a release sends XON (a "
-                 "refresh every half pause time also sends XON once below Xoff); set it below "
-                 "Xoff.");
-    k.class_list("RoceNic.QuantaValue", UETSIM_FIELD(nic.roce.ingress.quanta), {0, 65535}, true,
-                 "Pause quanta (512 bit times each) the NIC requests in its pause frames per "
-                 "class: 65535 pause a 400 Gbps port for 83.9 us plus the link's delay, "
-                 "re-checked every half of that.");
+    add_nic_buffer_keys(
+        k, "RoceNic", UETSIM_FIELD(nic.roce),
+        {1,
+         " A data packet reserves MSS + 58 B before its payload is fetched; a "
+         "full pool holds generation back, nothing is dropped.",
+         "PFC frames and CNPs",
+         " The data class's pool holds one full packet (MSS + 58 B), the control "
+         "class's one 126-byte ACK.",
+         "on for TC0 and TC1 by default, unlike the UET NIC", "; set it below Xoff"});
 
     s.rules.push_back(
         {"RoceNic.MSS + 58 B is below RoceNic.Mtu (the largest MSS at the default 4,184-byte Mtu "

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "testbench/elab/nic_factory.h"
 #include "testbench/elab/scale_estimate.h"
 #include "testbench/elab/topology.h"
 
@@ -28,7 +29,8 @@ std::string gigabytes(uint64_t bytes)
 void check_memory(const scenario& sc, uint64_t memory)
 {
     const topology_config& t = sc.topology;
-    const scale_estimate need = estimate_scale(t, sc.nic.type);
+    const uint64_t per_host = nic_type_of(sc.nic).bytes_per_host;
+    const scale_estimate need = estimate_scale(t, per_host);
     if (memory == 0 || need.bytes <= memory) return;
     const char* nic = sc.nic.type == nic_kind::raw ? "raw" : "with NICs";
     std::string key, value, fits;
@@ -39,9 +41,9 @@ void check_memory(const scenario& sc, uint64_t memory)
         topology_config c = t;
         while (k > 2) {
             c.k = k -= 2;
-            if (estimate_scale(c, sc.nic.type).bytes <= memory) break;
+            if (estimate_scale(c, per_host).bytes <= memory) break;
         }
-        fits = estimate_scale(c, sc.nic.type).bytes <= memory
+        fits = estimate_scale(c, per_host).bytes <= memory
                    ? "at most K = " + std::to_string(k) + " fits"
                    : "no K fits";
     } else {
@@ -51,7 +53,7 @@ void check_memory(const scenario& sc, uint64_t memory)
         // Bytes grow linearly with the host count: the largest multiple of `step` that fits.
         topology_config c = t;
         c.hosts = step;
-        const scale_estimate one = estimate_scale(c, sc.nic.type);
+        const scale_estimate one = estimate_scale(c, per_host);
         const uint64_t per_step = one.bytes - scale_bytes_fixed;
         const uint64_t n = memory > scale_bytes_fixed ? (memory - scale_bytes_fixed) / per_step : 0;
         fits = n ? "at most " + std::to_string(n * step) + " hosts" : "no host count";

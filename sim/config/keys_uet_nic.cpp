@@ -1,5 +1,6 @@
 // UetNic.* keys: the UET NIC, its PDS manager, NSCC and packet spraying.
 #include "sim/config/keys_common.h"
+#include "sim/config/keys_nic_buffers.h"
 #include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "testbench/elab/fabric_rtt.h"
@@ -118,59 +119,11 @@ void add_uet_nic_keys(scenario_schema& s)
               "uet-events.");
     // The buffers (docs/buffers-and-pfc.md, "UET NIC buffers"): the page's attributes of the
     // EgressBufferManager and IngressBufferManager, prefixed Egress / Ingress where both have one.
-    const std::vector<std::pair<std::string, queue_scheduling>> scheduling = {
-        {"StrictPriority", queue_scheduling::strict_priority},
-        {"RoundRobin", queue_scheduling::round_robin},
-        {"WeightedRoundRobin", queue_scheduling::weighted_round_robin}};
-    k.bytes("UetNic.EgressTotalBufferSize", UETSIM_FIELD(nic.uet.egress.total_buffer_bytes),
-            {78, u32_max},
-            "Transmit buffer (EgressBufferManager TotalBufferSize): each class's transmit pool "
-            "is its UetNic.EgressPoolAllocationVector entry times this size.");
-    k.choice("UetNic.EgressQueueSchedulingType", UETSIM_FIELD(nic.uet.egress.scheduling),
-             scheduling,
-             "How the network port chooses the next traffic class to send (PFC frames always "
-             "first; paused classes are skipped).");
-    k.class_list("UetNic.EgressPoolAllocationVector", UETSIM_FIELD(nic.uet.egress.pool_allocation),
-                 {0, 1}, false,
-                 "Fraction of UetNic.EgressTotalBufferSize each traffic class gets as its transmit "
-                 "pool; the non-zero entries come first, from class 0, classes 0 and 1 need one. "
-                 "A data packet holds its wire size from its payload fetch until serialized.");
-    k.class_list("UetNic.EgressWRRQueueWeights", UETSIM_FIELD(nic.uet.egress.wrr_weights),
-                 {0, 65535}, true,
-                 "With WeightedRoundRobin, the most packets each traffic class sends in one turn "
-                 "(classes 0 and 1 at least 1).");
-    k.bytes("UetNic.IngressTotalBufferSize", UETSIM_FIELD(nic.uet.ingress.total_buffer_bytes),
-            {1, u32_max},
-            "Receive buffer (IngressBufferManager TotalBufferSize): each class's receive pool is "
-            "its UetNic.IngressPoolAllocationVector entry times this size; a received packet its "
-            "pool cannot hold is dropped (nd-stats rx_drops).");
-    k.choice("UetNic.IngressQueueSchedulingType", UETSIM_FIELD(nic.uet.ingress.scheduling),
-             scheduling,
-             "Accepted as the page has it: received data is written to the host in arrival "
-             "order with any of them.");
-    k.class_list("UetNic.IngressPoolAllocationVector",
-                 UETSIM_FIELD(nic.uet.ingress.pool_allocation), {0, 1}, false,
-                 "Fraction of UetNic.IngressTotalBufferSize each traffic class gets as its receive "
-                 "pool; the non-zero entries come first, from class 0, classes 0 and 1 need one.");
-    k.class_list("UetNic.IngressWRRQueueWeights", UETSIM_FIELD(nic.uet.ingress.wrr_weights),
-                 {0, 65535}, true,
-                 "Accepted as the page has it; they do not change the order of received packets.");
-    k.class_list("UetNic.PFCEnableVector", UETSIM_FIELD(nic.uet.pfc_enable_vector), {-1e18, 1e18},
-                 false,
-                 "Classes the NIC sends PFC pauses for when their receive pool reaches Xoff: 1 "
-                 "enables the class, any other value leaves it disabled. Received pauses are "
-                 "honoured for every class whatever this says.");
-    k.class_list("UetNic.PfcStaticXoffThreshold", UETSIM_FIELD(nic.uet.ingress.xoff_fraction),
-                 {0, 1}, false,
-                 "Fraction of each class's receive pool at which the NIC pauses its rack switch "
-                 "(occupancy with the arriving packet); the rest of the pool is headroom.");
-    k.class_list("UetNic.PfcXonResumeThreshold", UETSIM_FIELD(nic.uet.ingress.xon_fraction), {0, 1},
-                 false,
-                 "Fraction of each class's receive pool at or below which a release sends XON (a "
-                 "refresh every half pause time also sends XON once below Xoff).");
-    k.class_list("UetNic.QuantaValue", UETSIM_FIELD(nic.uet.ingress.quanta), {0, 65535}, true,
-                 "Pause quanta (512 bit times each) the NIC requests in its pause frames per "
-                 "class; the pause time adds the link's delay.");
+    add_nic_buffer_keys(k, "UetNic", UETSIM_FIELD(nic.uet),
+                        {78, "", "PFC frames",
+                         " A data packet holds its wire size from its payload fetch until "
+                         "serialized.",
+                         "", ""});
     k.quantity("UetNic.ClockFrequency", dimension::frequency, UETSIM_FIELD(nic.uet.clock_hz),
                {1e6, 10e9}, "NIC clock: the unit of the pipeline latencies below.");
     // The pipeline stages (docs/nic-pipeline.md), each with its latency, initiation interval

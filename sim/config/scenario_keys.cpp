@@ -4,6 +4,7 @@
 #include "sim/config/keys_common.h"
 
 #include <regex>
+#include <stdexcept>
 
 namespace uetsim::config {
 
@@ -27,6 +28,20 @@ std::string num(double v)
 }
 
 namespace {
+
+struct schema_section
+{
+    section_def section;
+    void (*add_keys)(scenario_schema&);
+};
+
+std::vector<schema_section>& added_sections()
+{
+    static std::vector<schema_section> added;
+    return added;
+}
+
+bool schema_in_use = false;
 
 scenario_schema build()
 {
@@ -73,6 +88,11 @@ scenario_schema build()
         {"Capture", false, "Packet captures (pcap) of chosen links."},
         {"Check", false, "Run-time checks (no keys yet)."},
     };
+    for (const schema_section& a : added_sections()) {
+        if (s.find_section(a.section.name))
+            throw std::logic_error("section " + a.section.name + " is uetsim's own");
+        s.sections.push_back(a.section);
+    }
     add_simulation_keys(s);
     add_topology_keys(s);
     add_link_keys(s);
@@ -91,6 +111,7 @@ scenario_schema build()
     add_trace_keys(s);
     add_rtl_keys(s);
     add_capture_keys(s);
+    for (const schema_section& a : added_sections()) a.add_keys(s);
     s.check_rule_keys();
     return s;
 }
@@ -133,8 +154,20 @@ void scenario_schema::check_rule_keys() const
 
 const scenario_schema& schema()
 {
+    schema_in_use = true;
     static const scenario_schema s = build();
     return s;
+}
+
+void add_schema_section(section_def section, void (*add_keys)(scenario_schema&))
+{
+    if (schema_in_use)
+        throw std::logic_error("section " + section.name +
+                               " is added after the scenario schema was first used");
+    for (const schema_section& a : added_sections())
+        if (a.section.name == section.name)
+            throw std::logic_error("section " + section.name + " is added twice");
+    added_sections().push_back({std::move(section), add_keys});
 }
 
 }  // namespace uetsim::config

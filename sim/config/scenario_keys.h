@@ -65,6 +65,12 @@ struct scenario_schema
 // The one schema of this program version (built on first use).
 const scenario_schema& schema();
 
+// A section added from outside uetsim (the keys of a NIC type a test or a user builds:
+// testbench/elab/nic_factory.h add_nic_type): listed after the built-in sections, its keys and
+// rules registered by `add_keys` after theirs. Only before schema() is first used, with a name
+// not taken (std::logic_error otherwise).
+void add_schema_section(section_def section, void (*add_keys)(scenario_schema&));
+
 // The record names Records.Enabled accepts.
 const std::vector<std::string>& record_names();
 

@@ -3,8 +3,6 @@
 #include <stdexcept>
 
 #include "hw/kernel/time.h"
-#include "hw/nic/roce/roce_nic.h"
-#include "hw/nic/uet/uet_nic.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
@@ -133,16 +131,6 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
 }  // namespace uetsim
 
 namespace uetsim {
-
-uet_nic* fabric::uet_nic_at(size_t h)
-{
-    return dynamic_cast<uet_nic*>(m_nics[h].get());
-}
-
-roce_nic* fabric::roce_nic_at(size_t h)
-{
-    return h < m_nics.size() ? dynamic_cast<roce_nic*>(m_nics[h].get()) : nullptr;
-}
 
 void fabric::post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
                            uint8_t traffic_class)

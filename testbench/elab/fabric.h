@@ -23,8 +23,6 @@
 
 namespace uetsim {
 
-class roce_nic;
-class uet_nic;
 namespace chakra {
 class chakra_replay;
 }
@@ -47,11 +45,6 @@ public:
     // The NICs, one per host, of the type Nic.Type names (none with Nic.Type raw).
     size_t nic_count() const { return m_nics.size(); }
     host_nic& nic_at(size_t h) { return *m_nics[h]; }
-    // Host h's NIC as a UET NIC, for UET-only records (uet-transport-stats, uet-monitor);
-    // nullptr when it is another type.
-    uet_nic* uet_nic_at(size_t h);
-    // The same as a RoCE NIC (roce-transport-stats); nullptr when it is another type.
-    roce_nic* roce_nic_at(size_t h);
     // Each NIC host's PCIe link, host memory and the NIC's host interface.
     pcie_link& pcie_at(size_t h) { return *m_pcie[h]; }
     host_memory& memory_at(size_t h) { return *m_memory[h]; }

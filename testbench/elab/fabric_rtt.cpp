@@ -102,7 +102,7 @@ fabric_round_trip derive_fabric_rtt(const topology& t, const switch_config& sw,
         if (dist[h] != k_unreached && dist[h] > dist[far]) far = h;
     if (dist[far] == k_unreached) return r;
 
-    const uint32_t mss = nic_section.data_mss();
+    const uint32_t mss = nic_section.uet.rdma_data_mss;  // a UET NIC's round trip
     const uint64_t forwarding = ps_from_seconds(sw.forwarding_latency_s);
     std::vector<std::string> back;
     one_way data =

@@ -1,40 +1,89 @@
 #include "testbench/elab/nic_factory.h"
 
+#include <deque>
 #include <stdexcept>
 
+#include "testbench/elab/scale_estimate.h"
 #include "testbench/nics/roce_nic_entry.h"
 #include "testbench/nics/uet_nic_entry.h"
+#include "tlm/header_sizes.h"
 
 namespace uetsim {
 
 namespace {
 
-struct nic_entry
+// NIC-less ports: Flows packets at line rate in UET data framing, cut at UetNic.RdmaDataMSS.
+nic_type raw_port_type()
 {
-    nic_kind kind;
-    nic_builder build;
-};
+    nic_type t;
+    t.kind = nic_kind::raw;
+    t.doc =
+        "a NIC-less port that sends Flows packets at line rate with no transport (to "
+        "exercise the fabric alone)";
+    t.data_mss = [](const nic_config& n) { return n.uet.rdma_data_mss; };
+    t.data_overhead_bytes = wire::uet_data_overhead;
+    t.framing = "uet";
+    t.bytes_per_host = scale_bytes_raw_host;
+    return t;
+}
 
-// One line per NIC type.
-constexpr nic_entry k_nics[] = {
-    {nic_kind::uet, &make_uet_nic},
-    {nic_kind::roce, &make_roce_nic},
-};
+std::deque<nic_type>& registry()
+{
+    // One line per NIC type, in Nic.Type's order (a deque: rows stay where they are when one
+    // is added).
+    static std::deque<nic_type> types = {
+        uet_nic_type(),
+        raw_port_type(),
+        roce_nic_type(),
+    };
+    return types;
+}
 
 }  // namespace
 
-nic_builder nic_builder_for(nic_kind kind)
+const nic_type* find_nic_type(nic_kind kind)
 {
-    for (const nic_entry& e : k_nics)
-        if (e.kind == kind) return e.build;
+    for (const nic_type& t : registry())
+        if (t.kind == kind) return &t;
     return nullptr;
+}
+
+const nic_type& nic_type_of(const nic_config& nic)
+{
+    if (const nic_type* t = find_nic_type(nic.type)) return *t;
+    throw std::logic_error("Nic.Type " + std::string(nic.type.name) + " is not registered");
+}
+
+std::vector<const nic_type*> nic_types()
+{
+    std::vector<const nic_type*> out;
+    for (const nic_type& t : registry()) out.push_back(&t);
+    return out;
+}
+
+void add_nic_type(const nic_type& t)
+{
+    if (find_nic_type(t.kind))
+        throw std::logic_error("Nic.Type " + std::string(t.kind.name) + " is registered twice");
+    registry().push_back(t);
+}
+
+uint32_t nic_data_mss(const nic_config& nic)
+{
+    return nic_type_of(nic).data_mss(nic);
+}
+
+nic_data_framing nic_framing_of(const nic_config& nic)
+{
+    const nic_type& t = nic_type_of(nic);
+    return {t.framing, t.data_mss(nic), t.data_overhead_bytes};
 }
 
 std::unique_ptr<host_nic> make_nic(const std::string& name, const nic_config& nic,
                                    const nic_context& ctx, double link_rate_bps)
 {
-    const nic_builder b = nic_builder_for(nic.type);
-    if (!b) throw std::logic_error("no NIC is built for this Nic.Type");
+    const nic_builder b = nic_type_of(nic).build;
+    if (!b) throw std::logic_error("no NIC is built for Nic.Type " + std::string(nic.type.name));
     return b(name, nic, ctx, link_rate_bps);
 }
 

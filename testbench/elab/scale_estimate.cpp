@@ -4,22 +4,7 @@
 
 namespace uetsim {
 
-uint64_t scale_bytes_per_host(nic_kind nic)
-{
-    switch (nic) {
-        case nic_kind::raw:
-            return 8'000;
-        case nic_kind::uet:
-        case nic_kind::roce:
-            break;
-    }
-    // 8,192-host fat trees and leaf-spines and K = 64 with UET or RoCE NICs, with PFC state
-    // made on first use and ports that are not modules: about 36 KB per host (its NIC, host
-    // memory, PCIe link and host interface; RoCE about 34 KB).
-    return 38'000;
-}
-
-scale_estimate estimate_scale(const topology_config& t, nic_kind nic)
+scale_estimate estimate_scale(const topology_config& t, uint64_t bytes_per_host)
 {
     scale_estimate e;
     switch (t.kind) {
@@ -45,8 +30,8 @@ scale_estimate estimate_scale(const topology_config& t, nic_kind nic)
             break;
         }
     }
-    e.bytes = scale_bytes_fixed + e.hosts * scale_bytes_per_host(nic) +
-              e.switch_ports * scale_bytes_per_switch_port;
+    e.bytes =
+        scale_bytes_fixed + e.hosts * bytes_per_host + e.switch_ports * scale_bytes_per_switch_port;
     return e;
 }
 

@@ -18,13 +18,18 @@ struct scale_estimate
     uint64_t bytes = 0;  // estimated peak resident memory at elaboration
 };
 
-// Measured bytes, rounded up: per host with its NIC (by Nic.Type) and link, per switch port
-// with its share of a link, and what any run holds.
+// Measured bytes, rounded up: per host with its link and a raw port or a NIC (each NIC type's
+// entry says which: testbench/elab/nic_factory.h), per switch port with its share of a link, and
+// what any run holds. 8,192-host fat trees and leaf-spines and K = 64 with UET or RoCE NICs, with
+// PFC state made on first use and ports that are not modules: about 36 KB per host (its NIC, host
+// memory, PCIe link and host interface; RoCE about 34 KB).
 inline constexpr uint64_t scale_bytes_fixed = 16ull << 20;
-uint64_t scale_bytes_per_host(nic_kind nic);
+inline constexpr uint64_t scale_bytes_raw_host = 8'000;
+inline constexpr uint64_t scale_bytes_nic_host = 38'000;
 inline constexpr uint64_t scale_bytes_per_switch_port = 7'500;
 
-scale_estimate estimate_scale(const topology_config& t, nic_kind nic);
+// `bytes_per_host`: the Nic.Type's (nic_type::bytes_per_host).
+scale_estimate estimate_scale(const topology_config& t, uint64_t bytes_per_host);
 
 // The machine's physical memory in bytes (0 when unknown: nothing is refused).
 uint64_t physical_memory_bytes();

@@ -1,15 +1,19 @@
-// The RoCE NIC's factory entry: RoceNic.* with the host link's rate.
+// The RoCE NIC's entry in the NIC registry (testbench/elab/nic_factory.h): RoceNic.* with the
+// host link's rate, RoceNic.MSS, RoCE v2 data framing. as_roce_nic is the one cast to the type,
+// for the records that are RoCE's own (roce-transport-stats).
 #pragma once
 
-#include <memory>
-#include <string>
-
 #include "hw/nic/common/host_nic.h"
-#include "testbench/scenario.h"
+#include "testbench/elab/nic_factory.h"
 
 namespace uetsim {
 
-std::unique_ptr<host_nic> make_roce_nic(const std::string& name, const nic_config& nic,
-                                        const nic_context& ctx, double link_rate_bps);
+class roce_nic;
+
+nic_type roce_nic_type();
+
+// `nic` as a RoCE NIC, or nullptr when it is another type.
+roce_nic* as_roce_nic(host_nic& nic);
+const roce_nic* as_roce_nic(const host_nic& nic);
 
 }  // namespace uetsim

@@ -3,8 +3,6 @@
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
-#include "hw/nic/roce/roce_nic.h"
-#include "testbench/records/roce_records.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
@@ -169,9 +167,8 @@ void nd_stats_record_module::write(double now, double interval)
             const host_port_stats h = m_fab.host_stats(pr.device);
             txp = h.tx_packets, txb = h.tx_bytes, rxp = h.rx_packets, rxb = h.rx_bytes,
             rxd = h.rx_drops;
-            // A RoCE NIC's transport discards of data count too (the output-files page).
-            if (const roce_nic* r = m_fab.roce_nic_at(pr.device))
-                rxd = roce_nd_rx_drops(h.rx_drops, r->counters());
+            // A NIC's type says what else counts (RoCE: its transport's discards of data).
+            if (pr.device < m_fab.nic_count()) rxd = m_fab.nic_at(pr.device).nd_rx_drops();
         } else {
             switch_port& sp = m_fab.switch_at(dev.index).port(pr.port);
             txp = sp.tx.packets(), txb = sp.tx.bytes();

@@ -6,8 +6,6 @@
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
-#include "hw/nic/roce/roce_nic.h"
-#include "hw/nic/uet/uet_nic.h"
 #include "testbench/elab/fabric.h"
 
 namespace uetsim {
@@ -93,10 +91,7 @@ const column_table<row>& nb_columns()
 // The NIC's own EnableBufferStats, whatever its type.
 bool buffer_stats_on(fabric& fab, size_t h)
 {
-    if (const uet_nic* u = fab.uet_nic_at(h)) return u->buffer_stats();
-    if (const auto* r = dynamic_cast<const roce_nic*>(&fab.nic_at(h)))
-        return r->config().enable_buffer_stats;
-    return false;
+    return fab.nic_at(h).buffer_stats_enabled();
 }
 
 class nb_open : public open_record

@@ -1,6 +1,7 @@
 // nic-pipeline-stats: its column table, registry declaration and writer.
 #include "testbench/records/nic_pipeline_record.h"
 
+#include "testbench/nics/uet_nic_entry.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
 #include "hw/nic/uet/pipeline_bounds.h"
@@ -175,7 +176,7 @@ const record_def& nic_pipeline_record_def()
             "upstream of it show\nstall time once their FIFOs fill.";
         r.applies = [](const record_context& ctx) {
             for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
-                if (ctx.fab.uet_nic_at(h)) return true;
+                if (as_uet_nic(ctx.fab.nic_at(h))) return true;
             return false;
         };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
@@ -196,7 +197,7 @@ nic_pipeline_record::nic_pipeline_record(const sc_core::sc_module_name& name, co
     , m_nic_last(fab.nic_count())
 {
     for (size_t h = 0; h < fab.nic_count(); ++h)
-        if (uet_nic* u = fab.uet_nic_at(h)) u->keep_state_stats();
+        if (uet_nic* u = as_uet_nic(fab.nic_at(h))) u->keep_state_stats();
     clock.follow([this](double now) { write(now); });
 }
 
@@ -206,7 +207,7 @@ void nic_pipeline_record::write(double now)
     const double interval = now - m_last_row_s;
     const uint64_t now_ps = sim_now_ps();
     for (size_t h = 0; h < m_fab.nic_count(); ++h) {
-        const uet_nic* u = m_fab.uet_nic_at(h);
+        const uet_nic* u = as_uet_nic(m_fab.nic_at(h));
         if (!u) continue;
         const auto names = uet_pipeline_stages(uet_nic_config{});
         for (int i = 0; i < k_uet_pipeline_stages; ++i) {

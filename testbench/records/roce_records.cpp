@@ -2,6 +2,7 @@
 // registry declaration and its writer.
 #include "testbench/records/roce_records.h"
 
+#include "testbench/nics/roce_nic_entry.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
 #include "hw/nic/roce/roce_nic.h"
@@ -28,7 +29,7 @@ private:
 bool has_roce_nic(const record_context& ctx)
 {
     for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
-        if (ctx.fab.roce_nic_at(h)) return true;
+        if (as_roce_nic(ctx.fab.nic_at(h))) return true;
     return false;
 }
 
@@ -173,11 +174,6 @@ const record_def& roce_transport_record_def()
     return d;
 }
 
-uint64_t roce_nd_rx_drops(uint64_t pool_drops, const roce_transport_counters& c)
-{
-    return pool_drops + c.rx_drops_no_qp_data + c.rx_drops_after_nak;
-}
-
 void next_roce_interval(roce_transport_counters& c)
 {
     c.calc_rtt_usec.next_interval();
@@ -199,7 +195,7 @@ void roce_transport_record::write(double now)
 {
     const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
     for (size_t h = 0; h < m_fab.nic_count(); ++h) {
-        roce_nic* nic = m_fab.roce_nic_at(h);
+        roce_nic* nic = as_roce_nic(m_fab.nic_at(h));
         if (!nic) continue;
         roce_transport_counters& c = nic->counters();
         roce_transport_counters& l = m_last[h];

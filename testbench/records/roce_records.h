@@ -35,11 +35,6 @@ const record_def& roce_transport_record_def();
 // (the cumulative counters stay; the row's `last` copy gives the next differences).
 void next_roce_interval(roce_transport_counters& c);
 
-// nd-stats `rx_drops` of a RoCE NIC's port (the output-files page): the drops of its receive
-// pools (`pool_drops`, the port's own count) + num_rx_drops_no_qp_data + num_rx_drops_after_nak.
-// Control packets without a queue pair, ghost ACKs and payload discards are not in it.
-uint64_t roce_nd_rx_drops(uint64_t pool_drops, const roce_transport_counters& c);
-
 class roce_transport_record : public sc_core::sc_module
 {
 public:

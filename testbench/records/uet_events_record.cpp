@@ -3,6 +3,7 @@
 
 #include "hw/nic/uet/uet_nic.h"
 #include "testbench/elab/fabric.h"
+#include "testbench/nics/uet_nic_entry.h"
 #include "testbench/records/uet_monitor_selection.h"
 
 namespace uetsim {
@@ -24,7 +25,7 @@ public:
         : m_rec(path, ctx.fab.topo().names_by_node_id(), ctx.sc.simulation.epoch_utc)
     {
         for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
-            if (uet_nic* u = ctx.fab.uet_nic_at(h)) u->set_event_sink(&m_rec);
+            if (uet_nic* u = as_uet_nic(ctx.fab.nic_at(h))) u->set_event_sink(&m_rec);
     }
     void finish() override { m_rec.close(); }
 
@@ -101,7 +102,7 @@ const record_def& uet_events_record_def()
             "after the row before it in the file.";
         r.applies = [](const record_context& ctx) {
             for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
-                if (uet_nic* u = ctx.fab.uet_nic_at(h))
+                if (uet_nic* u = as_uet_nic(ctx.fab.nic_at(h)))
                     if (u->event_logging()) return true;
             return false;
         };

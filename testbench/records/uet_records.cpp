@@ -1,6 +1,7 @@
 // uet-transport-stats and uet-monitor: their column tables, registry declarations and writers.
 #include "testbench/records/uet_records.h"
 
+#include "testbench/nics/uet_nic_entry.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/nic/uet/uet_nic.h"
 
@@ -45,7 +46,7 @@ const char* dscp_type(uint8_t d)
 bool has_uet_nic(const record_context& ctx)
 {
     for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
-        if (ctx.fab.uet_nic_at(h)) return true;
+        if (as_uet_nic(ctx.fab.nic_at(h))) return true;
     return false;
 }
 
@@ -72,7 +73,7 @@ public:
         : m_rec(path, ctx.fab.topo().names_by_node_id(), ctx.sc.records.monitor)
     {
         for (size_t h = 0; h < ctx.fab.nic_count(); ++h)
-            if (uet_nic* u = ctx.fab.uet_nic_at(h)) u->set_monitor(&m_rec);
+            if (uet_nic* u = as_uet_nic(ctx.fab.nic_at(h))) u->set_monitor(&m_rec);
     }
     void finish() override { m_rec.close(); }
 
@@ -345,7 +346,7 @@ void uet_transport_record::write(double now)
 {
     const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
     for (size_t h = 0; h < m_fab.nic_count(); ++h) {
-        uet_nic* u = m_fab.uet_nic_at(h);
+        uet_nic* u = as_uet_nic(m_fab.nic_at(h));
         if (!u) continue;
         uet_nic& nic = *u;
         uet_transport_counters& c = nic.counters();

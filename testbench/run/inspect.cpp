@@ -10,6 +10,7 @@
 #include "testbench/traffic/app/app_inspect.h"
 #include "testbench/elab/fabric_rtt.h"
 #include "testbench/elab/instance_config.h"
+#include "testbench/elab/nic_factory.h"
 #include "testbench/run/simulation.h"
 #include "testbench/elab/topology.h"
 #include "testbench/traffic/chakra/chakra_inspect.h"
@@ -75,7 +76,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     j["switch_buffer"] = bufs;
     uint64_t packets = 0, bytes = 0;
     for (const auto& f : sc.flows.messages) {
-        packets += wire::packets_for(f.bytes, sc.nic.data_mss());
+        packets += wire::packets_for(f.bytes, nic_data_mss(sc.nic));
         bytes += f.bytes;
     }
     j["flows"] = {{"messages", sc.flows.messages.size()}, {"packets", packets}, {"bytes", bytes}};
@@ -147,7 +148,8 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                      {"ack_hold", double(rtt.ack_hold_ps) * 1e-12}}},
                    {"initial_base_rtt_s", sc.nic.nscc.initial_base_rtt_s}};
 
-    const nlohmann::ordered_json app = rdma_app_json(sc, t.hosts, host_rate);
+    const nlohmann::ordered_json app =
+        rdma_app_json(sc, t.hosts, host_rate, nic_framing_of(sc.nic));
     for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();
     if (sc.chakra.enabled())
         j["chakra"] =

@@ -21,10 +21,10 @@
 #include "testbench/capture/pcap_capture.h"
 #include "testbench/elab/elaboration_timer.h"
 #include "testbench/elab/fabric.h"
-#include "testbench/elab/fabric_rtt.h"
 #include "testbench/traffic/faults.h"
 #include "testbench/traffic/flows.h"
 #include "testbench/elab/instance_config.h"
+#include "testbench/elab/nic_factory.h"
 #include "testbench/run/manifest.h"
 #include "testbench/run/progress_meter.h"
 #include "testbench/records/periodic_start.h"
@@ -137,52 +137,6 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
     return s;
 }
 
-// "host0, host1 and 14 more": the devices a warning names.
-std::string some_names(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (size_t i = 0; i < names.size() && i < 2; ++i) out += (i ? ", " : "") + names[i];
-    if (names.size() > 2) out += " and " + std::to_string(names.size() - 2) + " more";
-    return out;
-}
-
-// The UET NIC page's validation warning: REPS on a NIC and flowlet on a switch both steer
-// around congestion, each unaware of the other (a flowlet move changes the path behind an
-// entropy value REPS has recycled as good).
-std::optional<std::string> reps_flowlet_warning(const scenario& sc, const topology& t)
-{
-    std::vector<std::string> reps_hosts, flowlet_switches;
-    for (uint32_t h = 0; h < t.hosts; ++h)
-        if (nic_for(sc, t.devices[h].name).spraying.type == packet_spraying_type::reps)
-            reps_hosts.push_back(t.devices[h].name);
-    for (size_t d = t.hosts; d < t.devices.size(); ++d)
-        if (switch_for(sc, t.devices[d].name).lb_method == load_balancing_method::flowlet)
-            flowlet_switches.push_back(t.devices[d].name);
-    if (reps_hosts.empty() || flowlet_switches.empty()) return std::nullopt;
-    return "UetNic.PacketSprayingType is Recycled Entropy Packet Spraying (" +
-           some_names(reps_hosts) + ") and Switch.LoadBalancingMethod is flowlet (" +
-           some_names(flowlet_switches) +
-           "): the switches move flows between paths behind the entropy values REPS reuses "
-           "as uncongested, so the two react to the same congestion without knowing of each "
-           "other";
-}
-
-// A UET NIC whose InitialBaseRTT is below the fabric's unloaded round trip reads every sample
-// as queueing delay: one warning, for the lowest value any host has. REPS with flowlet
-// switches: one more.
-std::vector<std::string> configuration_warnings(const scenario& sc, const topology& t)
-{
-    if (sc.nic.type != nic_kind::uet) return {};
-    std::vector<std::string> out;
-    double lowest = sc.nic.nscc.initial_base_rtt_s;
-    for (uint32_t h = 0; h < t.hosts; ++h)
-        if (has_overrides(sc, t.devices[h].name))
-            lowest = std::min(lowest, nic_for(sc, t.devices[h].name).nscc.initial_base_rtt_s);
-    if (auto w = initial_base_rtt_warning(lowest, derive_fabric_rtt(t, sc))) out.push_back(*w);
-    if (auto w = reps_flowlet_warning(sc, t)) out.push_back(*w);
-    return out;
-}
-
 // Rtl.* both: the first mismatch stops the run (sc_stop, so the records so far are flushed and
 // the manifest written) and is printed on stderr at once; later ones (in the same delta cycle)
 // are not news. The handler is the process-wide one of rtl/common/rtl_mismatch.h, restored when
@@ -238,7 +192,9 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     static auto& kept = *new std::vector<std::unique_ptr<fabric>>;  // reachable: no leak report
     kept.push_back(std::make_unique<fabric>(sc, pool, traffic));
     fabric& fab = *kept.back();
-    const std::vector<std::string> warnings = configuration_warnings(sc, fab.topo());
+    const auto nic_warnings = nic_type_of(sc.nic).warnings;
+    const std::vector<std::string> warnings =
+        nic_warnings ? nic_warnings(sc, fab.topo()) : std::vector<std::string>{};
     for (const auto& w : warnings) std::cerr << "uetsim: warning: " << w << "\n";
     fault_injector faults("faults", sc, fab);
     // Every run has the records' clocks, whichever records are on (record_clock.h).
@@ -283,7 +239,7 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
         const uint8_t tc = sc.chakra.traffic_class;
         replay = std::make_unique<chakra::chakra_replay>(
             workload->prepared, sc.chakra, workload->placement,
-            workload->map ? &*workload->map : nullptr, sc.nic.data_mss(),
+            workload->map ? &*workload->map : nullptr, nic_data_mss(sc.nic),
             sc.simulation.timeline.start_time, sc.simulation.beacon_interval_s,
             [&fab, tc](uint32_t src, uint64_t message, uint32_t dst, uint64_t bytes) {
                 fab.post_transfer(src, message, dst, bytes, tc);

@@ -10,19 +10,19 @@
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
-#include "hw/nic/uet/entropy/reps_policy.h"
-#include "hw/nic/uet/uet_nic.h"
 #include "hw/pcie/pcie_link.h"
+#include "testbench/elab/nic_factory.h"
 #include "testbench/trace/gtkw_layout.h"
 #include "testbench/trace/trace_file.h"
 #include "testbench/trace/trace_recorder.h"
+#include "testbench/trace/waveform_signals.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
 
 namespace {
 
-constexpr uint32_t no_signal = UINT32_MAX;
+constexpr uint32_t no_signal = waveform_signals::no_signal;
 
 bool matches_any(const std::vector<std::string>& globs, const std::string& name)
 {
@@ -34,11 +34,6 @@ bool matches_any(const std::vector<std::string>& globs, const std::string& name)
 uint64_t now_ps()
 {
     return sim_now_ps();
-}
-
-uint64_t ns(double seconds)
-{
-    return seconds > 0 ? uint64_t(std::llround(seconds * 1e9)) : 0;
 }
 
 uint64_t ps_of(double seconds)
@@ -57,7 +52,7 @@ class chakra_probe;
 
 }  // namespace
 
-struct waveforms::impl
+struct waveforms::impl : waveform_signals
 {
     const scenario& sc;
     fabric& fab;
@@ -94,7 +89,8 @@ struct waveforms::impl
     // A signal of component `c` named `sub` (g0.cwnd_bytes); no_signal when neither written
     // nor firing the trigger.
     uint32_t add(const std::string& c, const std::string& sub, unsigned bits, bool analog,
-                 trace_trigger_kind fires = trace_trigger_kind::none, trace_fire_rule rule = {})
+                 trace_trigger_kind fires = trace_trigger_kind::none,
+                 trace_fire_rule rule = {}) override
     {
         const std::string leaf = sub.substr(sub.rfind('.') + 1);
         const bool shown = component_traced(c) && (matches_any(sc.trace.signals, sub) ||
@@ -105,7 +101,7 @@ struct waveforms::impl
         if (shown) layout.push_back({name, bits, analog});
         return rec->add(name, bits, !shown, source ? rule : trace_fire_rule{});
     }
-    void set(uint32_t id, uint64_t v)
+    void set(uint32_t id, uint64_t v) override
     {
         if (id != no_signal) rec->set(id, now_ps(), v);
     }
@@ -114,100 +110,7 @@ struct waveforms::impl
 namespace {
 
 using impl_t = waveforms::impl;
-const trace_fire_rule rises{trace_fire_rule::kind::rises, 0};
-
-// A UET NIC: per group slot its window, RTTs, entropy and REPS state; the NIC's queues.
-class nic_probe : public state_probe
-{
-public:
-    nic_probe(impl_t& w, const std::string& c, uet_nic& nic, uint32_t slots) : m_w(w), m_nic(nic)
-    {
-        for (uint32_t k = 0; k < slots; ++k) {
-            const std::string g = "g" + std::to_string(k) + ".";
-            slot s;
-            s.cwnd = w.add(c, g + "cwnd_bytes", 64, true);
-            s.inflight = w.add(c, g + "inflight_bytes", 64, true);
-            s.base_rtt = w.add(c, g + "base_rtt_ns", 64, false);
-            s.last_rtt = w.add(c, g + "last_rtt_ns", 64, true);
-            s.avg_delay = w.add(c, g + "avg_queue_delay_ns", 64, true);
-            s.entropy = w.add(c, g + "entropy", 16, false);
-            s.reps_cache = w.add(c, g + "reps_cache", 32, true);
-            s.freezing = w.add(c, g + "reps_freezing", 1, false, trace_trigger_kind::freeze, rises);
-            s.exploring = w.add(c, g + "reps_exploring", 1, false);
-            s.rtx = w.add(c, g + "rtx_pending", 32, false);
-            s.pdcs = w.add(c, g + "pdcs", 16, false);
-            m_slots.push_back(s);
-        }
-        m_pool = w.add(c, "egress_pool_bytes", 32, true);
-        m_control = w.add(c, "control_queue", 32, false);
-        m_data = w.add(c, "data_queue", 32, true);
-        m_ack_hold = w.add(c, "ack_hold", 32, false);
-        m_ready = w.add(c, "ready_groups", 32, false);
-        m_tx_pdcs = w.add(c, "open_pdcs_tx", 16, false);
-        m_rx_pdcs = w.add(c, "open_pdcs_rx", 16, false);
-        m_timers = w.add(c, "timers_pending", 32, false);
-        m_rto = w.add(c, "rto_count", 64, false, trace_trigger_kind::rto, rises);
-        m_nack = w.add(c, "nacks_received", 64, false, trace_trigger_kind::nack, rises);
-        m_monitor = w.add(c, "monitor_triggers", 32, false, trace_trigger_kind::monitor, rises);
-    }
-
-    void changed() override
-    {
-        const pdc_table& t = m_nic.pdcs();
-        uint64_t open_tx = 0;
-        for (size_t g = 0; g < t.group_slots(); ++g)
-            if (t.group(uint32_t(g)).alive) open_tx += t.group(uint32_t(g)).pdcs.size();
-        for (size_t k = 0; k < m_slots.size(); ++k) {
-            const slot& s = m_slots[k];
-            if (k >= t.group_slots() || !t.group(uint32_t(k)).alive) {
-                for (uint32_t id :
-                     {s.cwnd, s.inflight, s.base_rtt, s.last_rtt, s.avg_delay, s.entropy,
-                      s.reps_cache, s.freezing, s.exploring, s.rtx, s.pdcs})
-                    m_w.set(id, 0);
-                continue;
-            }
-            const pdc_group& g = t.group(uint32_t(k));
-            m_w.set(s.cwnd, uint64_t(g.cc->cwnd_bytes()));
-            m_w.set(s.inflight, g.inflight);
-            m_w.set(s.base_rtt, ns(g.cc->base_rtt_s()));
-            m_w.set(s.last_rtt, ns(g.cc->last_rtt_sample_s()));
-            m_w.set(s.avg_delay, ns(g.cc->avg_queue_delay_s()));
-            m_w.set(s.entropy, g.last_entropy);
-            const entropy_policy& lb = m_nic.entropy_lb().policy(g.lb_slot);
-            const auto* reps = dynamic_cast<const reps_policy*>(&lb);
-            m_w.set(s.reps_cache, reps ? reps->cache().available() : 0);
-            m_w.set(s.freezing, lb.freezing() ? 1 : 0);
-            m_w.set(s.exploring, reps && reps->in_exploration_window() ? 1 : 0);
-            uint64_t rtx = 0;
-            for (uint16_t id : g.pdcs) rtx += t.at(id).st.retransmissions_pending();
-            m_w.set(s.rtx, rtx);
-            m_w.set(s.pdcs, g.pdcs.size());
-        }
-        m_w.set(m_pool, m_nic.port.data_reserved());
-        m_w.set(m_control, m_nic.port.control_queue_depth());
-        m_w.set(m_data, m_nic.port.data_queue_depth());
-        m_w.set(m_ack_hold, m_nic.port.ack_hold_backlog());
-        m_w.set(m_ready, m_nic.ready_groups());
-        m_w.set(m_tx_pdcs, open_tx);
-        m_w.set(m_rx_pdcs, m_nic.open_rx_pdcs());
-        m_w.set(m_timers, m_nic.timers_pending());
-        m_w.set(m_rto, m_nic.counters().num_rto);
-        m_w.set(m_nack, m_nic.counters().nack_pkts_rcvd);
-        m_w.set(m_monitor, m_nic.monitor_triggers());
-    }
-
-private:
-    struct slot
-    {
-        uint32_t cwnd, inflight, base_rtt, last_rtt, avg_delay, entropy, reps_cache, freezing,
-            exploring, rtx, pdcs;
-    };
-    impl_t& m_w;
-    uet_nic& m_nic;
-    std::vector<slot> m_slots;
-    uint32_t m_pool, m_control, m_data, m_ack_hold, m_ready, m_tx_pdcs, m_rx_pdcs, m_timers, m_rto,
-        m_nack, m_monitor;
-};
+constexpr trace_fire_rule rises = fires_on_rise;
 
 // A switch port's egress queue: bytes held, per buffer pool its bytes and RED average, and its
 // counters. (PFC's paused classes are pfc_probe's.)
@@ -458,15 +361,16 @@ waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir
             m->probes.push_back(std::move(p));
         }
     };
-    for (size_t h = 0; h < fab.nic_count(); ++h) {
+    const auto make_nic_probe = fab.nic_count() ? nic_type_of(sc.nic).make_probe : nullptr;
+    for (size_t h = 0; make_nic_probe && h < fab.nic_count(); ++h) {
         const std::string& c = topo.devices[h].name;
-        uet_nic* nic = fab.uet_nic_at(h);
-        if (!nic || !m->wanted(c)) continue;
-        auto p = std::make_unique<nic_probe>(*m, c, *nic, sc.trace.group_slots);
-        nic->set_probe(p.get());
+        host_nic& nic = fab.nic_at(h);
+        if (!m->wanted(c)) continue;
+        auto p = make_nic_probe(*m, c, nic, sc);
+        nic.set_probe(p.get());
         m->probes.push_back(std::move(p));
-        auto pf = std::make_unique<pfc_probe>(*m, c, "", nic->port.pfc());
-        nic->port.pfc().set_probe(pf.get());
+        auto pf = std::make_unique<pfc_probe>(*m, c, "", nic.port.pfc());
+        nic.port.pfc().set_probe(pf.get());
         m->probes.push_back(std::move(pf));
         auto pp = std::make_unique<pcie_probe>(("trace_pcie_" + c).c_str(), *m, c, fab.pcie_at(h));
         fab.pcie_at(h).set_probe(pp.get());
@@ -532,12 +436,12 @@ void waveforms::finish()
     if (m->finished) return;
     m->finished = true;
     // Detach first: the components outlive this object only briefly, but must not call it.
-    for (size_t h = 0; h < m->fab.nic_count(); ++h)
-        if (uet_nic* nic = m->fab.uet_nic_at(h)) {
-            nic->set_probe(nullptr);
-            nic->port.pfc().set_probe(nullptr);
-            m->fab.pcie_at(h).set_probe(nullptr);
-        }
+    for (size_t h = 0; h < m->fab.nic_count(); ++h) {
+        host_nic& nic = m->fab.nic_at(h);
+        nic.set_probe(nullptr);
+        nic.port.pfc().set_probe(nullptr);
+        m->fab.pcie_at(h).set_probe(nullptr);
+    }
     for (size_t i = 0; i < m->fab.switch_count(); ++i)
         for (size_t p = 0; p < m->fab.switch_at(i).port_count(); ++p) {
             m->fab.switch_at(i).port(p).queue().set_probe(nullptr);

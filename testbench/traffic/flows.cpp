@@ -6,6 +6,7 @@
 #include "hw/common/random.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
+#include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/flow_host.h"
 #include "testbench/elab/topology.h"
 #include "tlm/header_sizes.h"
@@ -13,7 +14,7 @@
 namespace uetsim {
 
 flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_pool& pool)
-    : sc_core::sc_module(name), m_pool(pool), m_mss(sc.nic.data_mss())
+    : sc_core::sc_module(name), m_pool(pool), m_mss(nic_data_mss(sc.nic))
 {
     random_stream rng(sc.simulation.random_seed, "flows.entropy");
     for (const auto& spec : sc.flows.messages) {

@@ -13,6 +13,8 @@
 #include "hw/kernel/time.h"
 #include "hw/nic/roce/roce_nic.h"
 #include "testbench/elab/fabric.h"
+#include "testbench/nics/roce_nic_entry.h"
+#include "testbench/nics/uet_nic_entry.h"
 #include "testbench/traffic/flows.h"
 #include "testbench/records/nd_stats_record.h"
 #include "testbench/records/record_clock.h"
@@ -197,10 +199,10 @@ TEST(roce_records, rows_every_interval_with_interval_differences)
     auto* traffic = new flows("flows", sc, *pool);
     auto* fab = new fabric(sc, *pool, *traffic);
     ASSERT_EQ(fab->nic_count(), 2u);
-    roce_nic* nic = fab->roce_nic_at(0);
+    roce_nic* nic = as_roce_nic(fab->nic_at(0));
     ASSERT_NE(nic, nullptr);
-    ASSERT_NE(fab->roce_nic_at(1), nullptr);
-    EXPECT_EQ(fab->uet_nic_at(0), nullptr);
+    ASSERT_NE(as_roce_nic(fab->nic_at(1)), nullptr);
+    EXPECT_EQ(as_uet_nic(fab->nic_at(0)), nullptr);
     auto* clock = new record_clock("clock", 1e-6, 1e-6);
     // With RoCE NICs the run writes roce-transport-stats, by default, and no UET records.
     const record_context ctx{sc, *fab, *traffic, nullptr, {*clock, *clock, *clock, *clock}};

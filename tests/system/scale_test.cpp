@@ -48,7 +48,7 @@ TEST(scale, a_fabric_beyond_the_machines_memory_is_refused_naming_the_limit)
     t.hosts_per_leaf = 16;
     t.spines = 256;
     t.uplinks_per_spine = 16;
-    const scale_estimate e = estimate_scale(t, nic_kind::uet);
+    const scale_estimate e = estimate_scale(t, scale_bytes_nic_host);
     EXPECT_EQ(e.switch_ports, 65536u + 2u * 4096u * 256u * 16u);
     ASSERT_LT(physical_memory_bytes(), e.bytes) << "the fabric must exceed this machine's memory";
     const std::string dir = scratch_dir("scale");
@@ -71,7 +71,7 @@ TEST(scale, a_fabric_beyond_the_machines_memory_is_refused_naming_the_limit)
     const uint32_t fits = uint32_t(std::stoul(r.err.substr(at + 10, end - at - 10)));
     EXPECT_EQ(fits % 16, 0u);
     t.hosts = fits;
-    EXPECT_LE(estimate_scale(t, nic_kind::uet).bytes, physical_memory_bytes());
+    EXPECT_LE(estimate_scale(t, scale_bytes_nic_host).bytes, physical_memory_bytes());
     t.hosts = fits + 16;
-    EXPECT_GT(estimate_scale(t, nic_kind::uet).bytes, physical_memory_bytes());
+    EXPECT_GT(estimate_scale(t, scale_bytes_nic_host).bytes, physical_memory_bytes());
 }

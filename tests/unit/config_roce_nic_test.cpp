@@ -8,6 +8,7 @@
 
 #include "sim/config/loader.h"
 #include "testbench/elab/instance_config.h"
+#include "testbench/elab/nic_factory.h"
 
 namespace uetsim::config {
 namespace {
@@ -35,7 +36,7 @@ TEST(config_roce_nic, defaults_are_the_pages)
     ASSERT_EQ(s.nic.type, nic_kind::roce);
     const roce_nic_config& r = s.nic.roce;
     EXPECT_EQ(r.mss, 4096u);
-    EXPECT_EQ(s.nic.data_mss(), 4096u);
+    EXPECT_EQ(nic_data_mss(s.nic), 4096u);
     EXPECT_EQ(r.mtu, 4184u);
     EXPECT_DOUBLE_EQ(r.retransmit_timeout_s, 64e-3);
     EXPECT_TRUE(r.ack_coalescing_enabled);
@@ -92,7 +93,7 @@ RdmaApplication:
                       "RoceNic.MinimumRatePercentage=0.2"});
     const roce_nic_config& r = s.nic.roce;
     EXPECT_EQ(r.mss, 2048u);
-    EXPECT_EQ(s.nic.data_mss(), 2048u);
+    EXPECT_EQ(nic_data_mss(s.nic), 2048u);
     EXPECT_DOUBLE_EQ(r.retransmit_timeout_s, 16e-3);
     EXPECT_FALSE(r.ack_coalescing_enabled);
     EXPECT_EQ(r.ack_threshold, 4u);

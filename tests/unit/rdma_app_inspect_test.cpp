@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/config/loader.h"
+#include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/app/app_inspect.h"
 
 using namespace uetsim;
@@ -12,7 +13,7 @@ using namespace uetsim;
 TEST(rdma_app_inspect, defaults_on_16_hosts)
 {
     const scenario sc = config::resolve_text("");
-    const auto j = rdma_app_json(sc, 16, 400e9);
+    const auto j = rdma_app_json(sc, 16, 400e9, nic_framing_of(sc.nic));
 
     EXPECT_EQ(j["enabled"], true);
     const auto& t = j["timeline"];
@@ -68,7 +69,7 @@ TEST(rdma_app_inspect, defaults_on_16_hosts)
 TEST(rdma_app_inspect, the_wqe_on_the_roce_nic)
 {
     const scenario sc = config::resolve_text("Nic: {Type: roce}\n");
-    const auto w = rdma_app_json(sc, 16, 400e9)["wqe"];
+    const auto w = rdma_app_json(sc, 16, 400e9, nic_framing_of(sc.nic))["wqe"];
     EXPECT_EQ(w["nic"], "roce");
     EXPECT_EQ(w["packets"], 62u);
     EXPECT_EQ(w["full_packets"], 61u);
@@ -78,10 +79,9 @@ TEST(rdma_app_inspect, the_wqe_on_the_roce_nic)
     EXPECT_EQ(w["opcodes"],
               nlohmann::ordered_json::parse(R"({"first": 1, "middle": 60, "last": 1, "only": 0})"));
     // RoceNic.MSS, not UetNic.RdmaDataMSS, cuts it.
-    const auto small = rdma_app_json(
-        config::resolve_text("Nic: {Type: roce}\nRoceNic: {MSS: 1024}\nUetNic: {RdmaDataMSS: "
-                             "2048}\n"),
-        16, 400e9)["wqe"];
+    const scenario s1024 = config::resolve_text(
+        "Nic: {Type: roce}\nRoceNic: {MSS: 1024}\nUetNic: {RdmaDataMSS: 2048}\n");
+    const auto small = rdma_app_json(s1024, 16, 400e9, nic_framing_of(s1024.nic))["wqe"];
     EXPECT_EQ(small["packets"], 245u);  // ceil(250,000 / 1,024)
     EXPECT_EQ(small["wire_bytes"], 250000u + 245u * 58u);
     EXPECT_EQ(small["opcodes"]["middle"], 243u);
@@ -93,7 +93,7 @@ TEST(rdma_app_inspect, a_one_packet_wqe_is_only)
     for (const char* nic : {"uet", "roce"}) {
         const scenario sc = config::resolve_text(std::string("Nic: {Type: ") + nic +
                                                  "}\nRdmaApplication: {WqeSize: 4096}\n");
-        const auto w = rdma_app_json(sc, 16, 400e9)["wqe"];
+        const auto w = rdma_app_json(sc, 16, 400e9, nic_framing_of(sc.nic))["wqe"];
         EXPECT_EQ(w["nic"], nic);
         EXPECT_EQ(w["packets"], 1u) << nic;
         EXPECT_EQ(w["opcodes"], nlohmann::ordered_json::parse(
@@ -107,7 +107,7 @@ TEST(rdma_app_inspect, follows_the_keys)
     const scenario sc = config::resolve_text(
         "RdmaApplication: {InitiatorRatio: 0.9, ResponderRatio: 0.1, WqeSize: 4096, "
         "DoorbellPayloadSize: 0}\nUetNic: {RdmaDataMSS: 2048}\n");
-    const auto j = rdma_app_json(sc, 16, 100e9);
+    const auto j = rdma_app_json(sc, 16, 100e9, nic_framing_of(sc.nic));
     EXPECT_EQ(j["placement"]["initiators"].size(), 15u);
     EXPECT_EQ(j["placement"]["responders"].size(), 1u);
     EXPECT_EQ(j["placement"]["pairs"].size(), 15u);
@@ -122,7 +122,7 @@ TEST(rdma_app_inspect, unplaceable_ratios_with_the_application_off)
 {
     const scenario sc = config::resolve_text(
         "RdmaApplication: {Enabled: false, InitiatorRatio: 0.6, ResponderRatio: 0.6}\n");
-    const auto j = rdma_app_json(sc, 16, 400e9);
+    const auto j = rdma_app_json(sc, 16, 400e9, nic_framing_of(sc.nic));
     EXPECT_EQ(j["enabled"], false);
     EXPECT_TRUE(j["placement"]["pairs"].empty());
     ASSERT_EQ(j["placement"]["errors"].size(), 1u);

@@ -23,11 +23,11 @@ TEST(scale_estimate, counts_hosts_switches_and_ports_as_the_builder_makes_them)
         const topology t = build_topology(c, link_config{});
         size_t ports = 0;
         for (uint32_t d = t.hosts; d < t.devices.size(); ++d) ports += t.devices[d].ports.size();
-        const scale_estimate e = estimate_scale(c, nic_kind::raw);
+        const scale_estimate e = estimate_scale(c, scale_bytes_raw_host);
         EXPECT_EQ(e.hosts, t.hosts);
         EXPECT_EQ(e.switches, t.switch_count());
         EXPECT_EQ(e.switch_ports, ports);
-        EXPECT_EQ(e.bytes, scale_bytes_fixed + e.hosts * scale_bytes_per_host(nic_kind::raw) +
+        EXPECT_EQ(e.bytes, scale_bytes_fixed + e.hosts * scale_bytes_raw_host +
                                ports * scale_bytes_per_switch_port);
     }
 }
@@ -38,12 +38,12 @@ TEST(scale_estimate, k64_fits_the_8_gb_target_with_or_without_nics_and_nics_cost
     topology_config c;
     c.kind = topology_kind::fat_tree;
     c.k = 64;
-    const scale_estimate raw = estimate_scale(c, nic_kind::raw);
+    const scale_estimate raw = estimate_scale(c, scale_bytes_raw_host);
     EXPECT_EQ(raw.hosts, 65536u);
     EXPECT_EQ(raw.switches, 5120u);
     EXPECT_EQ(raw.switch_ports, 327680u);
     EXPECT_LT(raw.bytes, 8'000'000'000ull);
-    const scale_estimate uet = estimate_scale(c, nic_kind::uet);
+    const scale_estimate uet = estimate_scale(c, scale_bytes_nic_host);
     EXPECT_GT(uet.bytes, raw.bytes);
     EXPECT_LT(uet.bytes, 8'000'000'000ull);
     EXPECT_GT(uet.bytes, 4'488'000'000ull);  // not below what K = 64 was measured to take

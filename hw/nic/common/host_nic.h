@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "hw/common/state_probe.h"
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/host_port_stats.h"
 #include "hw/nic/common/nic_port.h"
@@ -40,6 +41,14 @@ public:
     // The queue pair that carries a workload's messages to `dst_host` (post_message), or
     // k_no_queue_pair for a message that stands alone (the UET NIC: a PDC per message).
     virtual uint32_t workload_queue_pair(uint32_t dst_host) const { return k_no_queue_pair; }
+    // The NIC's EnableBufferStats: net-buff-stats reports its pools.
+    virtual bool buffer_stats_enabled() const { return false; }
+    // nd-stats `rx_drops` of the NIC's port: its receive pools' drops, plus what the type's
+    // transport discards on arrival where its pages count that too (RoCE).
+    virtual uint64_t nd_rx_drops() const { return port.stats().rx_drops; }
+    // The waveform probe of the NIC's own state (Trace.*), or nullptr to detach it; a type
+    // without one ignores it.
+    virtual void set_probe(state_probe* p) { (void)p; }
 
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override
     {

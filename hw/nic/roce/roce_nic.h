@@ -62,6 +62,11 @@ public:
     roce_transport_counters& counters() { return sync_counters(); }
     const roce_transport_counters& counters() const { return sync_counters(); }
     const roce_nic_config& config() const { return m_cfg; }
+    bool buffer_stats_enabled() const override { return m_cfg.enable_buffer_stats; }
+    uint64_t nd_rx_drops() const override
+    {
+        return roce_nd_rx_drops(port.stats().rx_drops, counters());
+    }
 
     // Read-only state for tests and waveforms.
     size_t open_queue_pairs() const { return m_qps.size(); }

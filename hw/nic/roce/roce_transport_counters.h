@@ -37,4 +37,12 @@ struct roce_transport_counters
     }
 };
 
+// nd-stats `rx_drops` of a RoCE NIC's port (the output-files page): the drops of its receive
+// pools (`pool_drops`, the port's own count) + num_rx_drops_no_qp_data + num_rx_drops_after_nak.
+// Control packets without a queue pair, ghost ACKs and payload discards are not in it.
+inline uint64_t roce_nd_rx_drops(uint64_t pool_drops, const roce_transport_counters& c)
+{
+    return pool_drops + c.rx_drops_no_qp_data + c.rx_drops_after_nak;
+}
+
 }  // namespace uetsim

@@ -89,7 +89,7 @@ public:
     bool event_logging() const { return m_cfg.enable_event_logging; }
     void set_event_sink(uet_event_sink* s) { m_events = m_cfg.enable_event_logging ? s : nullptr; }
     // net-buff-stats: this NIC's pools take part when its EnableBufferStats is on.
-    bool buffer_stats() const { return m_cfg.enable_buffer_stats; }
+    bool buffer_stats_enabled() const override { return m_cfg.enable_buffer_stats; }
     // The prefetch buffer, or nullptr when PrefetchBufferEnable is off.
     const prefetch_buffer* prefetch() const { return m_prefetch.get(); }
     uet_transport_counters& counters() { return m_counters; }
@@ -116,7 +116,7 @@ public:
     uint64_t monitor_triggers() const { return m_monitor_triggers; }
     // Called after each scheduler step, received packet, timer and sent frame (nullptr: not
     // traced).
-    void set_probe(state_probe* p) { m_probe = p; }
+    void set_probe(state_probe* p) override { m_probe = p; }
 
 private:
     struct timer

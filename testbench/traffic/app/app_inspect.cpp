@@ -3,11 +3,11 @@
 #include "testbench/traffic/app/placement.h"
 #include "testbench/traffic/app/timeline.h"
 #include "testbench/traffic/app/wqe_math.h"
-#include "tlm/header_sizes.h"
 
 namespace uetsim {
 
-nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double host_link_rate_bps)
+nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double host_link_rate_bps,
+                                     const nic_data_framing& nic)
 {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     j["enabled"] = sc.rdma.enabled;
@@ -38,14 +38,11 @@ nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double 
     }
     j["placement"] = pj;
 
-    // The application runs on UET or RoCE NICs (a raw port has no transport): each cuts the WQE
-    // at its own MSS and adds its own headers (UET 106 B, RoCE 58 B).
-    const bool roce = sc.nic.type == nic_kind::roce;
+    // Each NIC type cuts the WQE at its own MSS and adds its own headers (UET 106 B, RoCE 58 B).
     const wqe_shape w =
-        shape_wqe(sc.rdma.wqe_bytes, sc.nic.data_mss(),
-                  roce ? wire::roce_data_overhead : wire::uet_data_overhead, host_link_rate_bps);
+        shape_wqe(sc.rdma.wqe_bytes, nic.mss, nic.overhead_bytes, host_link_rate_bps);
     const bool only = w.packets == 1;
-    j["wqe"] = {{"nic", roce ? "roce" : "uet"},
+    j["wqe"] = {{"nic", std::string(nic.name)},
                 {"bytes", w.bytes},
                 {"packets", w.packets},
                 {"full_packets", w.full_packets},

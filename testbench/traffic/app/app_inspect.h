@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "testbench/elab/nic_data_framing.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
@@ -20,7 +21,9 @@ namespace uetsim {
 // plus `enabled` (RdmaApplication.Enabled as resolved). `hosts` is the topology's host count and
 // `host_link_rate_bps` the rate of a host's network link (serialization of one WQE). When the
 // ratios cannot be placed (only possible with the application off), the placement lists are
-// empty and placement.errors says why.
-nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double host_link_rate_bps);
+// empty and placement.errors says why. `nic` is the framing of the scenario's Nic.Type
+// (nic_framing_of): the WQE is cut at its MSS and carries its headers.
+nlohmann::ordered_json rdma_app_json(const scenario& sc, uint32_t hosts, double host_link_rate_bps,
+                                     const nic_data_framing& nic);
 
 }  // namespace uetsim
