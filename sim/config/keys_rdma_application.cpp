@@ -67,8 +67,6 @@ void add_rdma_application_keys(scenario_schema& s)
              auto& app = sc.rdma;
              if (!given.count(enabled))
                  app.enabled = sc.flows.messages.empty() && !sc.chakra.enabled();
-             // The RoCE NIC's queue pairs take their control class from the application.
-             sc.nic.roce.control_traffic_class = app.control_tc;
              if (!app.enabled) return;
              if (sc.nic.type == nic_kind::raw)
                  fail_rule(

@@ -111,6 +111,14 @@ void add_roce_nic_keys(scenario_schema& s)
          "class's one 126-byte ACK.",
          "on for TC0 and TC1 by default, unlike the UET NIC", "; set it below Xoff"});
 
+    // First of RoCE's rules: the ones below read the class it sets.
+    s.rules.push_back(
+        {"The RoCE NIC's queue pairs send their ACKs, NAKs and CNPs in "
+         "RdmaApplication.RdmaControlPacketTC.",
+         {"RdmaApplication.RdmaControlPacketTC"},
+         [](scenario& sc, const given_keys&) {
+             sc.nic.roce.control_traffic_class = sc.rdma.control_tc;
+         }});
     s.rules.push_back(
         {"RoceNic.MSS + 58 B is below RoceNic.Mtu (the largest MSS at the default 4,184-byte Mtu "
          "is 4,125).",
