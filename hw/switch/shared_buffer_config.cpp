@@ -180,21 +180,6 @@ bool parse_shared_buffer_list(std::string_view key, std::string_view text, std::
     }
 }
 
-const char* to_string(egress_limit_form f)
-{
-    switch (f) {
-        case egress_limit_form::dynamic:
-            return "dynamic";
-        case egress_limit_form::even_split:
-            return "even_split";
-        case egress_limit_form::fixed_cap:
-            return "fixed_cap";
-        case egress_limit_form::uet_policy:
-            return "uet_policy";
-    }
-    return "?";
-}
-
 ecn_band shared_buffer_layout::ecn_thresholds(uint8_t pool, double min_threshold,
                                               double max_threshold) const
 {
@@ -267,39 +252,21 @@ shared_buffer_layout derive_shared_buffer_layout(const shared_buffer_config& cfg
     for (auto& p : l.pools)
         p.headroom_limit_bytes = p.lossless_classes ? cfg.head_room_per_port_limit_bytes : 0;
 
-    // Stage 4: the egress limit's form, its fixed value and the static limit ECN reads.
+    // Stage 4: the admission policy (the keys' form, or one from outside) fixes each pool's
+    // egress limit and the static limit ECN reads.
     const uint64_t cap = uint64_t(cfg.queue_drop_threshold) * cfg.plane_bdp_bytes;
-    if (cfg.uet_policy_enabled) {
-        l.form = egress_limit_form::uet_policy;
-        l.trimmable_rtx_allowance = true;
-    } else if (cfg.lossy_alpha > 0) {
-        l.form = egress_limit_form::dynamic;
-    } else {
-        l.form = cfg.queue_drop_threshold_enable ? egress_limit_form::fixed_cap
-                                                 : egress_limit_form::even_split;
-    }
-    l.lossy_alpha = cfg.lossy_alpha;
-    for (auto& p : l.pools) {
-        switch (l.form) {
-            case egress_limit_form::dynamic:
-                p.static_egress_limit_bytes = p.nominal_bytes;
-                p.fixed_egress_limit_bytes = 0;
-                break;
-            case egress_limit_form::even_split:
-                p.fixed_egress_limit_bytes =
-                    connected_ports ? p.nominal_bytes / connected_ports : p.nominal_bytes;
-                p.static_egress_limit_bytes = p.fixed_egress_limit_bytes;
-                break;
-            case egress_limit_form::fixed_cap:
-                p.fixed_egress_limit_bytes = cap;
-                p.static_egress_limit_bytes = cap;
-                break;
-            case egress_limit_form::uet_policy:
-                p.fixed_egress_limit_bytes = cfg.trimming_enabled ? cfg.plane_bdp_bytes : cap;
-                p.static_egress_limit_bytes = p.fixed_egress_limit_bytes;
-                break;
-        }
-    }
+    if (cfg.admission)
+        l.admission = cfg.admission;
+    else if (cfg.uet_policy_enabled)
+        l.admission = uet_policy_egress_limit(cfg.trimming_enabled ? cfg.plane_bdp_bytes : cap);
+    else if (cfg.lossy_alpha > 0)
+        l.admission = dynamic_egress_limit(cfg.lossy_alpha);
+    else if (cfg.queue_drop_threshold_enable)
+        l.admission = fixed_cap_egress_limit(cap);
+    else
+        l.admission = even_split_egress_limit(connected_ports);
+    const admission_policy& stage4 = policy_of(l.admission);
+    for (auto& p : l.pools) stage4.size(p);
 
     // Stage 5: the same Xoff and Xon for every port and pool.
     l.xoff_bytes = cfg.static_pool_xoff_threshold_bytes;

@@ -8,11 +8,14 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hw/common/value_range.h"
+#include "hw/switch/admission_policy.h"
+#include "hw/switch/shared_buffer_pool.h"
 
 namespace uetsim {
 
@@ -42,6 +45,9 @@ struct shared_buffer_config
     bool uet_policy_enabled = false;
     bool report_per_port_buffer_stats = false;
     bool trimming_enabled = false;
+    // Not a key: an admission policy from outside the tree (tests/seams), which replaces the
+    // stage 4 form the keys choose; null: theirs.
+    std::shared_ptr<const admission_policy> admission;
 
     // A `bytes` value is at most 4,294,967,295 (configuration page). The other ranges are
     // uetsim's: the page gives a type but no range, and these keep the arithmetic meaningful.
@@ -64,30 +70,6 @@ struct shared_buffer_config
 bool parse_shared_buffer_list(std::string_view key, std::string_view text, std::vector<double>& out,
                               std::string& error);
 
-// Stage 4's three forms of a lossy egress queue's limit, and the UET policy's fixed one.
-enum class egress_limit_form {
-    dynamic,     // LossyAlpha > 0: LossyAlpha x the pool's free egress bytes, per packet
-    even_split,  // LossyAlpha 0, QueueDropThresholdEnable false: pool / connected ports
-    fixed_cap,   // LossyAlpha 0, QueueDropThresholdEnable true: QueueDropThreshold x PlaneBDP
-    uet_policy,  // UETPolicyEnabled: PlaneBDP with trimming, QueueDropThreshold x PlaneBDP without
-};
-const char* to_string(egress_limit_form f);
-
-struct shared_buffer_pool
-{
-    bool allocated = false;        // a non-zero PoolAllocationMap entry (or a UET-policy pool)
-    uint64_t nominal_bytes = 0;    // entry x sizing total: before the remainder moves to the last
-    uint64_t bytes = 0;            // its size, the remainder included: what the accounting bounds
-    uint8_t classes = 0;           // bit t: TCt is mapped to this pool
-    uint8_t lossless_classes = 0;  // the priority group: the PFC-enabled classes among them
-    uint64_t headroom_limit_bytes = 0;  // per port; HeadRoomPerPortLimit where lossless, else 0
-    // The limit the ECN thresholds are fractions of, fixed at start (from the nominal size, as
-    // the configuration page says for the last pool), and the fixed egress limit of a lossy
-    // queue (0 under the dynamic form, where the limit moves with the free bytes).
-    uint64_t static_egress_limit_bytes = 0;
-    uint64_t fixed_egress_limit_bytes = 0;
-};
-
 struct ecn_band
 {
     uint64_t min_bytes = 0;  // MinThreshold x static limit
@@ -103,10 +85,8 @@ struct shared_buffer_layout
     std::array<shared_buffer_pool, shared_buffer_pools> pools{};
     std::array<uint8_t, shared_buffer_classes> tc_pool{};  // Stage 3
     uint8_t lossless_classes = 0;                          // bit t: EnablePFC[t] is 1
-    egress_limit_form form = egress_limit_form::dynamic;   // Stage 4
-    double lossy_alpha = 1.0;
-    bool trimmable_rtx_allowance = false;  // UET policy: a trimmable retransmission gets 1.5x
-    uint64_t xoff_bytes = 0;               // Stage 5, every port and pool
+    admission_form admission;                              // Stage 4
+    uint64_t xoff_bytes = 0;                               // Stage 5, every port and pool
     uint64_t xon_bytes = 0;
 
     uint8_t pool_of(uint8_t tc) const { return tc_pool[tc]; }
@@ -114,7 +94,12 @@ struct shared_buffer_layout
 
     // A lossy queue's egress limit in `pool` when the pool holds `pool_egress_bytes` at egress
     // across all ports; `trimmable_rtx`: the packet carries the trimmable-retransmit codepoint.
-    double egress_queue_limit(uint8_t pool, uint64_t pool_egress_bytes, bool trimmable_rtx) const;
+    double egress_queue_limit(uint8_t pool, uint64_t pool_egress_bytes, bool trimmable_rtx) const
+    {
+        return egress_limit_of(admission, pools[pool], pool_egress_bytes, trimmable_rtx);
+    }
+    // The stage 4 form this switch runs (admission_policy::name).
+    std::string_view admission_name() const { return policy_of(admission).name(); }
 
     // The ECN band of `pool`: EcnHandler's MinThreshold and MaxThreshold x its static limit.
     ecn_band ecn_thresholds(uint8_t pool, double min_threshold, double max_threshold) const;
@@ -152,19 +137,5 @@ struct lossless_class_sizing
 std::vector<lossless_class_sizing> check_lossless_sizing(const shared_buffer_layout& layout,
                                                          uint64_t largest_packet_bytes,
                                                          uint64_t in_flight_bytes);
-
-// Per lossy packet at egress, inline.
-inline double shared_buffer_layout::egress_queue_limit(uint8_t pool, uint64_t pool_egress_bytes,
-                                                       bool trimmable_rtx) const
-{
-    const shared_buffer_pool& p = pools[pool];
-    if (form == egress_limit_form::dynamic) {
-        const uint64_t free = p.bytes > pool_egress_bytes ? p.bytes - pool_egress_bytes : 0;
-        return lossy_alpha * double(free);
-    }
-    const uint64_t limit = p.fixed_egress_limit_bytes;
-    if (trimmable_rtx && trimmable_rtx_allowance) return double(limit + limit / 2);
-    return double(limit);
-}
 
 }  // namespace uetsim

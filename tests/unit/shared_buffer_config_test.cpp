@@ -63,7 +63,7 @@ TEST(shared_buffer_config, default_128_ports_headroom_pools_and_priority_groups)
 TEST(shared_buffer_config, default_128_ports_ecn_band_and_pfc_thresholds)
 {
     const shared_buffer_layout l = derive_shared_buffer_layout(shared_buffer_config{}, 128);
-    EXPECT_EQ(l.form, egress_limit_form::dynamic);
+    EXPECT_EQ(l.admission_name(), "dynamic");
     EXPECT_EQ(l.pools[0].static_egress_limit_bytes, 200'908'800u);
     EXPECT_EQ(l.pools[1].static_egress_limit_bytes, 22'323'200u);
     const ecn_band b0 = l.ecn_thresholds(0, 0.2, 0.8);
@@ -149,7 +149,7 @@ TEST(shared_buffer_config, fixed_egress_limits_of_the_worked_example)
     shared_buffer_config cfg;
     cfg.lossy_alpha = 0;
     shared_buffer_layout l = derive_shared_buffer_layout(cfg, 128);
-    EXPECT_EQ(l.form, egress_limit_form::even_split);
+    EXPECT_EQ(l.admission_name(), "even_split");
     EXPECT_EQ(l.pools[0].bytes, 200'908'800u);
     EXPECT_EQ(l.xoff_bytes, 700'000u);
     EXPECT_EQ(l.pools[0].fixed_egress_limit_bytes, 1'569'600u);
@@ -164,7 +164,7 @@ TEST(shared_buffer_config, fixed_egress_limits_of_the_worked_example)
 
     cfg.queue_drop_threshold_enable = true;
     l = derive_shared_buffer_layout(cfg, 128);
-    EXPECT_EQ(l.form, egress_limit_form::fixed_cap);
+    EXPECT_EQ(l.admission_name(), "fixed_cap");
     EXPECT_EQ(l.pools[0].fixed_egress_limit_bytes, 1'500'000u);  // 5 x 300,000
     EXPECT_EQ(l.pools[1].fixed_egress_limit_bytes, 1'500'000u);
     const uint64_t sum = 128 * l.pools[0].fixed_egress_limit_bytes;
@@ -182,7 +182,7 @@ TEST(shared_buffer_config, fixed_egress_limits_of_the_worked_example)
     // With LossyAlpha above 0, QueueDropThresholdEnable is not read.
     cfg.lossy_alpha = 0.5;
     l = derive_shared_buffer_layout(cfg, 128);
-    EXPECT_EQ(l.form, egress_limit_form::dynamic);
+    EXPECT_EQ(l.admission_name(), "dynamic");
     EXPECT_DOUBLE_EQ(l.egress_queue_limit(0, 0, false), 100'454'400.0);
 }
 
@@ -256,7 +256,7 @@ TEST(shared_buffer_config, uet_policy_pools_and_limits)
     EXPECT_EQ(l.pools[1].lossless_classes, 0b10);
     EXPECT_EQ(l.pools[2].lossless_classes, 0);
     EXPECT_EQ(l.xoff_bytes, 700'000u);  // Stage 5 still applies
-    EXPECT_EQ(l.form, egress_limit_form::uet_policy);
+    EXPECT_EQ(l.admission_name(), "uet_policy");
     // Trimming off: QueueDropThreshold x PlaneBDP; LossyAlpha is not used.
     EXPECT_DOUBLE_EQ(l.egress_queue_limit(0, 90'000'000, false), 1'500'000.0);
     EXPECT_DOUBLE_EQ(l.egress_queue_limit(0, 0, true), 2'250'000.0);
