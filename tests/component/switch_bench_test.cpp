@@ -19,122 +19,27 @@
 #include "hw/switch/fabric_switch.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
+#include "tests/support/switch_bench.h"
 
 using namespace uetsim;
 
 namespace {
 
-constexpr double k_rate_bps = 400e9;
 constexpr uint64_t k_latency_ps = 500'000;
 constexpr uint64_t k_data_ps = 84'040;  // one 4,202-byte frame at 400 Gbps
 
-// The far end of one switch port: `out` feeds the port's input, `in` takes its output.
-struct stub_port : sc_core::sc_module
-{
-    struct frame
-    {
-        uint64_t id;
-        uint64_t first_bit_ps;  // when the switch started sending it
-        uint32_t wire_bytes;
-        uint8_t dscp;
-        bool trimmed;
-    };
-
-    packet_initiator_socket out;
-    packet_target_socket in;
-    std::vector<frame> got;
-
-    stub_port(const sc_core::sc_module_name& n, packet_pool& pool)
-        : sc_core::sc_module(n), out("out"), in("in")
-    {
-        in.on_receive([this, &pool](packet& p) {
-            got.push_back(
-                {p.id, to_ps(sc_core::sc_time_stamp()), p.wire_bytes, p.ip.dscp, p.trimmed});
-            const sc_core::sc_time busy = serialization(p.wire_bytes, k_rate_bps);
-            pool.release(&p);
-            return busy;  // the switch port may not start its next frame before then
-        });
-    }
-};
+using bench = test::switch_bench;
+using stub_port = test::switch_stub_port;
+using test::simulate;
+using test::wait_until_ps;
 
 // A switch with `ports` stub ports; host h is reached through port h.
-struct bench : sc_core::sc_module
-{
-    packet_pool pool;
-    fabric_switch sw;
-    std::vector<std::unique_ptr<stub_port>> stubs;
-    std::function<void()> body;
-
-    static routing_table routes(size_t ports)
-    {
-        routing_table t;
-        for (uint16_t h = 0; h < ports; ++h) t.add_route(h, {h});
-        return t;
-    }
-
-    static fabric_switch::port_spec spec(bool nic_facing)
-    {
-        fabric_switch::port_spec s;
-        s.nic_facing = nic_facing;
-        return s;
-    }
-
-    bench(const sc_core::sc_module_name& n, const switch_config& cfg, size_t ports, bool nic_facing)
-        : sc_core::sc_module(n)
-        , sw("switch", 100, cfg, routes(ports),
-             std::vector<fabric_switch::port_spec>(ports, spec(nic_facing)), 1, pool)
-    {
-        SC_HAS_PROCESS(bench);
-        for (size_t i = 0; i < ports; ++i) {
-            stubs.push_back(
-                std::make_unique<stub_port>(("stub" + std::to_string(i)).c_str(), pool));
-            stubs.back()->out.bind(sw.port(i).in);
-            sw.port(i).tx.out.bind(stubs.back()->in);
-        }
-        SC_THREAD(run);
-    }
-
-    void run()
-    {
-        if (body) body();
-    }
-
-    // A packet arrives on `port` for host `dst` now.
-    packet& inject(size_t port, uint16_t dst, packet_kind kind, uint32_t payload, uint8_t tc,
-                   dscp::role role = dscp::role::no_trim)
-    {
-        packet& p = *pool.acquire();
-        p.kind = kind;
-        p.payload_bytes = payload;
-        p.wire_bytes = wire_size(kind, payload);
-        p.dst_node = dst;
-        p.ip.dscp = dscp::make(tc, role);
-        p.ip.ecn = ecn::not_ect;
-        stubs[port]->out.send(p);
-        return p;
-    }
-    packet& data(size_t port, uint16_t dst, uint8_t tc = 0, dscp::role r = dscp::role::no_trim)
-    {
-        return inject(port, dst, packet_kind::uet_data, 4096, tc, r);
-    }
-};
-
 bench& make_bench(const switch_config& cfg, size_t ports = 3, bool nic_facing = false)
 {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-    static bench* b = new bench("bench", cfg, ports, nic_facing);  // one per process
-    return *b;
-}
-
-void simulate(bench& b, std::function<void()> body)
-{
-    b.body = std::move(body);
-    sc_core::sc_start();
-}
-
-void wait_until_ps(uint64_t ps)
-{
-    sc_core::wait(picoseconds(ps) - sc_core::sc_time_stamp());
+    fabric_switch::port_spec s;
+    s.nic_facing = nic_facing;
+    return test::make_switch_bench(cfg, bench::host_per_port(ports),
+                                   std::vector<fabric_switch::port_spec>(ports, s));
 }
 
 }  // namespace

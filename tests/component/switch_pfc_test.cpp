@@ -19,6 +19,7 @@
 #include "hw/switch/fabric_switch.h"
 #include "tlm/packet_pool.h"
 #include "tlm/packet_protocol.h"
+#include "tests/support/switch_bench.h"
 
 using namespace uetsim;
 
@@ -29,130 +30,25 @@ constexpr uint64_t k_data_ps = 84'040;
 constexpr uint64_t k_pfc_ps = 1'280;
 constexpr uint64_t k_link_delay_ps = 500'000;
 
-struct stub_port : sc_core::sc_module
-{
-    struct frame
-    {
-        uint64_t start_ps;
-        packet_kind kind;
-        uint32_t wire_bytes;
-        uint8_t tc;
-        uint8_t class_enable;
-        uint16_t quanta;  // of the first named class
-    };
-    packet_initiator_socket out;
-    packet_target_socket in;
-    std::vector<frame> got;
+using bench = test::switch_bench;
+using stub_port = test::switch_stub_port;
+using test::simulate;
+using test::wait_until_ps;
 
-    stub_port(const sc_core::sc_module_name& n, packet_pool& pool)
-        : sc_core::sc_module(n), out("out"), in("in")
-    {
-        in.on_receive([this, &pool](packet& p) {
-            uint16_t q = 0;
-            for (int t = 0; t < 8; ++t)
-                if ((p.pfc.class_enable >> t) & 1u) {
-                    q = p.pfc.quanta[t];
-                    break;
-                }
-            got.push_back({to_ps(sc_core::sc_time_stamp()), p.kind, p.wire_bytes,
-                           dscp::traffic_class(p.ip.dscp), p.pfc.class_enable, q});
-            const sc_core::sc_time busy = serialization(p.wire_bytes, k_rate_bps);
-            pool.release(&p);
-            return busy;
-        });
-    }
-    std::vector<frame> of(packet_kind k) const
-    {
-        std::vector<frame> r;
-        for (const auto& f : got)
-            if (f.kind == k) r.push_back(f);
-        return r;
-    }
-};
-
-struct bench : sc_core::sc_module
-{
-    packet_pool pool;
-    fabric_switch sw;
-    std::vector<std::unique_ptr<stub_port>> stubs;
-    std::function<void()> body;
-
-    static routing_table routes(size_t ports)
-    {
-        routing_table t;
-        for (uint16_t h = 0; h < ports; ++h) t.add_route(h, {h});
-        return t;
-    }
-    static std::vector<fabric_switch::port_spec> specs(size_t ports)
-    {
-        fabric_switch::port_spec s;
-        s.link = {k_rate_bps, k_link_delay_ps};
-        return std::vector<fabric_switch::port_spec>(ports, s);
-    }
-
-    bench(const sc_core::sc_module_name& n, const switch_config& cfg, size_t ports)
-        : sc_core::sc_module(n), sw("switch", 100, cfg, routes(ports), specs(ports), 1, pool)
-    {
-        SC_HAS_PROCESS(bench);
-        for (size_t i = 0; i < ports; ++i) {
-            stubs.push_back(
-                std::make_unique<stub_port>(("stub" + std::to_string(i)).c_str(), pool));
-            stubs.back()->out.bind(sw.port(i).in);
-            sw.port(i).tx.out.bind(stubs.back()->in);
-        }
-        SC_THREAD(run);
-    }
-    void run()
-    {
-        if (body) body();
-    }
-
-    void data(size_t port, uint16_t dst, uint8_t tc)
-    {
-        packet& p = *pool.acquire();
-        p.kind = packet_kind::uet_data;
-        p.payload_bytes = 4096;
-        p.wire_bytes = wire_size(p.kind, 4096);
-        p.dst_node = dst;
-        p.ip.dscp = dscp::make(tc, dscp::role::no_trim);
-        stubs[port]->out.send(p);
-    }
-    // The peer on `port` sends a PFC frame for the classes of `mask` (arriving now).
-    void pfc(size_t port, uint8_t mask, uint16_t quanta)
-    {
-        packet& p = *pool.acquire();
-        p.kind = packet_kind::pfc;
-        p.wire_bytes = wire::pfc_uet_bytes;
-        p.pfc.class_enable = mask;
-        for (int t = 0; t < 8; ++t)
-            if ((mask >> t) & 1u) p.pfc.quanta[t] = quanta;
-        stubs[port]->out.send(p);
-    }
-};
-
+// A switch with `ports` stub ports on 400 Gbps, 500 ns links; host h is reached through port h.
 bench& make_bench(const switch_config& cfg, size_t ports = 3)
 {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-    static bench* b = new bench("bench", cfg, ports);  // one per process
-    return *b;
-}
-
-void simulate(bench& b, std::function<void()> body)
-{
-    b.body = std::move(body);
-    sc_core::sc_start();
-}
-
-void wait_until_ps(uint64_t ps)
-{
-    sc_core::wait(picoseconds(ps) - sc_core::sc_time_stamp());
+    fabric_switch::port_spec s;
+    s.link = {k_rate_bps, k_link_delay_ps};
+    return test::make_switch_bench(cfg, bench::host_per_port(ports),
+                                   std::vector<fabric_switch::port_spec>(ports, s));
 }
 
 std::vector<uint64_t> starts(const std::vector<stub_port::frame>& f, int tc = -1)
 {
     std::vector<uint64_t> r;
     for (const auto& x : f)
-        if (tc < 0 || x.tc == tc) r.push_back(x.start_ps);
+        if (tc < 0 || x.tc == tc) r.push_back(x.first_bit_ps);
     return r;
 }
 
