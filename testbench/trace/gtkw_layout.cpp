@@ -13,6 +13,13 @@ std::string component_of(const std::string& dotted)
     return dotted.substr(0, dotted.find('.'));
 }
 
+double gtkw_zoom_for(double span)
+{
+    // At zoom z gtkwave draws 2^-z time units per 256 pixels (measured: the 1600-pixel window's
+    // wave pane, about 1,420 pixels, spans 5.55 x 2^-z); the span fills 1,350 of them.
+    return -std::log2(span * 256.0 / 1350.0);
+}
+
 std::string gtkw_layout::text() const
 {
     std::ostringstream o;
@@ -22,12 +29,12 @@ std::string gtkw_layout::text() const
     o << "[timestart] " << start_ps << "\n";
     o << "[size] 1600 1000\n";
     o << "[pos] -1 -1\n";
-    // Zoom so that the whole window fits about 1400 pixels (gtkwave's zoom is log2-based).
+    // Zoomed to the dumped window.
     {
-        const double span = double(end_ps > start_ps ? end_ps - start_ps : 1);
-        int z = 0;
-        while (z > -60 && span * std::ldexp(1.0, z) > 1400) --z;
-        o << "*" << z << ".000000 -1\n";
+        char zoom[32];
+        std::snprintf(zoom, sizeof zoom, "%.6f",
+                      gtkw_zoom_for(double(end_ps > start_ps ? end_ps - start_ps : 1)));
+        o << "*" << zoom << " -1\n";
     }
     std::string group;
     for (const auto& s : signals) {

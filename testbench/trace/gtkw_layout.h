@@ -18,12 +18,13 @@ struct gtkw_signal
 
 struct gtkw_layout
 {
-    // gtkwave opens [dumpfile] relative to its working folder; when that fails it tries the
-    // dump's path relative to [savefile]'s, so both are written absolute.
+    // Both relative to the .gtkw's folder (the trace beside it: its file name), so the output
+    // folder can move: gtkwave opens a relative [dumpfile] from the folder it read the .gtkw in
+    // when the file has a [savefile] line, whatever that line's folder says.
     std::string dump_file;
-    std::string save_file;  // empty: no [savefile] line
-    uint64_t start_ps = 0, end_ps = 0;
-    std::vector<gtkw_signal> signals;  // in display order; a new component starts a group
+    std::string save_file;  // empty: no [savefile] line (a relative dump_file then fails)
+    uint64_t start_ps = 0, end_ps = 0;  // the dumped window: gtkwave opens zoomed to it
+    std::vector<gtkw_signal> signals;   // in display order; a new component starts a group
 
     // gtkwave's trace flags: decimal, right-justified; analog step adds 0x8000.
     static constexpr unsigned flag_decimal = 0x24;
@@ -35,6 +36,10 @@ struct gtkw_layout
     std::string text() const;
     void write(const std::string& path) const;  // throws std::runtime_error
 };
+
+// gtkwave's zoom at which `span` time units fill the wave pane of the layout's 1600 x 1000
+// window, with a margin of about 5%.
+double gtkw_zoom_for(double span);
 
 // The component of a dotted signal name: its first part (host0, leaf0-spine1, leaf0).
 std::string component_of(const std::string& dotted);

@@ -452,8 +452,13 @@ void waveforms::finish()
     for (size_t i = 0; i < m->fab.link_count(); ++i) m->fab.link_at(i).set_probe(nullptr);
     m->rec->finish(now_ps());
     gtkw_layout l;
-    l.dump_file = std::filesystem::absolute(m->trace_path).lexically_normal().string();
-    l.save_file = std::filesystem::absolute(m->gtkw_path).lexically_normal().string();
+    // Relative to the layout's folder, so the output folder can move.
+    const std::filesystem::path gtkw = std::filesystem::absolute(m->gtkw_path).lexically_normal();
+    l.dump_file = std::filesystem::absolute(m->trace_path)
+                      .lexically_normal()
+                      .lexically_relative(gtkw.parent_path())
+                      .string();
+    l.save_file = gtkw.filename().string();
     l.start_ps = m->rec->opened() ? m->rec->window_start_ps() : 0;
     l.end_ps = m->rec->opened() ? m->rec->window_end_ps() : now_ps();
     l.signals = m->layout;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -94,9 +95,10 @@ TEST(trace, trigger_on_first_trim_starts_pre_trigger_before_it)
     EXPECT_EQ(queues, 32);  // two leaves, each with 8 host ports and 8 spine ports
     // The host's window signals are there, named {component}.{signal}.
     EXPECT_FALSE(v.of("host0.g0.cwnd_bytes").empty());
-    // The layout opens the trace by its file name.
+    // The layout names the trace and itself relative to its folder, so the folder can move.
     const std::string gtkw = read_text(dir + "/out/tr.gtkw");
-    EXPECT_NE(gtkw.find("/out/tr.fst\"\n"), std::string::npos) << gtkw;
+    EXPECT_NE(gtkw.find("[dumpfile] \"tr.fst\"\n[savefile] \"tr.gtkw\"\n"), std::string::npos)
+        << gtkw;
     EXPECT_NE(gtkw.find("host0.g0.cwnd_bytes"), std::string::npos);
 }
 
@@ -188,15 +190,33 @@ TEST(trace, gtkwave_opens_the_runs_layout_and_grabs_a_png)
     for (const auto& c : v.of("host0.g0.reps_freezing")) froze = froze || c.value == 1;
     EXPECT_TRUE(froze);
     const std::string png = dir + "/fz.png";
+    // gtkwave says what it shows: the window's first and last time and the dump's end.
     write_file(dir + "/grab.tcl",
-               "gtkwave::/Time/Zoom/Zoom_Best_Fit\ngtkwave::/File/Grab_To_File " + png +
-                   "\ngtkwave::/File/Quit\n");
-    // From another folder: the layout finds the trace by its absolute path.
+               "set f [open " + dir +
+                   "/shown.txt w]\n"
+                   "puts $f \"[gtkwave::getWindowStartTime] [gtkwave::getWindowEndTime] "
+                   "[gtkwave::getMaxTime]\"\nclose $f\n"
+                   "gtkwave::/File/Grab_To_File " +
+                   png + "\ngtkwave::/File/Quit\n");
+    // The output folder moved, gtkwave started from another folder: the layout still finds the
+    // trace beside it.
+    std::filesystem::rename(dir + "/out", dir + "/moved");
     const std::string cmd =
         "cd / && timeout 60 xvfb-run -a -s '-screen 0 1600x1000x24' gtkwave "
         "--script=" +
-        dir + "/grab.tcl " + dir + "/out/fz.gtkw >" + dir + "/gtkwave.log 2>&1";
+        dir + "/grab.tcl " + dir + "/moved/fz.gtkw >" + dir + "/gtkwave.log 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << read_text(dir + "/gtkwave.log");
+    // It opens on the dumped window (the trigger's 20 us before to 60 us after), all of it.
+    std::istringstream shown(read_text(dir + "/shown.txt"));
+    uint64_t from = 0, to = 0, dump_end = 0;
+    shown >> from >> to >> dump_end;
+    const std::string layout = read_text(dir + "/moved/fz.gtkw");
+    const size_t ts = layout.find("[timestart] ");
+    ASSERT_NE(ts, std::string::npos) << layout;
+    EXPECT_EQ(from, std::stoull(layout.substr(ts + 12)));
+    EXPECT_GE(to, dump_end);
+    EXPECT_LT(double(to - from), 1.1 * double(dump_end - from));
+    EXPECT_GT(dump_end - from, 70'000'000u);  // about 80 us dumped
     const std::string head = read_text(png).substr(0, 8);
     EXPECT_EQ(head, std::string("\x89PNG\r\n\x1a\n", 8));
     EXPECT_GT(file_size(png), 10000u);  // a drawn window, not an empty image

@@ -2,6 +2,7 @@
 // gtkwave layout's groups and flags, compared with hand-written files.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -72,6 +73,29 @@ TEST(gtkw_layout, groups_per_component_with_analog_steps)
               std::string::npos)
         << t;
     EXPECT_EQ(component_of("leaf0.port0_host0.trims"), "leaf0");
+}
+
+// The layout opens zoomed to the dumped window: at zoom z gtkwave's 1600-pixel window shows
+// 5.55 x 2^-z time units (measured under Xvfb), so a 400 us dump needs z = -26.18 and is shown
+// with a margin of a few percent, not its first 3 us (z = -19, as before).
+TEST(gtkw_layout, opens_zoomed_to_the_dumped_window)
+{
+    const double span_ps = 400e6;
+    const double z = gtkw_zoom_for(span_ps);
+    EXPECT_NEAR(z, -26.177, 0.001);
+    const double window = 5.55 * std::pow(2.0, -z);
+    EXPECT_GT(window, span_ps);
+    EXPECT_LT(window, 1.1 * span_ps);
+    gtkw_layout l;
+    l.dump_file = "run.fst";
+    l.save_file = "run.gtkw";
+    l.start_ps = 20'000'000;
+    l.end_ps = 420'000'000;
+    const std::string t = l.text();
+    EXPECT_NE(t.find("[dumpfile] \"run.fst\"\n[savefile] \"run.gtkw\"\n[timestart] 20000000\n"),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("\n*-26.1766"), std::string::npos) << t;
 }
 
 }  // namespace
