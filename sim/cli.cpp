@@ -20,6 +20,7 @@
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
 #include "testbench/records/record_registry.h"
+#include "testbench/trace/signal_catalog.h"
 #include "testbench/run/run_input_error.h"
 #include "testbench/elab/topology.h"
 #include "testbench/traffic/chakra/chakra_workload.h"
@@ -323,6 +324,9 @@ int run_cli(int argc, char** argv)
     auto* records = app.add_subcommand("records", "List every record a run can write");
     records->add_flag("--markdown", markdown, "Print docs/records.md");
 
+    auto* signals = app.add_subcommand("signals", "List every waveform signal a trace can hold");
+    signals->add_flag("--markdown", markdown, "Print docs/waveforms.md's signal tables");
+
     std::string sweep_file, sweep_out = "sweep-out";
     unsigned jobs = 0;
     auto* sweep = app.add_subcommand(
@@ -372,7 +376,8 @@ int run_cli(int argc, char** argv)
 
     // CLI11 would only say "A subcommand is required" for a mistyped command.
     std::vector<std::string> names;
-    for (const auto* sub : {run, inspect, validate, chakra_gen, keys, records, sweep, plot})
+    for (const auto* sub :
+         {run, inspect, validate, chakra_gen, keys, records, signals, sweep, plot})
         names.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(names.begin(), names.end(), argv[1]) == names.end()) {
@@ -418,6 +423,10 @@ int run_cli(int argc, char** argv)
         }
         if (*records) {
             std::cout << (markdown ? records_markdown() : records_text());
+            return exit_ok;
+        }
+        if (*signals) {
+            std::cout << (markdown ? signals_markdown() : signals_text());
             return exit_ok;
         }
     } catch (const config_error& e) {

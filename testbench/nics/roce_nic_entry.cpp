@@ -2,6 +2,7 @@
 
 #include "hw/nic/roce/roce_nic.h"
 #include "testbench/elab/scale_estimate.h"
+#include "testbench/nics/roce_nic_probe.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim {
@@ -28,6 +29,7 @@ nic_type roce_nic_type()
     t.data_overhead_bytes = wire::roce_data_overhead;
     t.framing = "roce";
     t.bytes_per_host = scale_bytes_nic_host;
+    t.make_probe = &make_roce_nic_probe;
     return t;
 }
 

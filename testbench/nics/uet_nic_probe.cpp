@@ -23,35 +23,35 @@ public:
     uet_nic_probe(waveform_signals& w, const std::string& c, uet_nic& nic, uint32_t slots)
         : m_w(w), m_nic(nic)
     {
+        const signal_table& g = uet_group_signals();
         for (uint32_t k = 0; k < slots; ++k) {
-            const std::string g = "g" + std::to_string(k) + ".";
+            const std::string pre = "g" + std::to_string(k) + ".";
             slot s;
-            s.cwnd = w.add(c, g + "cwnd_bytes", 64, true);
-            s.inflight = w.add(c, g + "inflight_bytes", 64, true);
-            s.base_rtt = w.add(c, g + "base_rtt_ns", 64, false);
-            s.last_rtt = w.add(c, g + "last_rtt_ns", 64, true);
-            s.avg_delay = w.add(c, g + "avg_queue_delay_ns", 64, true);
-            s.entropy = w.add(c, g + "entropy", 16, false);
-            s.reps_cache = w.add(c, g + "reps_cache", 32, true);
-            s.freezing =
-                w.add(c, g + "reps_freezing", 1, false, trace_trigger_kind::freeze, fires_on_rise);
-            s.exploring = w.add(c, g + "reps_exploring", 1, false);
-            s.rtx = w.add(c, g + "rtx_pending", 32, false);
-            s.pdcs = w.add(c, g + "pdcs", 16, false);
+            s.cwnd = g.add(w, c, pre, "cwnd_bytes");
+            s.inflight = g.add(w, c, pre, "inflight_bytes");
+            s.base_rtt = g.add(w, c, pre, "base_rtt_ns");
+            s.last_rtt = g.add(w, c, pre, "last_rtt_ns");
+            s.avg_delay = g.add(w, c, pre, "avg_queue_delay_ns");
+            s.entropy = g.add(w, c, pre, "entropy");
+            s.reps_cache = g.add(w, c, pre, "reps_cache");
+            s.freezing = g.add(w, c, pre, "reps_freezing", fires_on_rise);
+            s.exploring = g.add(w, c, pre, "reps_exploring");
+            s.rtx = g.add(w, c, pre, "rtx_pending");
+            s.pdcs = g.add(w, c, pre, "pdcs");
             m_slots.push_back(s);
         }
-        m_pool = w.add(c, "egress_pool_bytes", 32, true);
-        m_control = w.add(c, "control_queue", 32, false);
-        m_data = w.add(c, "data_queue", 32, true);
-        m_ack_hold = w.add(c, "ack_hold", 32, false);
-        m_ready = w.add(c, "ready_groups", 32, false);
-        m_tx_pdcs = w.add(c, "open_pdcs_tx", 16, false);
-        m_rx_pdcs = w.add(c, "open_pdcs_rx", 16, false);
-        m_timers = w.add(c, "timers_pending", 32, false);
-        m_rto = w.add(c, "rto_count", 64, false, trace_trigger_kind::rto, fires_on_rise);
-        m_nack = w.add(c, "nacks_received", 64, false, trace_trigger_kind::nack, fires_on_rise);
-        m_monitor =
-            w.add(c, "monitor_triggers", 32, false, trace_trigger_kind::monitor, fires_on_rise);
+        const signal_table& n = uet_nic_signals();
+        m_pool = n.add(w, c, "", "egress_pool_bytes");
+        m_control = n.add(w, c, "", "control_queue");
+        m_data = n.add(w, c, "", "data_queue");
+        m_ack_hold = n.add(w, c, "", "ack_hold");
+        m_ready = n.add(w, c, "", "ready_groups");
+        m_tx_pdcs = n.add(w, c, "", "open_pdcs_tx");
+        m_rx_pdcs = n.add(w, c, "", "open_pdcs_rx");
+        m_timers = n.add(w, c, "", "timers_pending");
+        m_rto = n.add(w, c, "", "rto_count", fires_on_rise);
+        m_nack = n.add(w, c, "", "nacks_received", fires_on_rise);
+        m_monitor = n.add(w, c, "", "monitor_triggers", fires_on_rise);
     }
 
     void changed() override
@@ -113,6 +113,63 @@ private:
 };
 
 }  // namespace
+
+const signal_table& uet_group_signals()
+{
+    static const signal_table t{
+        "Per UET NIC and PDC group slot",
+        "host0.g{k}.*",
+        "The first `Trace.GroupSlots` slots. A slot is an index into the NIC's PDC groups; a freed "
+        "slot is reused by the next group, "
+        "and a slot without a live group shows 0 everywhere.",
+        {
+            {"cwnd_bytes", 64, true, "bytes", "NSCC congestion window (rounded down)"},
+            {"inflight_bytes", 64, true, "bytes",
+             "nominal bytes sent and not yet acknowledged (or lost)"},
+            {"base_rtt_ns", 64, false, "ns", "NSCC's base RTT"},
+            {"last_rtt_ns", 64, true, "ns", "the last RTT sample an ACK gave (0 before the first)"},
+            {"avg_queue_delay_ns", 64, true, "ns", "NSCC's average queueing delay"},
+            {"entropy", 16, false, "value",
+             "entropy value (UDP source port) of the last data packet or retransmission"},
+            {"reps_cache", 32, true, "entries",
+             "REPS cache entries available (0 for other spraying types)"},
+            {"reps_freezing", 1, false, "flag", "REPS freezing mode", trace_trigger_kind::freeze},
+            {"reps_exploring", 1, false, "flag", "REPS exploration window open"},
+            {"rtx_pending", 32, false, "packets", "retransmissions queued in the group's PDCs"},
+            {"pdcs", 16, false, "PDCs", "open sender PDCs in the group"},
+        }};
+    return t;
+}
+
+const signal_table& uet_nic_signals()
+{
+    static const signal_table t{
+        "Per UET NIC",
+        "host0.*",
+        "",
+        {
+            {"egress_pool_bytes", 32, true, "bytes",
+             "egress data pool reserved (fetching, queued or serialising)"},
+            {"control_queue", 32, false, "frames",
+             "control frames (ACK, NACK, CM) waiting for the wire"},
+            {"data_queue", 32, true, "frames", "data frames being fetched or waiting for the wire"},
+            {"ack_hold", 32, false, "frames", "ACKs held for the receiver's service time"},
+            {"ready_groups", 32, false, "groups", "groups in the transmit scheduler's ready ring"},
+            {"open_pdcs_tx", 16, false, "PDCs", "open sender PDCs"},
+            {"open_pdcs_rx", 16, false, "PDCs", "open receiver PDCs"},
+            {"timers_pending", 32, false, "timers",
+             "retransmission and failure-detection timers armed (incl. stale ones not yet "
+             "expired)"},
+            {"rto_count", 64, false, "count", "retransmission timeouts so far",
+             trace_trigger_kind::rto},
+            {"nacks_received", 64, false, "count", "NACKs received so far",
+             trace_trigger_kind::nack},
+            {"monitor_triggers", 32, false, "count",
+             "connections the uet-monitor's triggers selected on this NIC's rows",
+             trace_trigger_kind::monitor},
+        }};
+    return t;
+}
 
 std::unique_ptr<state_probe> make_uet_nic_probe(waveform_signals& w, const std::string& component,
                                                 host_nic& nic, const scenario& sc)

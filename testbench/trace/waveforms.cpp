@@ -13,6 +13,7 @@
 #include "hw/pcie/pcie_link.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/trace/gtkw_layout.h"
+#include "testbench/trace/signal_catalog.h"
 #include "testbench/trace/trace_file.h"
 #include "testbench/trace/trace_recorder.h"
 #include "testbench/trace/waveform_signals.h"
@@ -121,17 +122,18 @@ public:
                 const std::vector<int>& pools, uint64_t threshold)
         : m_w(w), m_q(q), m_pools(pools)
     {
-        m_bytes = w.add(c, port + ".queue_bytes", 64, true, trace_trigger_kind::queue,
-                        {trace_fire_rule::kind::reaches, threshold});
-        m_packets = w.add(c, port + ".queue_packets", 32, false);
+        const signal_table& t = switch_port_signals();
+        const std::string pre = port + ".";
+        m_bytes = t.add(w, c, pre, "queue_bytes", {trace_fire_rule::kind::reaches, threshold});
+        m_packets = t.add(w, c, pre, "queue_packets");
         for (int p : pools) {
-            const std::string pp = port + ".pool" + std::to_string(p);
-            m_pool_bytes.push_back(w.add(c, pp + "_bytes", 64, true));
-            m_red.push_back(w.add(c, pp + "_red_avg_bytes", 64, true));
+            const std::string pp = "pool" + std::to_string(p);
+            m_pool_bytes.push_back(t.add(w, c, pre, "pool{p}_bytes", {}, pp + "_bytes"));
+            m_red.push_back(t.add(w, c, pre, "pool{p}_red_avg_bytes", {}, pp + "_red_avg_bytes"));
         }
-        m_marks = w.add(c, port + ".ecn_marks", 64, false);
-        m_trims = w.add(c, port + ".trims", 64, false, trace_trigger_kind::trim, rises);
-        m_drops = w.add(c, port + ".drops", 64, false, trace_trigger_kind::drop, rises);
+        m_marks = t.add(w, c, pre, "ecn_marks");
+        m_trims = t.add(w, c, pre, "trims", rises);
+        m_drops = t.add(w, c, pre, "drops", rises);
     }
 
     void changed() override
@@ -165,11 +167,12 @@ public:
     pfc_probe(impl_t& w, const std::string& c, const std::string& port, const pfc_unit& u)
         : m_w(w), m_u(u)
     {
+        const signal_table& s = pfc_signals();
         const std::string pre = port.empty() ? "" : port + ".";
         for (int t = 0; t < 8; ++t)
-            m_paused[size_t(t)] = w.add(c, pre + "tc" + std::to_string(t) + "_paused", 1, false,
-                                        trace_trigger_kind::pause, rises);
-        m_held = w.add(c, pre + "pfc_pausing_peer", 8, false);
+            m_paused[size_t(t)] =
+                s.add(w, c, pre, "tc{N}_paused", rises, "tc" + std::to_string(t) + "_paused");
+        m_held = s.add(w, c, pre, "pfc_pausing_peer");
     }
     void changed() override
     {
@@ -194,10 +197,11 @@ public:
         : sc_core::sc_module(n), m_w(w), m_link(l)
     {
         for (int d = 0; d < 2; ++d) {
+            const signal_table& t = link_signals();
             const std::string dir = d == link::a_to_b ? "a_to_b." : "b_to_a.";
-            m_dir[d].busy = w.add(c, dir + "busy", 1, false);
-            m_dir[d].up = w.add(c, dir + "up", 1, false);
-            m_dir[d].rate = w.add(c, dir + "rate_mbps", 32, false);
+            m_dir[d].busy = t.add(w, c, dir, "busy");
+            m_dir[d].up = t.add(w, c, dir, "up");
+            m_dir[d].rate = t.add(w, c, dir, "rate_mbps");
         }
         l.add_tap([this](const packet& p, link::direction d, const sc_core::sc_time& start) {
             lane& ln = m_dir[d];
@@ -250,8 +254,8 @@ public:
     pcie_probe(const sc_core::sc_module_name& n, impl_t& w, const std::string& c, pcie_link& l)
         : sc_core::sc_module(n), m_w(w), m_link(l)
     {
-        m_busy[0] = w.add(c, "pcie_nic_to_host_busy", 1, false);
-        m_busy[1] = w.add(c, "pcie_host_to_nic_busy", 1, false);
+        m_busy[0] = pcie_signals().add(w, c, "", "pcie_nic_to_host_busy");
+        m_busy[1] = pcie_signals().add(w, c, "", "pcie_host_to_nic_busy");
     }
 
     void changed() override { check(); }
@@ -308,9 +312,10 @@ public:
     chakra_probe(impl_t& w, const std::string& c, const chakra::chakra_replay& r, uint32_t rank)
         : m_w(w), m_replay(r), m_rank(rank)
     {
-        m_collective = w.add(c, "chakra.collective", 32, false);
-        m_barrier = w.add(c, "chakra.barrier", 1, false);
-        m_step = w.add(c, "chakra.step", 32, false);
+        const signal_table& t = chakra_signals();
+        m_collective = t.add(w, c, "chakra.", "collective");
+        m_barrier = t.add(w, c, "chakra.", "barrier");
+        m_step = t.add(w, c, "chakra.", "step");
     }
     void changed()
     {
@@ -332,6 +337,93 @@ private:
 std::string trace_file_name(const scenario& sc)
 {
     return sc.trace.file.empty() ? sc.simulation.name + ".fst" : sc.trace.file;
+}
+
+const signal_table& pcie_signals()
+{
+    static const signal_table t{
+        "Per NIC host's PCIe link",
+        "host0.*",
+        "",
+        {
+            {"pcie_nic_to_host_busy", 1, false, "flag",
+             "the host's PCIe lanes from the NIC to the host have work queued or crossing (from "
+             "when a transfer is issued until its last byte has crossed)"},
+            {"pcie_host_to_nic_busy", 1, false, "flag", "the same from the host to the NIC"},
+        }};
+    return t;
+}
+
+const signal_table& chakra_signals()
+{
+    static const signal_table t{
+        "Per Chakra rank, on its host",
+        "host0.chakra.*",
+        "With the Chakra workload.",
+        {
+            {"collective", 32, false, "id",
+             "the collective instance the rank runs (its `collective_hash` + 1; 0: none)"},
+            {"barrier", 1, false, "flag",
+             "that collective is in its synchronization barrier "
+             "(`Chakra.CommCollectiveSynchronization`)"},
+            {"step", 32, false, "step",
+             "the latest step of the collective's plan the rank issued sends for "
+             "(docs/collectives.md)"},
+        }};
+    return t;
+}
+
+const signal_table& switch_port_signals()
+{
+    static const signal_table t{
+        "Per switch port",
+        "leaf0.port{i}_{peer}.*",
+        "Bytes are counted per buffer pool, the unit the buffer manager admits by: under the UET "
+        "policy one pool per traffic class TC0..TC2, else the default mapping (TC1 in pool 1, the "
+        "rest in pool 0). Only pools some class maps to are traced.",
+        {
+            {"queue_bytes", 64, true, "bytes",
+             "bytes held by the port: queued plus the frame "
+             "serialising",
+             trace_trigger_kind::queue},
+            {"queue_packets", 32, false, "frames", "frames queued"},
+            {"pool{p}_bytes", 64, true, "bytes", "bytes of pool p held by the port"},
+            {"pool{p}_red_avg_bytes", 64, true, "bytes", "RED's average queue of pool p"},
+            {"ecn_marks", 64, false, "count", "packets marked CE so far"},
+            {"trims", 64, false, "count", "packets trimmed so far", trace_trigger_kind::trim},
+            {"drops", 64, false, "count", "packets dropped so far", trace_trigger_kind::drop},
+        }};
+    return t;
+}
+
+const signal_table& pfc_signals()
+{
+    static const signal_table t{"PFC, per switch port and per NIC",
+                                "leaf0.port{i}_{peer}.*, host0.*",
+                                "A NIC's signals have no port prefix.",
+                                {
+                                    {"tc{N}_paused", 1, false, "flag",
+                                     "the peer holds the port's transmission of class N in pause",
+                                     trace_trigger_kind::pause},
+                                    {"pfc_pausing_peer", 8, false, "mask",
+                                     "the classes this port holds its peer in pause "
+                                     "for"},
+                                }};
+    return t;
+}
+
+const signal_table& link_signals()
+{
+    static const signal_table t{
+        "Per link direction",
+        "host0-leaf0.a_to_b.*, .b_to_a.*",
+        "A is the lower tier.",
+        {
+            {"busy", 1, false, "flag", "a frame is serialising"},
+            {"up", 1, false, "flag", "the direction is up (Faults)"},
+            {"rate_mbps", 32, false, "Mbit/s", "the direction's rate (Faults: degrade)"},
+        }};
+    return t;
 }
 
 waveforms::waveforms(const scenario& sc, fabric& fab, const std::string& out_dir,

@@ -381,3 +381,44 @@ TEST(trace, rtl_nic_block_pins_share_the_trace_with_the_nic_state)
 }
 
 }  // namespace
+
+namespace {
+
+// The RoCE NIC's probes on the RoCE incast example (8 senders of 2 MiB into host0, ECN marking
+// at the switch): host1's queue pair sends its 512 packets with PSNs counting up and bytes
+// outstanding, the rate loop cuts its rate on CNPs, and the NIC counters in the trace end where
+// roce-transport-stats' last rows do. The generic PFC probe is there too.
+TEST(trace, roce_nic_probes_follow_the_queue_pair_and_match_roce_transport_stats)
+{
+    if (!have("fst2vcd")) FAIL() << "gtkwave's fst2vcd is not installed (scripts/setup.sh)";
+    const std::string dir = scratch_dir("trace-roce");
+    run_ok(source_dir() + "/examples/roce-incast.yaml", dir + "/out",
+           {"Trace.Enabled=true", "Trace.Components=[host0, host1]", "Trace.GroupSlots=1"});
+    const vcd v = parse_vcd(shell_output("fst2vcd " + dir + "/out/roce-incast.fst 2>/dev/null"));
+    uint64_t first_psn = 0, last_psn = 0, max_outstanding = 0, min_rate = UINT64_MAX;
+    for (const auto& c : v.of("host1.qp0.psn_next"))
+        if (c.value) (first_psn ? last_psn : first_psn) = c.value;
+    ASSERT_GT(first_psn, 0u);
+    EXPECT_EQ(last_psn - first_psn + 1, 512u);  // the first value seen is after one packet
+    for (const auto& c : v.of("host1.qp0.outstanding_bytes"))
+        max_outstanding = std::max(max_outstanding, c.value);
+    EXPECT_GE(max_outstanding, 4096u);
+    EXPECT_LE(max_outstanding, 2u << 20);
+    for (const auto& c : v.of("host1.qp0.rate_mbps"))
+        if (c.value) min_rate = std::min(min_rate, c.value);
+    EXPECT_LT(min_rate, 400'000u);  // cut below the 400 Gbps line rate by CNPs
+    EXPECT_FALSE(v.of("host1.qp0.alpha_ppm").empty());
+    EXPECT_FALSE(v.of("host1.tc0_paused").empty());
+    // The counters' last values are the record's last rows'.
+    const csv rs = read_csv(dir + "/out/roce-incast-roce-transport-stats-0.csv");
+    double sent0 = -1, recvd1 = -1;
+    for (size_t r = 0; r < rs.rows.size(); ++r) {
+        if (rs.str(r, "component_name") == "host0") sent0 = rs.num(r, "num_cnp_sent");
+        if (rs.str(r, "component_name") == "host1") recvd1 = rs.num(r, "num_cnp_recvd");
+    }
+    ASSERT_GT(sent0, 0);
+    EXPECT_EQ(v.of("host0.cnps_sent").back().value, uint64_t(sent0));
+    EXPECT_EQ(v.of("host1.cnps_received").back().value, uint64_t(recvd1));
+}
+
+}  // namespace

@@ -20,6 +20,7 @@ bool dcqcn_rate::on_cnp()
 {
     if (!m_cfg.enable_ecn) return false;
     ++m_cnps;
+    ++m_cnps_total;
     if (m_congested) return false;
 
     // Stage 1: the CNP that finds the queue pair not congested starts an episode. Packets sent

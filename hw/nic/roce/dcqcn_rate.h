@@ -43,6 +43,7 @@ public:
     uint64_t reductions() const { return m_reductions; }  // cuts and additive-increase reductions
     uint64_t increases() const { return m_increases; }
     uint32_t interval_cnps() const { return m_cnps; }  // since the last reduction half
+    uint64_t cnps() const { return m_cnps_total; }     // every CNP acted on (ECN enabled)
 
 private:
     void reduce();
@@ -58,7 +59,8 @@ private:
     double m_step = 0;
     double m_alpha = 1.0;  // the congestion estimate: DCQCN's initial value, kept across episodes
     uint32_t m_recovery = 0;
-    uint32_t m_cnps = 0;                 // CNPs in the current interval
+    uint32_t m_cnps = 0;  // CNPs in the current interval
+    uint64_t m_cnps_total = 0;
     uint32_t m_packets = 0;              // data packets sent in the current interval
     uint32_t m_cnp_increase_halves = 0;  // increase halves that saw CNPs since the last increase
     bool m_next_is_increase = true;

@@ -1,5 +1,7 @@
 #include "hw/nic/roce/roce_nic.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 #include <string>
 
@@ -79,6 +81,15 @@ roce_transport_counters& roce_nic::sync_counters() const
 {
     m_counters.conn_pkts_recvd = port.connection_frames_received();
     return m_counters;
+}
+
+std::vector<uint32_t> roce_nic::open_qpns() const
+{
+    std::vector<uint32_t> out;
+    out.reserve(m_qps.size());
+    for (const auto& [qpn, qp] : m_qps) out.push_back(qpn);
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 const roce_requester* roce_nic::requester(uint32_t qpn) const
@@ -261,6 +272,7 @@ void roce_nic::on_fetched(const fetch& f)
         ++m_counters.rdma_write_cnt;
     m_queued.push_back({qp->qpn, p->bth.psn});
     port.push_reserved_data(p);
+    if (m_probe) m_probe->changed();
 }
 
 void roce_nic::on_sent(const sent_frame& f)
@@ -272,6 +284,7 @@ void roce_nic::on_sent(const sent_frame& f)
         qp->req.sent(q.psn, now_ps());
         qp->rate.on_data_sent();
     }
+    if (m_probe) m_probe->changed();
 }
 
 void roce_nic::release_stale(const roce_requester::discard& d)
@@ -334,6 +347,7 @@ void roce_nic::on_receive(packet* p)
             m_pool.release(p);
             break;
     }
+    if (m_probe) m_probe->changed();
 }
 
 packet* roce_nic::make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_ip, uint32_t qpn,
@@ -558,6 +572,7 @@ void roce_nic::on_timer()
     const bool rearm = m_timers.expire(
         now, [this](const timer& t) { return timer_live(t); }, [this](const timer& t) { fire(t); });
     if (rearm) m_timer_wake.notify_at_ps(m_timers.armed());
+    if (m_probe) m_probe->changed();
 }
 
 }  // namespace uetsim

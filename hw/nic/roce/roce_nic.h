@@ -17,6 +17,7 @@
 #include <deque>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include <systemc>
 
@@ -73,6 +74,12 @@ public:
     size_t open_responders() const { return m_responders.size(); }
     size_t ready_queue_pairs() const { return m_ready.size(); }
     size_t timers_pending() const { return m_timers.size(); }
+    // The open queue pairs' numbers, ascending (waveforms).
+    std::vector<uint32_t> open_qpns() const;
+    // Egress frames queued for the wire or being fetched (waveforms).
+    size_t fetches_pending() const { return m_fetches.size(); }
+    // The waveform probe, told after every change of the state it shows (Trace.*).
+    void set_probe(state_probe* p) override { m_probe = p; }
     // A queue pair's sending side and rate, or nullptr when it is not open.
     const roce_requester* requester(uint32_t qpn) const;
     const dcqcn_rate* rate(uint32_t qpn) const;
@@ -200,6 +207,7 @@ private:
 
     deadline_heap<timer> m_timers;
     wakeup m_timer_wake{[this] { on_timer(); }};
+    state_probe* m_probe = nullptr;
 };
 
 }  // namespace uetsim

@@ -88,6 +88,8 @@ public:
 
     // Outstanding PSNs: numbered and not acknowledged (the window).
     uint64_t outstanding() const { return m_numbered - m_una; }
+    // Payload bytes of those segments (every segment but the last carries MSS).
+    uint64_t outstanding_bytes() const { return offset_of(m_numbered) - offset_of(m_una); }
     bool window_empty() const { return m_numbered == m_una; }
     uint32_t oldest_outstanding_psn() const { return psn_of(m_una); }
     // The PSN the next segment numbered gets.
@@ -109,6 +111,10 @@ private:
     }
     discard rewind(uint64_t index);
     uint32_t payload_of(uint64_t index) const;
+    uint64_t offset_of(uint64_t index) const
+    {
+        return index * m_mss < m_bytes ? index * m_mss : m_bytes;
+    }
     void retire_to(uint64_t index);  // every index below `index` is acknowledged
 
     uint32_t m_base;  // the first PSN of the next message
