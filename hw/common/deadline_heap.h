@@ -1,8 +1,8 @@
-// A lazy-deletion deadline heap: many timed entries, one pending kernel event for the earliest.
+// A lazy-deletion deadline heap: many timed entries, one pending wake-up for the earliest.
 // Entries are never removed when they become moot (a packet acknowledged before its timeout);
 // they are dropped in bulk when they reach the top, through a liveness predicate, so the owner
-// wakes the kernel once per live deadline instead of once per entry. Pure logic: the owner keeps
-// its one event and (re)arms it when push() or expire() says so. Used by the RoCE NIC's timers
+// is woken once per live deadline instead of once per entry. Pure logic: the owner keeps
+// its one wake-up and (re)arms it when push() or expire() says so. Used by the RoCE NIC's timers
 // and the RDMA application's agenda (the UET NIC's timers are in deadline_lanes.h).
 #pragma once
 

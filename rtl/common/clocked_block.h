@@ -2,7 +2,7 @@
 //
 // It owns the block's VerilatedContext (one per instance, RTL_DESIGN D1) and the model. The
 // wrapper writes the input pins (pins().req_x = ...), steps, and reads the outputs, all inside
-// the calling SystemC process at the current simulated time: no kernel events, no delta cycles,
+// the calling model wake-up at the model's time (sim_now_ps): no wake-ups, no delta cycles,
 // so `rtl` mode is exactly as timed as `model` mode (docs/rtl.md).
 //
 //   clocked_block<Vadder> blk("host3.adder");  // clk/rst_n blocks: reset for 2 cycles here

@@ -16,7 +16,7 @@
 // decouples when the model answers from when the RTL answers (a pipelined block, or an engine
 // whose model answer comes first).
 //
-// time_ps is sc_time_stamp() in ps (uetsim's time resolution), 0 before a simulation. The
+// time_ps is the model's time, sim_now_ps() (docs/time-base.md), 0 before a simulation. The
 // header includes no SystemC or Verilator header, so it can go anywhere in the include order.
 #pragma once
 

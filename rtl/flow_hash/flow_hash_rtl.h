@@ -9,7 +9,7 @@
 //         against it (lockstep_checker): the first mismatch goes to the mismatch handler
 //
 // The block is combinational: a request is drive the pins, settle (one eval), sample `hash`,
-// inside the switch's SC_METHOD at the current simulated time (C++-mode stepping, D1).
+// inside the switch's wake-up at the model's time, sim_now_ps() (C++-mode stepping, D1).
 //
 // This header includes no Verilator header (the block sits behind rtl_flow_hash_core), so the
 // testbench can include it anywhere. A different Verilated flow hash (the tests' mutant) comes in

@@ -3,7 +3,7 @@
 // every Simulation.NetworkBufferStatsReportingInterval, when Records.Enabled lists the record
 // (the reference's global EnableNetworkBufferStatsReporting). The pools are the generic NIC
 // port's (nic_port), so the record serves any host_nic; the port counts their traffic only once
-// the record asks (nic_port::keep_buffer_stats), and the record adds no kernel event.
+// the record asks (nic_port::keep_buffer_stats), and the record adds no wake-up.
 #pragma once
 
 #include "testbench/records/record_registry.h"

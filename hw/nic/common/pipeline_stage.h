@@ -1,8 +1,8 @@
 // One stage of a NIC pipeline as a cycle-approximate unit, in plain arithmetic: an item arriving
 // at time `at` waits in the stage's input FIFO until the stage is free (its previous item's start
 // plus the initiation interval, plus any time the stage was stalled by a full FIFO downstream),
-// is done `latency` later and leaves when the next stage's FIFO has room. No kernel events: the
-// NIC asks a stage for times and waits on the kernel only where something must wake up.
+// is done `latency` later and leaves when the next stage's FIFO has room. No wake-ups of its own:
+// the NIC asks a stage for times and schedules a wake-up only where something must happen.
 // In-order: items enter a stage in the order they leave the one upstream. Times in ps.
 #pragma once
 
@@ -93,7 +93,7 @@ public:
         p.done = until;
     }
     // An item started by the scheduler's own wake-up at `at` (its interval is kept by the
-    // kernel event that wakes it, so the stage does not wait for itself).
+    // wake-up that runs it, so the stage does not wait for itself).
     stage_pass enter_now(uint64_t at) { return {at, at + m_latency_ps}; }
 
     // The item leaves at `handoff` (no earlier than p.done): a later handoff stalls the stage.

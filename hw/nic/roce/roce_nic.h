@@ -6,10 +6,10 @@
 //
 // This module is the glue between plain classes: roce_requester (a queue pair's sending side),
 // roce_responder (its receiving side), dcqcn_rate, and one deadline_heap of timers (transport
-// timers, acknowledgement timers, rate-loop halves) behind one kernel event. Packet generation
+// timers, acknowledgement timers, rate-loop halves) behind one wake-up. Packet generation
 // serves the ready queue round robin, one segment each, reserving each segment's wire size in
 // the egress data pool before its PCIe fetch; the segment is numbered when its payload arrives
-// (a timed FIFO of fetches, one event for its head). docs/roce-nic.md ("Modelling choices") lists
+// (a timed FIFO of fetches, one wake-up for its head). docs/roce-nic.md ("Modelling choices") lists
 // the choices the pages leave open.
 #pragma once
 

@@ -5,7 +5,7 @@
 // a doorbell over PCIe per WQE, one more WQE each time the NIC's completion lands in host
 // memory, until the stop time. Writes rdma-perf (one row per completed WQE) and beacon.
 //
-// Event-driven: one agenda of timed actions with a single kernel event, so thousands of
+// Event-driven: one agenda of timed actions behind a single wake-up, so thousands of
 // connections cost no processes.
 #pragma once
 
