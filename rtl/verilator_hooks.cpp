@@ -8,10 +8,10 @@
 //
 // Here:
 //   $finish  -> sc_stop() (an SC_INFO report says where it came from)
-//   $stop    -> SC_REPORT_ERROR + sc_stop(). Verilator also routes failed immediate assertions
-//               through $stop (vl_stop_maybe), so an RTL assertion is a test failure.
-//   fatal    -> SC_REPORT_ERROR + sc_stop(); Verilator treats vl_fatal as no-return, so if the
-//               report handler did not throw, throw here.
+//   $stop    -> sc_stop() and std::runtime_error, the model's one error channel
+//               (docs/architecture.md, "Errors"). Verilator also routes failed immediate
+//               assertions through $stop (vl_stop_maybe), so an RTL assertion stops the run.
+//   fatal    -> the same; Verilator treats vl_fatal as no-return, and the throw keeps it so.
 #include "rtl/verilated_includes.h"
 
 #include <systemc>
@@ -55,7 +55,7 @@ void vl_stop(const char* filename, int linenum, const char* hier)
     Verilated::threadContextp()->gotFinish(true);
     Verilated::runFlushCallbacks();
     stop_kernel();
-    SC_REPORT_ERROR(k_msg_type, ("Verilog $stop at " + where(filename, linenum, hier)).c_str());
+    throw std::runtime_error("Verilog $stop at " + where(filename, linenum, hier));
 }
 
 void vl_fatal(const char* filename, int linenum, const char* hier, const char* msg)
@@ -67,8 +67,5 @@ void vl_fatal(const char* filename, int linenum, const char* hier, const char* m
     const std::string text =
         std::string(msg ? msg : "fatal error") +
         (filename && filename[0] ? " at " + where(filename, linenum, hier) : "");
-    SC_REPORT_ERROR(k_msg_type, text.c_str());
-    // Reached only if the report handler swallowed the error; callers (VL_UNREACHABLE) must
-    // not see vl_fatal return.
     throw std::runtime_error("Verilator fatal: " + text);
 }

@@ -41,7 +41,6 @@ uint64_t rtl_sim_time_ps()
 
 void rtl_protocol_error(const std::string& what)
 {
-    SC_REPORT_ERROR("/uetsim/rtl/protocol", what.c_str());
     throw std::runtime_error("rtl protocol error: " + what);
 }
 
@@ -56,7 +55,7 @@ void report_rtl_mismatch(const rtl_mismatch& m)
         handler()(m);
         return;
     }
-    SC_REPORT_ERROR("/uetsim/rtl/mismatch", m.text().c_str());
+    throw std::runtime_error(m.text());
 }
 
 }  // namespace uetsim

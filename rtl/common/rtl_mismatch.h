@@ -2,8 +2,9 @@
 // it. lockstep_checker builds the report; the testbench installs a handler that stops the run
 // (sc_stop), prints the report and makes the run exit with code 1 (docs/rtl.md).
 //
-// Without an installed handler the default raises SC_REPORT_ERROR("/uetsim/rtl/mismatch", text)
-// with the full report, so a test harness that turns SystemC errors into failures sees it.
+// Without an installed handler the default throws std::runtime_error with the full report, the
+// one error channel of the model (docs/architecture.md, "Errors"): it leaves the kernel as a
+// SystemC report, which a test harness turns into a failure.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +38,7 @@ void report_rtl_mismatch(const rtl_mismatch& m);
 uint64_t rtl_sim_time_ps();
 
 // A block broke its handshake (valid_ready.h: no ready / no response within the cycle bound):
-// SC_REPORT_ERROR("/uetsim/rtl/protocol", what); throws if the report handler returned.
+// throws std::runtime_error("rtl protocol error: " + what).
 [[noreturn]] void rtl_protocol_error(const std::string& what);
 
 }  // namespace uetsim

@@ -1,6 +1,7 @@
 // The Verilated flow-hash block beside every switch of a loaded fabric, in lockstep with the
 // C++ hash: every hash a switch computes is checked, and the run completes with no mismatch
-// (a mismatch is an SC_REPORT_ERROR, which the test harness turns into a failure).
+// (a mismatch throws, and leaves the kernel as a SystemC report the test harness turns into a
+// failure).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
