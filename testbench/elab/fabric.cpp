@@ -4,7 +4,6 @@
 
 #include "hw/kernel/time.h"
 #include "testbench/elab/instance_config.h"
-#include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
@@ -46,23 +45,14 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
         traffic.attach(std::move(hosts));
     } else {
         for (uint32_t h = 0; h < m_topo.hosts; ++h) {
-            const std::string name = m_topo.devices[h].name;
+            const std::string& name = m_topo.devices[h].name;
             nic_config nic = nic_for(sc, name);
             build_rtl_blocks(sc, name, device_kind::host, nullptr, &nic);
-            const pcie_config pcie = pcie_for(sc, name);
-            m_memory.push_back(std::make_unique<host_memory>((name + "_memory").c_str()));
-            m_mmio.push_back(std::make_unique<host_mmio>((name + "_cpu").c_str()));
-            m_pcie.push_back(std::make_unique<pcie_link>((name + "_pcie").c_str(), pcie));
-            m_host_ifs.push_back(std::make_unique<nic_host_interface>(
-                (name + "_host_if").c_str(), h, pcie, [](uint32_t x) { return host_ip(x); }));
-            const nic_context ctx{h,          m_topo.devices[h].node_id,
-                                  host_ip(h), sc.simulation.random_seed,
-                                  pool,       *m_host_ifs.back()};
-            m_nics.push_back(make_nic(name, nic, ctx, m_topo.host_link(h).rate_bps));
-            m_nics.back()->port.set_link(
-                {m_topo.host_link(h).rate_bps, ps_from_seconds(m_topo.host_link(h).delay_s)});
-            nic_host_interface& hif = *m_host_ifs.back();
-            hif.attach(m_nics.back().get());
+            m_nic_hosts.push_back(std::make_unique<nic_host>(m_topo, h, nic, pcie_for(sc, name),
+                                                             sc.simulation.random_seed, pool));
+            // What the host's software sees: completions and written memory, to the Flows
+            // scoreboard, the Chakra replay or the application.
+            nic_host_interface& hif = m_nic_hosts.back()->host_interface();
             hif.on_direct_complete([this, &traffic](uint64_t m, double t) {
                 if (chakra::is_transfer_message(m))
                     m_transfers->nic_acked(m, t);
@@ -72,12 +62,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             hif.on_direct_sent([this](uint64_t m, uint64_t at_ps) {
                 if (m_transfers && chakra::is_transfer_message(m)) m_transfers->nic_sent(m, at_ps);
             });
-            pcie_link& pl = *m_pcie.back();
-            m_mmio.back()->out.bind(pl.host_in);
-            pl.nic_out.bind(hif.bar);
-            hif.dma.bind(pl.nic_in);
-            pl.host_out.bind(m_memory.back()->port);
-            m_memory.back()->observe_writes(
+            m_nic_hosts.back()->memory().observe_writes(
                 [this, h, &traffic](const pcie_tag& tag, const unsigned char* data, uint32_t bytes,
                                     const sc_core::sc_time& at) {
                     if (tag.purpose == pcie_purpose::data_write && !is_wqe_message(tag.message)) {
@@ -90,8 +75,9 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
                 });
         }
         traffic.attach([this](const flow_message& m) {
-            m_nics[m.spec.src]->post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
-                                             m.spec.traffic_class, k_no_queue_pair);
+            nic_at(m.spec.src)
+                .post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
+                              m.spec.traffic_class, k_no_queue_pair);
         });
     }
 
@@ -103,12 +89,12 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             packet_initiator_socket* out;
             packet_target_socket* in;
             if (m_topo.devices[d].kind == device_kind::host) {
-                if (m_nics.empty()) {
+                if (m_nic_hosts.empty()) {
                     out = &m_hosts[d]->tx.out;
                     in = &m_hosts[d]->in;
                 } else {
-                    out = &m_nics[d]->port.tx.out;
-                    in = &m_nics[d]->port.in;
+                    out = &nic_at(d).port.tx.out;
+                    in = &nic_at(d).port.in;
                 }
             } else {
                 auto& sp = m_switches[m_topo.devices[d].index]->port(port);
@@ -135,7 +121,7 @@ namespace uetsim {
 void fabric::post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
                            uint8_t traffic_class)
 {
-    host_nic& nic = *m_nics[src_host];
+    host_nic& nic = nic_at(src_host);
     const uint32_t qp = nic.workload_queue_pair(dst_host);
     if (qp != k_no_queue_pair) nic.work_request_posted();  // counted as a doorbell's would be
     nic.post_message(message, dst_host, host_ip(dst_host), bytes, traffic_class, qp);

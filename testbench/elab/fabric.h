@@ -1,18 +1,15 @@
 // Elaborates a topology: one link module per link, one fabric_switch per switch (with its
-// routing table), and per host either a raw port or a NIC with its host side (host memory, the
-// PCIe link and the NIC's host interface), with every socket bound.
+// routing table), and per host either a raw port or a nic_host (the NIC with its host side:
+// host memory, the PCIe link and the NIC's host interface), with every socket bound. Its
+// constructor wires hosts, switches and links; what a host is made of is nic_host's.
 #pragma once
 
 #include <memory>
 #include <vector>
 
-#include "hw/host/host_memory.h"
-#include "hw/host/host_mmio.h"
 #include "hw/link/link.h"
-#include "hw/nic/common/host_nic.h"
-#include "hw/nic/common/nic_host_interface.h"
-#include "hw/pcie/pcie_link.h"
 #include "hw/switch/fabric_switch.h"
+#include "testbench/elab/nic_host.h"
 #include "testbench/traffic/flow_host.h"
 #include "testbench/traffic/flows.h"
 #include "testbench/traffic/host_software.h"
@@ -40,16 +37,16 @@ public:
     size_t host_count() const { return m_topo.hosts; }
     host_port_stats host_stats(size_t h) const
     {
-        return m_nics.empty() ? m_hosts[h]->port_stats() : m_nics[h]->port_stats();
+        return m_nic_hosts.empty() ? m_hosts[h]->port_stats() : m_nic_hosts[h]->nic().port_stats();
     }
     // The NICs, one per host, of the type Nic.Type names (none with Nic.Type raw).
-    size_t nic_count() const { return m_nics.size(); }
-    host_nic& nic_at(size_t h) { return *m_nics[h]; }
+    size_t nic_count() const { return m_nic_hosts.size(); }
+    host_nic& nic_at(size_t h) { return m_nic_hosts[h]->nic(); }
     // Each NIC host's PCIe link, host memory and the NIC's host interface.
-    pcie_link& pcie_at(size_t h) { return *m_pcie[h]; }
-    host_memory& memory_at(size_t h) { return *m_memory[h]; }
-    host_mmio& mmio_at(size_t h) { return *m_mmio[h]; }
-    nic_host_interface& host_interface_at(size_t h) { return *m_host_ifs[h]; }
+    pcie_link& pcie_at(size_t h) { return m_nic_hosts[h]->pcie(); }
+    host_memory& memory_at(size_t h) { return m_nic_hosts[h]->memory(); }
+    host_mmio& mmio_at(size_t h) { return m_nic_hosts[h]->mmio(); }
+    nic_host_interface& host_interface_at(size_t h) { return m_nic_hosts[h]->host_interface(); }
     // The software on the hosts, told of what the NICs write into host memory (other than the
     // payload of Flows messages, which goes to the Flows scoreboard).
     void run_on_hosts(host_software* sw) { m_software = sw; }
@@ -78,11 +75,7 @@ private:
     std::vector<std::unique_ptr<link>> m_links;
     std::vector<std::unique_ptr<fabric_switch>> m_switches;
     std::vector<std::unique_ptr<flow_host>> m_hosts;
-    std::vector<std::unique_ptr<host_memory>> m_memory;
-    std::vector<std::unique_ptr<host_mmio>> m_mmio;
-    std::vector<std::unique_ptr<pcie_link>> m_pcie;
-    std::vector<std::unique_ptr<nic_host_interface>> m_host_ifs;
-    std::vector<std::unique_ptr<host_nic>> m_nics;
+    std::vector<std::unique_ptr<nic_host>> m_nic_hosts;
     host_software* m_software = nullptr;
     chakra::chakra_replay* m_transfers = nullptr;
     std::vector<rtl_block> m_rtl_blocks;
