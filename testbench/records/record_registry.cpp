@@ -3,6 +3,7 @@
 #include "testbench/records/record_registry.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "testbench/run/manifest.h"
 #include "testbench/records/chakra_records.h"
@@ -21,11 +22,13 @@
 
 namespace uetsim {
 
-const std::vector<const record_def*>& record_registry()
+namespace {
+
+std::vector<const record_def*>& registry()
 {
     // One record a line.
     // clang-format off
-    static const std::vector<const record_def*> r = {
+    static std::vector<const record_def*> r = {
         &nd_stats_record(),
         &lb_stats_record(),
         &flow_perf_record(),
@@ -54,6 +57,24 @@ const std::vector<const record_def*>& record_registry()
     };
     // clang-format on
     return r;
+}
+
+}  // namespace
+
+const std::vector<const record_def*>& record_registry()
+{
+    return registry();
+}
+
+void add_record(const record_def& r)
+{
+    if (find_record(r.name)) throw std::logic_error("record " + r.name + " is declared twice");
+    if (r.enabled_position >= 0)
+        throw std::logic_error("record " + r.name +
+                               " from outside cannot be listed in Records.Enabled; its applies "
+                               "says when it is written");
+    std::vector<const record_def*>& all = registry();
+    all.insert(all.end() - 1, &r);  // the manifest stays last
 }
 
 const record_def* find_record(const std::string& name)

@@ -31,8 +31,8 @@ struct record_context
     const scenario& sc;
     fabric& fab;
     flows& traffic;
-    rdma_application* app = nullptr;  // null without the RDMA application
-    record_clocks clocks;             // what the periodic records sample on
+    rdma_application* app = nullptr;          // null without the RDMA application
+    record_clocks clocks;                     // what the periodic records sample on
     chakra::chakra_replay* chakra = nullptr;  // null without the Chakra workload
     const chakra::loaded_workload* workload = nullptr;
     std::string out_dir = {};  // files a record writes beside its CSV (annotated traces)
@@ -78,6 +78,10 @@ struct record_def
 // are created in it) and listed in the manifest.
 const std::vector<const record_def*>& record_registry();
 const record_def* find_record(const std::string& name);
+// Declares a record from outside the tree (a test's, a user's) before the run that writes it:
+// opened after uetsim's own, before the manifest, when its `applies` says so (it is not one of
+// Records.Enabled's names). `r` must outlive the runs. std::logic_error for a name taken.
+void add_record(const record_def& r);
 
 // Whether `sc` asks for the record (Records.Enabled, or the record's own switch) and it
 // applies.
