@@ -2,6 +2,11 @@
 
 #include "testbench/nics/roce_nic_probe.h"
 #include "testbench/nics/uet_nic_probe.h"
+#include "testbench/trace/chakra_probe.h"
+#include "testbench/trace/link_probe.h"
+#include "testbench/trace/pcie_probe.h"
+#include "testbench/trace/pfc_probe.h"
+#include "testbench/trace/switch_port_probe.h"
 
 namespace uetsim {
 

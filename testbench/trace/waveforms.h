@@ -1,7 +1,9 @@
-// Waveforms of a run (Trace.*): probes on the chosen UET NICs, switch ports and links write
-// their state to an FST or VCD file through trace_recorder (window and trigger) and a gtkwave
-// layout {Name}.gtkw beside it. Built only when Trace.Enabled: with tracing off no probe exists
-// and every component's probe pointer stays null.
+// Waveforms of a run (Trace.*): the writer of an FST or VCD file through trace_recorder (window
+// and trigger) and a gtkwave layout {Name}.gtkw beside it. It attaches each component's probe
+// (a NIC type's from its registry row, testbench/nics/; the switch port, PFC, link, PCIe, Chakra
+// and RTL-pin probes from testbench/trace/<kind>_probe.h), each adding its signals from its own
+// table. Built only when Trace.Enabled: with tracing off no probe exists and every component's
+// probe pointer stays null.
 #pragma once
 
 #include <memory>
