@@ -478,28 +478,37 @@ TEST(flow_hash_rtl, verilator_fatal_throws_naming_where)
     EXPECT_EQ(sc_core::sc_get_status(), sc_core::SC_ELABORATION);
 }
 
+namespace {
+
+// A thread that calls `hook` (a Verilator runtime hook) at 5 ns and would go on 5 ns later.
+struct hook_bench : sc_core::sc_module
+{
+    std::function<void()> hook;
+    bool went_on = false;
+    hook_bench(const sc_core::sc_module_name& nm, std::function<void()> h)
+        : sc_core::sc_module(nm), hook(std::move(h))
+    {
+        SC_HAS_PROCESS(hook_bench);
+        SC_THREAD(run);
+    }
+    void run()
+    {
+        wait(5, sc_core::SC_NS);
+        hook();
+        wait(5, sc_core::SC_NS);
+        went_on = true;
+    }
+};
+
+}  // namespace
+
 // Verilog $finish stops the SystemC kernel (no exit(0), no second-$finish surprise).
 TEST(flow_hash_rtl, verilog_finish_stops_the_kernel)
 {
-    struct bench_t : sc_core::sc_module
-    {
-        bool after_finish = false;
-        explicit bench_t(const sc_core::sc_module_name& nm) : sc_core::sc_module(nm)
-        {
-            SC_HAS_PROCESS(bench_t);
-            SC_THREAD(run);
-        }
-        void run()
-        {
-            wait(5, sc_core::SC_NS);
-            vl_finish("flow_hash.sv", 8, "top.flow_hash");
-            wait(5, sc_core::SC_NS);
-            after_finish = true;
-        }
-    } bench("bench");
+    hook_bench bench("bench", [] { vl_finish("flow_hash.sv", 8, "top.flow_hash"); });
     sc_core::sc_start(100, sc_core::SC_NS);
     EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(5, sc_core::SC_NS));
-    EXPECT_FALSE(bench.after_finish);
+    EXPECT_FALSE(bench.went_on);
     EXPECT_EQ(sc_core::sc_get_status(), sc_core::SC_STOPPED);
 }
 
@@ -507,21 +516,7 @@ TEST(flow_hash_rtl, verilog_finish_stops_the_kernel)
 // sc_start as SystemC's report of the exception, naming where it came from.
 TEST(flow_hash_rtl, verilog_stop_is_an_error_that_stops_the_run)
 {
-    struct bench_t : sc_core::sc_module
-    {
-        bool after_stop = false;
-        explicit bench_t(const sc_core::sc_module_name& nm) : sc_core::sc_module(nm)
-        {
-            SC_HAS_PROCESS(bench_t);
-            SC_THREAD(run);
-        }
-        void run()
-        {
-            wait(5, sc_core::SC_NS);
-            vl_stop("flow_hash.sv", 7, "top.flow_hash");
-            after_stop = true;
-        }
-    } bench("bench");
+    hook_bench bench("bench", [] { vl_stop("flow_hash.sv", 7, "top.flow_hash"); });
     // The error leaves the kernel as a SystemC report; catch it here rather than fail on it.
     sc_core::sc_report_handler::set_handler(
         [](const sc_core::sc_report& r, const sc_core::sc_actions&) { throw r; });
@@ -532,6 +527,6 @@ TEST(flow_hash_rtl, verilog_stop_is_an_error_that_stops_the_run)
         message = e.what();
     }
     EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(5, sc_core::SC_NS));
-    EXPECT_FALSE(bench.after_stop);
+    EXPECT_FALSE(bench.went_on);
     EXPECT_NE(message.find("Verilog $stop at flow_hash.sv:7"), std::string::npos) << message;
 }
