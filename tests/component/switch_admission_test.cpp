@@ -3,36 +3,19 @@
 #include <gtest/gtest.h>
 
 #include "testbench/run/simulation.h"
+#include "tests/support/lossy_incast.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;
 
 namespace {
 
+// The fixed 10-packet limit without trimming; under the UET policy with trimming, PlaneBDP.
 scenario incast(bool trimming)
 {
-    scenario sc;
-    sc.simulation.name = "incast";
-    sc.simulation.stop_time_s = 200e-6;
-    sc.topology.kind = topology_kind::single_switch;
-    sc.topology.hosts = 5;
-    sc.nic.type = nic_kind::raw;  // no transport: what the switch drops stays lost
-    // A fixed egress limit of 10 data packets: QueueDropThreshold 1 x PlaneBDP 41,840 B
-    // without trimming, PlaneBDP under the UET policy with trimming; every class lossy.
-    sc.sw.buffer.enable_pfc.assign(8, 0);
-    sc.sw.buffer.lossy_alpha = 0;
-    sc.sw.buffer.queue_drop_threshold_enable = true;
-    sc.sw.buffer.queue_drop_threshold = 1;
-    sc.sw.buffer.plane_bdp_bytes = 10 * 4184;
+    scenario sc = test::lossy_incast("incast");
     sc.sw.buffer.uet_policy_enabled = trimming;
     sc.sw.buffer.trimming_enabled = trimming;
-    for (uint32_t s = 1; s <= 4; ++s) {
-        flow_spec f;
-        f.src = s;
-        f.dst = 0;
-        f.bytes = 64 * 4096;
-        sc.flows.messages.push_back(f);
-    }
     return sc;
 }
 

@@ -10,6 +10,7 @@
 
 #include "hw/switch/shared_buffer_config.h"
 #include "testbench/run/simulation.h"
+#include "tests/support/lossy_incast.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;
@@ -35,29 +36,11 @@ private:
     double m_budget;
 };
 
-// Every class lossy; the keys' own form would be a cap of 10 data packets (QueueDropThreshold 1
-// x PlaneBDP 41,840 B).
+// The keys' own form would be a cap of 10 data packets (tests/support/lossy_incast.h).
 scenario incast(double budget_bytes)
 {
-    scenario sc;
-    sc.simulation.name = "budget";
-    sc.simulation.stop_time_s = 200e-6;
-    sc.topology.kind = topology_kind::single_switch;
-    sc.topology.hosts = 5;
-    sc.nic.type = nic_kind::raw;
-    sc.sw.buffer.enable_pfc.assign(8, 0);
-    sc.sw.buffer.lossy_alpha = 0;
-    sc.sw.buffer.queue_drop_threshold_enable = true;
-    sc.sw.buffer.queue_drop_threshold = 1;
-    sc.sw.buffer.plane_bdp_bytes = 10 * 4184;
+    scenario sc = test::lossy_incast("budget");
     sc.sw.buffer.admission = std::make_shared<budget_policy>(budget_bytes);
-    for (uint32_t s = 1; s <= 4; ++s) {
-        flow_spec f;
-        f.src = s;
-        f.dst = 0;
-        f.bytes = 64 * 4096;
-        sc.flows.messages.push_back(f);
-    }
     return sc;
 }
 
