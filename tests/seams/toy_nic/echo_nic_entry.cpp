@@ -5,6 +5,7 @@
 
 #include "sim/config/scenario_keys.h"
 #include "testbench/elab/nic_factory.h"
+#include "testbench/elab/scale_estimate.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim::test {
@@ -27,7 +28,7 @@ nic_type echo_nic_type()
     t.data_mss = [](const nic_config& n) { return n.section<echo_nic_config>().mss; };
     t.data_overhead_bytes = wire::uet_data_overhead;
     t.framing = "uet";
-    t.bytes_per_host = 38'000;
+    t.bytes_per_host = scale_bytes_nic_host;
     return t;
 }
 
