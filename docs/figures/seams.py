@@ -97,7 +97,7 @@ for i, (name, c) in enumerate(stages):
 box(6.85, 2.6, 12.55, 4.95, "white", None)
 ax.text(9.7, 4.75, "one switch_item {packet, ingress port} flows through the forwarding pipeline",
         fontsize=8.5, ha="center", va="top")
-notes = ["New admission policy: a class behind admission_policy (shared buffer, PFC headroom).",
+notes = ["New admission policy: a class behind admission_policy (four forms in a variant).",
          "New member policy: a class behind member_selector (flowlet).",
          "Pause: ingress_unit thresholds send PFC; port_scheduler.pause(mask) skips classes.",
          "port_scheduler is also the arbiter of nic_port (control slot, strict priority)."]
@@ -106,8 +106,8 @@ for i, t in enumerate(notes):
 
 # ---- testbench (bottom) -----------------------------------------------------------------------
 box(0.25, 0.25, 12.75, 2.1, "white", "testbench", fs=10, weight="bold", va="top", lw=1.2)
-tb = [("nic_factory\nNic.Type -> builds a host_nic;\none registration per NIC type", TB_C),
-      ("fabric\nholds host_nic, fabric_switch,\nlinks; binds the sockets", TB_C),
+tb = [("NIC registry (nic_factory)\nNic.Type -> a row per type: builder,\nMSS, framing, probe (nics/)", TB_C),
+      ("fabric\nwires nic_hosts, fabric_switches\nand links; binds the sockets", TB_C),
       ("records registry\none entry per record: name, file,\ncolumns {name, value}, applies()",
        TB_C),
       ("per-instance configuration\nSection[glob].Key resolved per device\n(e.g. Switch[leaf*])",
