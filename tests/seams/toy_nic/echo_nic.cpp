@@ -117,7 +117,6 @@ void echo_nic::on_receive(packet* p)
     e->ses.message_bytes = p->ses.message_bytes;
     m_pool.release(p);
     port.send_control_at(e, sim_now_ps() + ps_from_seconds(m_cfg.turnaround_s));
-    ++m_echoes;
 }
 
 }  // namespace uetsim::test

@@ -32,7 +32,6 @@ public:
     void work_request_posted() override {}
     const char* kind_name() const override { return "echo"; }
     uint64_t data_packets_sent() const override { return m_data_packets; }
-    uint64_t echoes_sent() const { return m_echoes; }
 
 private:
     struct message
@@ -55,7 +54,7 @@ private:
     std::deque<uint64_t> m_waiting;  // messages with segments to send, in order
     std::unordered_map<uint64_t, message> m_messages;
     uint64_t m_last_ready_ps = 0;  // the data frames' payloads arrive in order
-    uint64_t m_data_packets = 0, m_echoes = 0;
+    uint64_t m_data_packets = 0;
 };
 
 }  // namespace uetsim::test
