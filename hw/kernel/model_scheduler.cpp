@@ -1,7 +1,9 @@
 #include "hw/kernel/model_scheduler.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/wakeup.h"
@@ -17,10 +19,103 @@ model_scheduler& model_scheduler::instance()
 
 model_scheduler::model_scheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name)
 {
+    // The component tier runs a second time in the kernel time base (tests/CMakeLists.txt).
+    if (const char* env = std::getenv("UETSIM_TIME_BASE")) {
+        const std::string v = env;
+        if (v == "kernel")
+            m_kernel = true;
+        else if (!v.empty() && v != "decoupled")
+            throw std::invalid_argument("UETSIM_TIME_BASE=" + v +
+                                        ": allowed values are decoupled and kernel");
+    }
+}
+
+void model_scheduler::check_elaborating(const char* what) const
+{
+    if (m_elaborated)
+        throw std::logic_error(std::string("model_scheduler::") + what +
+                               ": called after elaboration; call it before sc_start");
+}
+
+void model_scheduler::set_time_base(time_base tb)
+{
+    if (tb == get_time_base()) return;
+    check_elaborating("set_time_base");
+    m_kernel = tb == time_base::kernel;
+    if (m_kernel) m_horizon_ps = 0;
+}
+
+void model_scheduler::allow_blocking()
+{
+    if (blocking()) return;
+    check_elaborating("allow_blocking");
+    m_blocking = true;
+}
+
+// The process is made here, not in the constructor, so that allow_blocking() can still choose
+// the thread after the fabric (and so the scheduler) is built.
+void model_scheduler::before_end_of_elaboration()
+{
     SC_HAS_PROCESS(model_scheduler);
-    SC_METHOD(run);
+    m_elaborated = true;
+    if (blocking()) {
+        SC_THREAD(thread);
+        // The handlers' call chains run on this stack (a frame forwarded through a switch to a
+        // NIC and its PCIe link): the main thread's size, not SystemC's default.
+        set_stack_size(size_t(16) << 20);
+    } else {
+        SC_METHOD(run);
+    }
     sensitive << m_due;
     dont_initialize();
+}
+
+void model_scheduler::run()
+{
+    run_due<false>();
+}
+
+void model_scheduler::thread()
+{
+    for (;;) {
+        if (m_kernel)
+            run_due<true>();
+        else
+            run_due<false>();
+        wait();  // m_due
+    }
+}
+
+uint64_t model_scheduler::call_outside(const std::function<void()>& call)
+{
+    using namespace sc_core;
+    const sc_process_handle h = sc_get_current_process_handle();
+    if (!h.valid() || h.proc_kind() != SC_THREAD_PROC_)
+        throw std::logic_error(
+            std::string("call_outside_model: called from ") +
+            (h.valid() ? std::string("the SC_METHOD ") + h.name() : std::string("no process")) +
+            ", which may not call wait(); call model_scheduler::instance().allow_blocking() "
+            "before sc_start (or set Simulation.TimeBase: kernel) so that the model runs in an "
+            "SC_THREAD");
+    // tlm_quantumkeeper::sync: the kernel catches up with the model's local time, so that the
+    // part sees sc_time_stamp() == the model's time.
+    const uint64_t model = sim_now_ps();
+    const uint64_t before_sync = sc_time_stamp().value();
+    if (model > before_sync) wait(sc_time::from_value(model - before_sync));
+    const uint64_t start = sc_time_stamp().value();
+    call();
+    const uint64_t end = sc_time_stamp().value();
+    if (end > start && end > m_behind_until_ps) m_behind_until_ps = end;
+    return end - start;
+}
+
+void model_scheduler::check_kernel_time(uint64_t at_ps) const
+{
+    const uint64_t kernel = sc_core::sc_time_stamp().value();
+    // Behind the kernel only while catching up after an outside call that took time.
+    if (at_ps == kernel || (at_ps < kernel && kernel <= m_behind_until_ps)) return;
+    throw std::logic_error("kernel time base: a wake-up due at " + std::to_string(at_ps) +
+                           " ps ran at kernel time " + std::to_string(kernel) + " ps");
 }
 
 uint32_t model_scheduler::attach(wakeup* w)
@@ -78,7 +173,8 @@ void model_scheduler::drop_stale()
     }
 }
 
-void model_scheduler::run()
+template <bool KernelTimeBase>
+void model_scheduler::run_due()
 {
     ++m_activations;
     m_armed_ps = UINT64_MAX;
@@ -110,12 +206,17 @@ void model_scheduler::run()
             m_current_key = e.key;
             // Records and waveforms read what held-back work changes.
             if ((e.key & wakeup_queue::late_phase) && !m_owed.empty()) settle_owed(e.at_ps, e.key);
+            if constexpr (KernelTimeBase) check_kernel_time(e.at_ps);
             w->m_handler();
             m_queue.finish_top();
         }
         drop_stale();
-        if (sim_clock::stopped || m_queue.empty() || m_queue.top().at_ps >= m_horizon_ps) break;
-        now = sim_clock::model_ps = m_queue.top().at_ps;  // on to the next due time
+        if (sim_clock::stopped || m_queue.empty()) break;
+        const uint64_t next = m_queue.top().at_ps;
+        // On to the next due time: ahead of the kernel within the horizon, or behind it while
+        // catching up after an outside call that took time (call_outside).
+        if (next >= m_horizon_ps && next > sc_core::sc_time_stamp().value()) break;
+        now = sim_clock::model_ps = next;
     }
     // Held-back wake-ups were all due before the horizon: they would have run in this
     // activation. After a stop, only those due by the time it stopped at.

@@ -10,9 +10,15 @@
 // the kernel would only have come straight back. Without a horizon (a test bench calling
 // sc_start itself) it returns to the kernel at every due time. Both give the same order.
 // One simulation per process, so one scheduler per process, made by the first wake-up.
+//
+// The process is an SC_METHOD unless something outside the model may be called
+// (call_outside_model, outside_call.h): then an SC_THREAD, which may block in such a call. The
+// time base (docs/time-base.md) is `decoupled` (run ahead up to the horizon, the TLM-2.0 global
+// quantum) or `kernel` (every due time is a kernel event: the model never runs ahead).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <systemc>
 #include <vector>
 
@@ -40,8 +46,21 @@ class model_scheduler : public sc_core::sc_module
 public:
     static model_scheduler& instance();
 
-    // Wake-ups due before `ps` may run ahead of the kernel's clock (0: none).
-    void set_horizon_ps(uint64_t ps) { m_horizon_ps = ps; }
+    enum class time_base { decoupled, kernel };
+    // Set during elaboration (before sc_start); `kernel` runs the wake-ups in an SC_THREAD. The
+    // first is UETSIM_TIME_BASE's (`decoupled` when unset), read when the scheduler is made.
+    void set_time_base(time_base tb);
+    time_base get_time_base() const { return m_kernel ? time_base::kernel : time_base::decoupled; }
+    // Something outside the model may be called from a wake-up (call_outside_model): the
+    // wake-ups run in an SC_THREAD. During elaboration, up to sc_start (an embedding
+    // application may call it after the fabric is built).
+    void allow_blocking();
+    // Whether the wake-ups run in an SC_THREAD (kernel time base, or allow_blocking()).
+    bool blocking() const { return m_blocking || m_kernel; }
+
+    // Wake-ups due before `ps` may run ahead of the kernel's clock (0: none). Never in the
+    // kernel time base.
+    void set_horizon_ps(uint64_t ps) { m_horizon_ps = m_kernel ? 0 : ps; }
     // A wake-up due at `at_ps` may be held back: it would run within this activation, which
     // settles what its owners hold back before it returns (never in lockstep).
     bool may_defer(uint64_t at_ps) const { return m_running && at_ps < m_horizon_ps; }
@@ -56,9 +75,19 @@ public:
     uint64_t activations() const { return m_activations; }
     size_t pending_entries() const { return m_queue.size(); }
 
+    // call_outside_model (outside_call.h).
+    uint64_t call_outside(const std::function<void()>& call);
+
 private:
     friend class wakeup;
     explicit model_scheduler(const sc_core::sc_module_name& name);
+
+    void before_end_of_elaboration() override;
+    void check_elaborating(const char* what) const;
+    void thread();
+    template <bool KernelTimeBase>
+    void run_due();
+    void check_kernel_time(uint64_t at_ps) const;
 
     uint32_t attach(wakeup* w);
     void detach(uint32_t id) { m_targets[id] = nullptr; }
@@ -82,8 +111,14 @@ private:
     uint64_t m_activations = 0;
     uint64_t m_current_ps = 0;
     uint64_t m_current_key = 0;
+    // The kernel's time after the last outside call that took time: due times up to it run
+    // behind the kernel until the model has caught up.
+    uint64_t m_behind_until_ps = 0;
     std::vector<deferred_owner*> m_owed;
     bool m_running = false;
+    bool m_kernel = false;
+    bool m_blocking = false;
+    bool m_elaborated = false;  // the process is made: the choices above are fixed
 };
 
 }  // namespace uetsim

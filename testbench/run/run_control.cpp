@@ -54,20 +54,21 @@ int run_until(double stop_time_s, const std::function<void()>& between_slices)
     const char* lockstep_env = std::getenv("UETSIM_LOCKSTEP");
     const bool lockstep = lockstep_env && std::string(lockstep_env) == "1";
     // The first slice always runs: it completes elaboration (and a zero stop time still runs
-    // its one delta cycle, as a single sc_start would).
+    // its one delta cycle, as a single sc_start would). Slices go by the kernel's clock: the
+    // model's stays behind it while a part called from the model blocks (outside_call.h).
     do {
-        const sc_time left = stop > sim_now() ? stop - sim_now() : SC_ZERO_TIME;
-        const sc_time before = sim_now();
+        const sc_time before = sc_time_stamp();
+        const sc_time left = stop > before ? stop - before : SC_ZERO_TIME;
         const sc_time step = left < slice ? left : slice;
         // The model may run ahead of the kernel up to the end of this slice (model_scheduler.h);
         // UETSIM_LOCKSTEP=1 keeps it at the kernel's time, to check that this changes nothing.
         model_scheduler::instance().set_horizon_ps(lockstep ? 0 : before.value() + step.value());
         sc_start(step);
         if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
-        if (sim_now() == before) break;            // sc_pause, or a zero stop time
+        if (sc_time_stamp() == before) break;      // sc_pause, or a zero stop time
         if (between_slices) between_slices();
-        if (g_stop_signal && sim_now() < stop) return g_stop_signal;
-    } while (sim_now() < stop);
+        if (g_stop_signal && sc_time_stamp() < stop) return g_stop_signal;
+    } while (sc_time_stamp() < stop);
     return 0;
 }
 

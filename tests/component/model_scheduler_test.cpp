@@ -170,6 +170,13 @@ struct holder final : deferred_owner
     }
 };
 
+// Holding back is the decoupled time base's (the component tier also runs in the kernel one).
+void decoupled()
+{
+    resolution();
+    model_scheduler::instance().set_time_base(model_scheduler::time_base::decoupled);
+}
+
 // Runs the kernel for `ps` with the model allowed to run ahead through it, as a run does.
 void run_ahead_for(uint64_t ps)
 {
@@ -188,7 +195,7 @@ std::string at(const std::string& who, uint64_t t)
 
 TEST(model_scheduler, nothing_is_held_back_in_lockstep_or_past_the_horizon)
 {
-    resolution();
+    decoupled();
     model_scheduler& s = model_scheduler::instance();
     bool lockstep = true, inside = false, outside = true;
     const uint64_t t0 = sc_core::sc_time_stamp().value();
@@ -209,7 +216,7 @@ TEST(model_scheduler, nothing_is_held_back_in_lockstep_or_past_the_horizon)
 
 TEST(model_scheduler, a_held_back_wakeup_is_settled_before_a_sampler_of_a_later_time)
 {
-    resolution();
+    decoupled();
     std::vector<std::string> log;
     holder h{log};
     const uint64_t t0 = sc_core::sc_time_stamp().value();
@@ -237,7 +244,7 @@ TEST(model_scheduler, a_held_back_wakeup_is_settled_before_a_sampler_of_a_later_
 
 TEST(model_scheduler, held_back_wakeups_are_settled_before_the_activation_returns)
 {
-    resolution();
+    decoupled();
     std::vector<std::string> log;
     holder h{log};
     const uint64_t t0 = sc_core::sc_time_stamp().value();
@@ -252,7 +259,7 @@ TEST(model_scheduler, held_back_wakeups_are_settled_before_the_activation_return
 
 TEST(model_scheduler, a_realised_wakeup_runs_in_the_place_it_was_held_back_in)
 {
-    resolution();
+    decoupled();
     std::vector<std::string> log;
     wakeup first{[&] { log.push_back("first"); }};
     wakeup last{[&] { log.push_back("last"); }};
@@ -269,4 +276,30 @@ TEST(model_scheduler, a_realised_wakeup_runs_in_the_place_it_was_held_back_in)
     run_ahead_for(1'000);
     EXPECT_EQ(log, (std::vector<std::string>{"first", at("held(run)", t0 + 100), "last"}));
     EXPECT_FALSE(h.w.deferred());
+}
+
+// The kernel time base ignores the horizon: every due time is a kernel event, and the model's
+// clock is the kernel's whenever a wake-up runs; nothing is held back.
+TEST(model_scheduler, the_kernel_time_base_never_runs_ahead)
+{
+    resolution();
+    model_scheduler& s = model_scheduler::instance();
+    s.set_time_base(model_scheduler::time_base::kernel);
+    std::vector<std::string> log;
+    bool deferrable = false;
+    const uint64_t t0 = sc_core::sc_time_stamp().value();
+    wakeup b{[&] { log.push_back(at("b", sc_core::sc_time_stamp().value() - t0)); }};
+    wakeup a{[&] {
+        log.push_back(at("a", sc_core::sc_time_stamp().value() - t0));
+        deferrable = s.may_defer(sim_now_ps() + 10);
+        EXPECT_EQ(sim_now_ps(), sc_core::sc_time_stamp().value());
+        b.notify(picoseconds(490));
+    }};
+    a.notify(picoseconds(10));
+    const uint64_t before = s.activations();
+    run_ahead_for(1'000);
+    EXPECT_EQ(log, (std::vector<std::string>{"a@10", "b@500"}));
+    EXPECT_FALSE(deferrable);
+    EXPECT_EQ(s.activations() - before, 2u);
+    EXPECT_TRUE(s.blocking());  // in an SC_THREAD
 }
