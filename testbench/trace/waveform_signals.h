@@ -30,6 +30,15 @@ protected:
     ~waveform_signals() = default;
 };
 
+// A component's name as a scope of signal names: dots separate scopes, so a parallel link's
+// ".N" becomes "_N".
+inline std::string signal_scope_name(std::string s)
+{
+    for (char& ch : s)
+        if (ch == '.') ch = '_';
+    return s;
+}
+
 // A trigger that fires when a counter or flag rises.
 inline constexpr trace_fire_rule fires_on_rise{trace_fire_rule::kind::rises, 0};
 

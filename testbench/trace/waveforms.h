@@ -1,9 +1,8 @@
 // Waveforms of a run (Trace.*): the writer of an FST or VCD file through trace_recorder (window
-// and trigger) and a gtkwave layout {Name}.gtkw beside it. It attaches each component's probe
-// (a NIC type's from its registry row, testbench/nics/; the switch port, PFC, link, PCIe, Chakra
-// and RTL-pin probes from testbench/trace/<kind>_probe.h), each adding its signals from its own
-// table. Built only when Trace.Enabled: with tracing off no probe exists and every component's
-// probe pointer stays null.
+// and trigger) and a gtkwave layout {Name}.gtkw beside it. It walks the probe registry
+// (probe_registry.h) over the devices Trace.* selects; each probe kind adds its signals from its
+// own table. Built only when Trace.Enabled: with tracing off no probe exists and every
+// component's probe pointer stays null.
 #pragma once
 
 #include <memory>
