@@ -12,6 +12,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "hw/kernel/time_base.h"
 #include "hw/nic/roce/roce_nic_config.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/nscc_config.h"
@@ -58,7 +59,11 @@ struct simulation_config
     // The RDMA application's run timeline (StartTime .. CoolDown); with the application on, the
     // run ends at its stop time (or at StopTime if that is given and earlier).
     timeline_params timeline;
-    double beacon_interval_s = 1e-3;  // BeaconReportInterval
+    double beacon_interval_s = 1e-3;                             // BeaconReportInterval
+    uetsim::time_base time_base = uetsim::time_base::decoupled;  // TimeBase
+    // TLM-2.0 global quantum: how far the decoupled model runs ahead of the kernel, and the
+    // slice between two looks at the stop flag (testbench/run/run_control.h).
+    double quantum_s = 10e-6;
 };
 
 struct topology_config

@@ -22,6 +22,7 @@
 #include <systemc>
 #include <vector>
 
+#include "hw/kernel/time_base.h"
 #include "hw/kernel/wakeup_queue.h"
 
 namespace uetsim {
@@ -46,7 +47,7 @@ class model_scheduler : public sc_core::sc_module
 public:
     static model_scheduler& instance();
 
-    enum class time_base { decoupled, kernel };
+    using time_base = uetsim::time_base;
     // Set during elaboration (before sc_start); `kernel` runs the wake-ups in an SC_THREAD. The
     // first is UETSIM_TIME_BASE's (`decoupled` when unset), read when the scheduler is made.
     void set_time_base(time_base tb);

@@ -75,6 +75,20 @@ void add_simulation_keys(scenario_schema& s)
            "RDMA application: the run stops this long after the recording window ends.");
     k.time("Simulation.BeaconReportInterval", UETSIM_FIELD(simulation.beacon_interval_s),
            {1e-6, 10}, "Spacing of beacon rows.");
+    k.choice("Simulation.TimeBase", UETSIM_FIELD(simulation.time_base),
+             {{"decoupled", time_base::decoupled}, {"kernel", time_base::kernel}},
+             "How the model's clock relates to the SystemC kernel's (docs/time-base.md). "
+             "decoupled: the model runs ahead of sc_time_stamp() within the global quantum "
+             "(Quantum), as a TLM-2.0 loosely timed initiator with a quantum keeper, and syncs "
+             "before any call that leaves the model. kernel: every due time of the model is a "
+             "kernel event, the model's clock equals sc_time_stamp() whenever a wake-up runs, and "
+             "the model runs in an SC_THREAD. Records are the same in both for the built-in "
+             "parts; kernel is slower.");
+    k.time("Simulation.Quantum", UETSIM_FIELD(simulation.quantum_s), {1e-9, 1e-3},
+           "The TLM-2.0 global quantum (tlm::tlm_global_quantum): how far the model may run "
+           "ahead of the kernel in the decoupled time base, and the slice of simulated time "
+           "between two looks at a stop request (Ctrl-C, SIGTERM) and the progress line. It "
+           "changes no record: only how far past a signal an interrupted run goes.");
     k.text("Simulation.EpochUtc", UETSIM_FIELD(simulation.epoch_utc), iso8601_utc,
            "UTC time of simulated time 0 (time_utc columns), so that records stay deterministic.");
 }

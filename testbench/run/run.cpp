@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <tlm>
 
 #include "hw/kernel/activity.h"
 #include "hw/kernel/model_scheduler.h"
@@ -183,7 +184,10 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     }
     first_mismatch_stops_the_run mismatch;
     packet_pool pool;
-    model_scheduler::instance();  // first, so that it is a top-level module
+    // First, so that it is a top-level module. The time base picks its process (SC_METHOD or
+    // SC_THREAD) at the end of elaboration; the quantum is the run's slice (run_control.h).
+    model_scheduler::instance().set_time_base(sc.simulation.time_base);
+    tlm::tlm_global_quantum::instance().set(seconds(sc.simulation.quantum_s));
     flows traffic("flows", sc, pool);
     // The fabric is never destroyed (a process runs one elaboration and ends after it): SystemC
     // removes each module, port and export from its registry by a linear search, so tearing

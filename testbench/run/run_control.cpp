@@ -1,11 +1,10 @@
 #include "testbench/run/run_control.h"
 
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 
 #include <systemc>
+#include <tlm>
 
 #include "hw/kernel/model_scheduler.h"
 #include "hw/kernel/sim_clock.h"
@@ -50,9 +49,8 @@ int run_until(double stop_time_s, const std::function<void()>& between_slices)
 {
     using namespace sc_core;
     const sc_time stop = seconds(stop_time_s);
-    const sc_time slice = seconds(stop_check_slice_s);
-    const char* lockstep_env = std::getenv("UETSIM_LOCKSTEP");
-    const bool lockstep = lockstep_env && std::string(lockstep_env) == "1";
+    const sc_time quantum = tlm::tlm_global_quantum::instance().get();
+    const sc_time slice = quantum != SC_ZERO_TIME ? quantum : seconds(default_quantum_s);
     // The first slice always runs: it completes elaboration (and a zero stop time still runs
     // its one delta cycle, as a single sc_start would). Slices go by the kernel's clock: the
     // model's stays behind it while a part called from the model blocks (outside_call.h).
@@ -60,9 +58,9 @@ int run_until(double stop_time_s, const std::function<void()>& between_slices)
         const sc_time before = sc_time_stamp();
         const sc_time left = stop > before ? stop - before : SC_ZERO_TIME;
         const sc_time step = left < slice ? left : slice;
-        // The model may run ahead of the kernel up to the end of this slice (model_scheduler.h);
-        // UETSIM_LOCKSTEP=1 keeps it at the kernel's time, to check that this changes nothing.
-        model_scheduler::instance().set_horizon_ps(lockstep ? 0 : before.value() + step.value());
+        // The decoupled model may run ahead of the kernel up to the end of this slice
+        // (model_scheduler.h); the kernel time base ignores the horizon.
+        model_scheduler::instance().set_horizon_ps(before.value() + step.value());
         sc_start(step);
         if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
         if (sc_time_stamp() == before) break;      // sc_pause, or a zero stop time

@@ -22,13 +22,16 @@ inline int exit_status_for_signal(int signal)
     return 128 + signal;
 }
 
-// Simulated time between two looks at the stop flag: bounds how far a run goes past a signal.
-constexpr double stop_check_slice_s = 10e-6;
+// The slice of simulated time between two looks at the stop flag: the TLM-2.0 global quantum
+// (tlm::tlm_global_quantum, Simulation.Quantum), this when none is set. It bounds how far a run
+// goes past a signal and how far the decoupled model runs ahead of the kernel.
+constexpr double default_quantum_s = 10e-6;
 
 // Runs the kernel up to the absolute simulated time `stop_time_s` (or until sc_stop) in slices
-// of stop_check_slice_s, calling `between_slices` (if set) after each slice: things that watch the
-// run from outside (the progress line) look there, never through a notification of their own.
-// Returns the signal that interrupted the run, 0 when it ran to its end.
+// of the global quantum, calling `between_slices` (if set) after each slice: things that watch
+// the run from outside (the progress line) look there, never through a notification of their
+// own. Each slice is the model scheduler's horizon in the decoupled time base. Returns the
+// signal that interrupted the run, 0 when it ran to its end.
 int run_until(double stop_time_s, const std::function<void()>& between_slices = {});
 
 }  // namespace uetsim

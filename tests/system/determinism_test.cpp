@@ -2,7 +2,6 @@
 // A different seed: different ECMP placements.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -114,11 +113,12 @@ TEST(determinism, waveforms_change_no_record)
     }
 }
 
-// Within a slice of simulated time the model scheduler goes from one due time to the next
-// without returning to the kernel; UETSIM_LOCKSTEP=1 makes it return at every due time. Only
-// running ahead lets a switch port hold back the end of a frame nothing waits to follow
-// (deferred_frame_ends.h), so lockstep is the reference for that too: every record must be
-// the same, and only the count of wake-ups executed lower.
+// Within a slice of simulated time (the global quantum) the decoupled model scheduler goes from
+// one due time to the next without returning to the kernel; Simulation.TimeBase: kernel makes
+// every due time a kernel event. Only running ahead lets a switch port hold back the end of a
+// frame nothing waits to follow (deferred_frame_ends.h), so the kernel time base is the
+// reference for that too: every record must be the same, and only the count of wake-ups
+// executed lower. (tests/system/time_base_test.cpp runs every example in both.)
 TEST(determinism, running_ahead_of_the_kernel_changes_no_record)
 {
     // The default scenario with either NIC, and the head-of-line example untraced: its
@@ -136,9 +136,9 @@ TEST(determinism, running_ahead_of_the_kernel_changes_no_record)
                                             "--set", "Nic.Type=" + run};
         };
         auto ra = run_uetsim(args(a));
-        setenv("UETSIM_LOCKSTEP", "1", 1);
-        auto rb = run_uetsim(args(b));
-        unsetenv("UETSIM_LOCKSTEP");
+        auto kernel = args(b);
+        kernel.insert(kernel.end(), {"--set", "Simulation.TimeBase=kernel"});
+        auto rb = run_uetsim(kernel);
         ASSERT_EQ(ra.exit_code, 0) << ra.err;
         ASSERT_EQ(rb.exit_code, 0) << rb.err;
         int csvs = 0;
@@ -155,6 +155,8 @@ TEST(determinism, running_ahead_of_the_kernel_changes_no_record)
                 EXPECT_LT(ea, eb * 95 / 100) << run << ": frame ends held back";
                 ja.erase("events_executed");
                 jb.erase("events_executed");
+                EXPECT_EQ(jb["scenario"]["Simulation"]["TimeBase"], "kernel");
+                jb["scenario"]["Simulation"]["TimeBase"] = "decoupled";
                 EXPECT_EQ(ja, jb) << run;  // sim_time_s and the scoreboard included
             }
         }
