@@ -3,6 +3,7 @@
 // activation serves every wake-up of a time.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -302,4 +303,27 @@ TEST(model_scheduler, the_kernel_time_base_never_runs_ahead)
     EXPECT_FALSE(deferrable);
     EXPECT_EQ(s.activations() - before, 2u);
     EXPECT_TRUE(s.blocking());  // in an SC_THREAD
+}
+
+// The component tier runs twice, the second time with UETSIM_TIME_BASE=kernel
+// (tests/CMakeLists.txt): the scheduler takes its time base from there when it is made.
+TEST(model_scheduler, the_environment_chooses_the_time_base)
+{
+    resolution();
+    const char* env = std::getenv("UETSIM_TIME_BASE");
+    const bool kernel = env && std::string(env) == "kernel";
+    model_scheduler& s = model_scheduler::instance();
+    EXPECT_EQ(s.get_time_base(),
+              kernel ? model_scheduler::time_base::kernel : model_scheduler::time_base::decoupled);
+    EXPECT_EQ(s.blocking(), kernel);
+    std::vector<uint64_t> kernel_times;
+    wakeup b{[&] { kernel_times.push_back(sc_core::sc_time_stamp().value()); }};
+    wakeup a{[&] {
+        kernel_times.push_back(sc_core::sc_time_stamp().value());
+        b.notify(picoseconds(400));
+    }};
+    a.notify(picoseconds(100));
+    run_ahead_for(1'000);
+    // Decoupled runs b ahead of the kernel, still at 100 ps; kernel waits for 500 ps.
+    EXPECT_EQ(kernel_times, (std::vector<uint64_t>{100, kernel ? 500u : 100u}));
 }
