@@ -26,7 +26,8 @@ model_scheduler::model_scheduler(const sc_core::sc_module_name& name) : sc_core:
             m_kernel = true;
         else if (!v.empty() && v != "decoupled")
             throw std::invalid_argument("UETSIM_TIME_BASE=" + v +
-                                        ": allowed values are decoupled and kernel");
+                                        ": allowed values are decoupled and kernel (unset it: "
+                                        "a run's time base is Simulation.TimeBase)");
     }
 }
 

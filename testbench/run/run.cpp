@@ -186,7 +186,11 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
     packet_pool pool;
     // First, so that it is a top-level module. The time base picks its process (SC_METHOD or
     // SC_THREAD) at the end of elaboration; the quantum is the run's slice (run_control.h).
-    model_scheduler::instance().set_time_base(sc.simulation.time_base);
+    try {
+        model_scheduler::instance().set_time_base(sc.simulation.time_base);
+    } catch (const std::invalid_argument& e) {  // UETSIM_TIME_BASE, the component tier's hook
+        throw run_input_error(e.what());
+    }
     tlm::tlm_global_quantum::instance().set(seconds(sc.simulation.quantum_s));
     flows traffic("flows", sc, pool);
     // The fabric is never destroyed (a process runs one elaboration and ends after it): SystemC

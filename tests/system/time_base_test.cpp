@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -158,4 +159,18 @@ TEST(time_base, bad_values_stop_the_run_before_it_starts)
         EXPECT_NE(r.err.find(c.allowed), std::string::npos) << r.err;
         EXPECT_TRUE(fs::is_empty(out)) << c.set << ": something was written";
     }
+}
+
+// UETSIM_TIME_BASE is the component tier's hook (tests/CMakeLists.txt); a run takes its time base
+// from the key, and a value the hook does not know is bad input too.
+TEST(time_base, an_unknown_UETSIM_TIME_BASE_is_bad_input)
+{
+    const std::string out = scratch_dir("tb-env");
+    setenv("UETSIM_TIME_BASE", "lockstep", 1);
+    auto r = run_uetsim({"run", "--quiet", "--out", out, "--set", "Simulation.RunTime=1ms"});
+    unsetenv("UETSIM_TIME_BASE");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("UETSIM_TIME_BASE=lockstep"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("decoupled and kernel"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out + "/uetsim-manifest.json"));
 }
