@@ -94,7 +94,10 @@ uint64_t model_scheduler::call_outside(const std::function<void()>& call)
     if (!h.valid() || h.proc_kind() != SC_THREAD_PROC_)
         throw std::logic_error(
             std::string("call_outside_model: called from ") +
-            (h.valid() ? std::string("the SC_METHOD ") + h.name() : std::string("no process")) +
+            (!h.valid() ? std::string("no process")
+                        : std::string(h.proc_kind() == SC_METHOD_PROC_ ? "the SC_METHOD "
+                                                                       : "the SC_CTHREAD ") +
+                              h.name()) +
             ", which may not call wait(); call model_scheduler::instance().allow_blocking() "
             "before sc_start (or set Simulation.TimeBase: kernel) so that the model runs in an "
             "SC_THREAD");
