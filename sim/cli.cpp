@@ -26,7 +26,9 @@
 #include "testbench/traffic/chakra/chakra_workload.h"
 #include "testbench/traffic/chakra/collectives_list.h"
 #include "testbench/traffic/chakra/et_writer.h"
+#include "rtl/library/rtl_contract.h"
 #include "sim/plot_command.h"
+#include "sim/rtl_build.h"
 #include "sim/sweep/sweep_runner.h"
 #include "testbench/run/run_control.h"
 
@@ -374,10 +376,54 @@ int run_cli(int argc, char** argv)
                      "Run figures: the NIC (nic-window) or switch (port-rate) to show")
         ->type_name("NAME");
 
+    rtl_build_options rb;
+    auto* rtl_build = app.add_subcommand(
+        "rtl-build",
+        "Verilate a SystemVerilog block against a built-in block's pin contract into a library "
+        "that Rtl.<Block>Library loads (docs/rtl.md, \"Your own block\")");
+    rtl_build
+        ->add_option("sources", rb.sources,
+                     "The block's sources; +define+ and +incdir+ items go to Verilator")
+        ->required()
+        ->type_name("BLOCK.sv...");
+    rtl_build->add_option("--top", rb.top, "The top module")->required()->type_name("NAME");
+    rtl_build->add_option("--as", rb.as, "The block it replaces: " + rtl_contract_keys())
+        ->required()
+        ->type_name("BLOCK");
+    rtl_build->add_option("--out", rb.out, "The library to write")->required()->type_name("LIB.so");
+    for (const char* o : {"-D", "-G", "-I", "-W"}) {
+        const std::string flag = o;
+        rtl_build
+            ->add_option_function<std::vector<std::string>>(
+                flag,
+                [&rb, flag](const std::vector<std::string>& v) {
+                    for (const auto& x : v) rb.verilator_options.push_back(flag + x);
+                },
+                flag == "-D"   ? "A define for Verilator (-DNAME or -DNAME=VALUE; repeatable)"
+                : flag == "-G" ? "A top-level parameter for Verilator (-GNAME=VALUE; repeatable)"
+                : flag == "-I"
+                    ? "An include folder for Verilator (-IDIR; repeatable)"
+                    : "A warning option for Verilator (-Wno-fatal, -Wno-WIDTH; repeatable)")
+            ->expected(1)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    }
+    rtl_build
+        ->add_option("--jobs,-j", rb.jobs, "Compilations at a time (default: the machine's cores)")
+        ->type_name("N")
+        ->check(CLI::PositiveNumber);
+    rtl_build->add_option("--work", rb.work, "Keep the generated and compiled files in this folder")
+        ->type_name("DIR");
+    rtl_build->add_flag("--verbose,-v", rb.verbose, "Print every command");
+
+    auto* rtl_contracts_cmd = app.add_subcommand(
+        "rtl-contracts", "List the pin contract of each block a library can replace");
+    rtl_contracts_cmd->add_flag("--markdown", markdown, "Print docs/rtl.md's contract tables");
+
     // CLI11 would only say "A subcommand is required" for a mistyped command.
     std::vector<std::string> names;
-    for (const auto* sub :
-         {run, inspect, validate, chakra_gen, keys, records, signals, sweep, plot})
+    for (const auto* sub : {run, inspect, validate, chakra_gen, keys, records, signals, sweep, plot,
+                            rtl_build, rtl_contracts_cmd})
         names.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(names.begin(), names.end(), argv[1]) == names.end()) {
@@ -423,6 +469,11 @@ int run_cli(int argc, char** argv)
         }
         if (*records) {
             std::cout << (markdown ? records_markdown() : records_text());
+            return exit_ok;
+        }
+        if (*rtl_build) return run_rtl_build(rb);
+        if (*rtl_contracts_cmd) {
+            std::cout << (markdown ? rtl_contracts_markdown() : rtl_contracts_text());
             return exit_ok;
         }
         if (*signals) {

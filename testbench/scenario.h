@@ -178,11 +178,25 @@ struct trace_config
 struct rtl_config
 {
     std::map<std::string, rtl_mode, std::less<>> modes;
+    // Rtl.<key>Library: a block library built by `uetsim rtl-build` (rtl/library/rtl_library.h)
+    // that replaces the built-in RTL of block `key` in rtl and both mode; none: the built-in.
+    struct library_path
+    {
+        std::string given;     // as written
+        std::string resolved;  // relative to the scenario file's folder
+    };
+    std::map<std::string, library_path, std::less<>> libraries;
 
     rtl_mode mode(std::string_view key) const
     {
         const auto it = modes.find(key);
         return it == modes.end() ? rtl_mode::model : it->second;
+    }
+    // The library for block `key`, or null.
+    const library_path* library(std::string_view key) const
+    {
+        const auto it = libraries.find(key);
+        return it == libraries.end() || it->second.given.empty() ? nullptr : &it->second;
     }
 };
 

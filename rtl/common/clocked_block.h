@@ -32,7 +32,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "rtl/common/rtl_mismatch.h"
+#include "rtl/common/rtl_kernel.h"
 
 namespace uetsim {
 

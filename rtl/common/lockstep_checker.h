@@ -26,6 +26,7 @@
 #include <string>
 #include <utility>
 
+#include "rtl/common/rtl_kernel.h"
 #include "rtl/common/rtl_mismatch.h"
 
 namespace uetsim {

@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "hw/kernel/sim_clock.h"
-
 namespace uetsim {
 
 namespace {
@@ -32,16 +30,6 @@ std::string rtl_mismatch::text() const
     return "rtl mismatch: " + component + " at " + time_text(time_ps) +
            "\n  request index: " + std::to_string(request_index) + "\n  request: " + request +
            "\n  model: " + model + "\n  rtl:   " + rtl;
-}
-
-uint64_t rtl_sim_time_ps()
-{
-    return sim_now_ps();
-}
-
-void rtl_protocol_error(const std::string& what)
-{
-    throw std::runtime_error("rtl protocol error: " + what);
 }
 
 void set_rtl_mismatch_handler(rtl_mismatch_handler h)

@@ -33,12 +33,4 @@ void set_rtl_mismatch_handler(rtl_mismatch_handler h);
 // Calls the installed handler (or the default).
 void report_rtl_mismatch(const rtl_mismatch& m);
 
-// The model's time in ps, sim_now_ps() (docs/time-base.md), for headers that must not include
-// <systemc> (the include order with Verilator's headers, rtl/verilated_includes.h).
-uint64_t rtl_sim_time_ps();
-
-// A block broke its handshake (valid_ready.h: no ready / no response within the cycle bound):
-// throws std::runtime_error("rtl protocol error: " + what).
-[[noreturn]] void rtl_protocol_error(const std::string& what);
-
 }  // namespace uetsim

@@ -1,8 +1,8 @@
 // entropy_lb_block<V>: one Verilated entropy_lb (any variant V with its ports: the product
 // build, the test sizes, a mutant) as an entropy_lb_port, on rtl/common's clocked_block and
 // valid_ready: drive the req_* pins, the handshake (accept, step until rsp_valid), sample the
-// rsp_* pins (RTL_DESIGN D1/D2). Include after the V*.h and before <systemc> (clocked_block.h
-// includes Verilator's headers).
+// rsp_* pins (RTL_DESIGN D1/D2). Its pins are the contract's (entropy_lb_contract.h). Include after
+// the V*.h and before <systemc> (clocked_block.h includes Verilator's headers).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,9 @@
 
 #include "rtl/common/clocked_block.h"
 #include "rtl/common/valid_ready.h"
-#include "rtl/entropy_lb/entropy_lb_rtl.h"
+#include "rtl/entropy_lb/entropy_lb_contract.h"
+#include "rtl/entropy_lb/entropy_lb_port.h"
+#include "rtl/library/rtl_contract.h"
 
 namespace uetsim {
 
@@ -22,29 +24,10 @@ public:
     {
         V& p = m_block.pins();
         m_port.bind(p.req_valid, p.req_ready, p.rsp_valid);
-        m_port.pin("req_op", 2, p.req_op);
-        m_port.pin("req_slot", 16, p.req_slot);
-        m_port.pin("req_cfg_type", 2, p.req_cfg_type);
-        m_port.pin("req_cfg_base", 16, p.req_cfg_base);
-        m_port.pin("req_cfg_mask_bits", 4, p.req_cfg_mask_bits);
-        m_port.pin("req_cfg_cache_bits", 5, p.req_cfg_cache_bits);
-        m_port.pin("req_cfg_value_set_size", 17, p.req_cfg_value_set_size);
-        m_port.pin("req_cfg_timeout_ps", 64, p.req_cfg_timeout_ps);
-        m_port.pin("req_cfg_window", 32, p.req_cfg_window);
-        m_port.pin("req_cfg_seed", 32, p.req_cfg_seed);
-        m_port.pin("req_entropy", 16, p.req_entropy);
-        m_port.pin("req_feedback", 3, p.req_feedback);
-        m_port.pin("req_now_ps", 64, p.req_now_ps);
-        m_port.pin("rsp_op", 2, p.rsp_op);
-        m_port.pin("rsp_slot", 16, p.rsp_slot);
-        m_port.pin("rsp_error", 1, p.rsp_error);
-        m_port.pin("rsp_value", 16, p.rsp_value);
-        m_port.pin("rsp_choice", 3, p.rsp_choice);
-        m_port.pin("rsp_freezing", 1, p.rsp_freezing);
-        m_port.pin("rsp_in_window", 1, p.rsp_in_window);
-        m_port.pin("rsp_available", 17, p.rsp_available);
-        m_port.pin("rsp_held", 17, p.rsp_held);
-        m_port.pin("rsp_window_sent", 32, p.rsp_window_sent);
+        auto add_pin = [this](const char* pin, unsigned width, const auto& port) {
+            m_port.pin(pin, width, port);
+        };
+        UETSIM_ENTROPY_LB_PINS(UETSIM_RTL_CONTRACT_PIN)
     }
 
     entropy_lb_response transact(const entropy_lb_request& r) override

@@ -11,7 +11,7 @@
 //    (rtl_mismatch.h's handler) at the request that caused it;
 //  - rtl:  the NIC gets the block's values, ready LATENCY NIC cycles after the request.
 //
-// No Verilator header here (the block is held through entropy_lb_port).
+// No Verilator header here (the block is held through entropy_lb_port, entropy_lb_port.h).
 #pragma once
 
 #include <cstdint>
@@ -23,22 +23,9 @@
 #include "rtl/common/rtl_mode.h"
 #include "rtl/common/rtl_pins.h"
 #include "rtl/entropy_lb/entropy_lb_pins.h"
+#include "rtl/entropy_lb/entropy_lb_port.h"
 
 namespace uetsim {
-
-// One Verilated entropy_lb behind the narrow interface the engine uses: one request in, its
-// response out (entropy_lb_block<V> in entropy_lb_block.h).
-class entropy_lb_port
-{
-public:
-    virtual ~entropy_lb_port() = default;
-    virtual entropy_lb_response transact(const entropy_lb_request& r) = 0;
-    virtual entropy_lb_limits limits() const = 0;
-    virtual uint32_t latency_cycles() const = 0;
-    virtual uint64_t cycles() const = 0;
-    virtual rtl_pin_set& pins() = 0;                     // for the run's waveform
-    virtual void open_fst(const std::string& path) = 0;  // the block's own FST
-};
 
 class entropy_lb_rtl : public entropy_engine
 {

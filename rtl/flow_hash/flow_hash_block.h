@@ -1,10 +1,13 @@
 // flow_hash_block<V>: a Verilated flow hash (Vflow_hash, or a test-only mutant with the same
-// ports) as an rtl_flow_hash_core, on rtl/common's clocked_block. Include after the V*.h and
+// ports) as an rtl_flow_hash_core, on rtl/common's clocked_block; its pins are the contract's
+// (flow_hash_contract.h). Include after the V*.h and
 // before <systemc> (clocked_block.h includes Verilator's headers).
 #pragma once
 
 #include "rtl/common/clocked_block.h"
-#include "rtl/flow_hash/flow_hash_rtl.h"
+#include "rtl/flow_hash/flow_hash_contract.h"
+#include "rtl/flow_hash/flow_hash_core.h"
+#include "rtl/library/rtl_contract.h"
 
 namespace uetsim {
 
@@ -15,14 +18,10 @@ public:
     explicit flow_hash_block(const std::string& name) : m_block(name)
     {
         V& p = m_block.pins();
-        m_pins.add("method", 3, p.method);
-        m_pins.add("protocol", 8, p.protocol);
-        m_pins.add("src_ip", 32, p.src_ip);
-        m_pins.add("dst_ip", 32, p.dst_ip);
-        m_pins.add("src_port", 16, p.src_port);
-        m_pins.add("dst_port", 16, p.dst_port);
-        m_pins.add("salt", 32, p.salt);
-        m_pins.add("hash", 16, p.hash);
+        auto add_pin = [this](const char* pin, unsigned width, const auto& port) {
+            m_pins.add(pin, width, port);
+        };
+        UETSIM_FLOW_HASH_PINS(UETSIM_RTL_CONTRACT_PIN)
     }
 
     uint16_t hash(const flow_hash_request& r) override

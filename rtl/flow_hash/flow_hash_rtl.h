@@ -22,32 +22,12 @@
 
 #include "hw/switch/flow_hash.h"
 #include "hw/switch/flow_hasher.h"
+#include "rtl/flow_hash/flow_hash_core.h"
 #include "rtl/common/lockstep_checker.h"
 #include "rtl/common/rtl_mode.h"
 #include "rtl/common/rtl_pins.h"
 
 namespace uetsim {
-
-struct flow_hash_request
-{
-    ecmp_hash_method method = ecmp_hash_method::crc32_with_salt;
-    flow_key key;
-    uint32_t salt = 0;
-};
-
-// "method=1 (crc32) protocol=17 src_ip=0x0a000001 ... salt=0x00000000" (mismatch reports).
-std::string describe(const flow_hash_request& r);
-std::string describe_hash(const uint16_t& h);  // "0x867a"
-
-// The Verilated block: drives the pins, settles, returns `hash`; the pins for the waveform.
-class rtl_flow_hash_core
-{
-public:
-    virtual ~rtl_flow_hash_core() = default;
-    virtual uint16_t hash(const flow_hash_request& r) = 0;
-    virtual rtl_pin_set& pins() = 0;
-    virtual void open_fst(const std::string& path) = 0;  // the block's own waves
-};
 
 // The product block, Vflow_hash (rtl/flow_hash/flow_hash.sv).
 std::unique_ptr<rtl_flow_hash_core> make_rtl_flow_hash_core(const std::string& name);

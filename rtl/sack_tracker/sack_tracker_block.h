@@ -1,10 +1,13 @@
 // sack_tracker_block<V>: a Verilated SACK tracker (Vsack_tracker, or a test-only mutant with the
-// same ports) as an rtl_sack_tracker_core, on rtl/common's clocked_block and valid_ready. Include
+// same ports) as an rtl_sack_tracker_core, on rtl/common's clocked_block and valid_ready; its
+// pins are the contract's (sack_tracker_contract.h). Include
 // after the V*.h and before <systemc> (clocked_block.h includes Verilator's headers).
 #pragma once
 
 #include "rtl/common/valid_ready.h"
-#include "rtl/sack_tracker/sack_tracker_rtl.h"
+#include "rtl/library/rtl_contract.h"
+#include "rtl/sack_tracker/sack_tracker_contract.h"
+#include "rtl/sack_tracker/sack_tracker_core.h"
 
 namespace uetsim {
 
@@ -16,17 +19,10 @@ public:
     {
         V& p = m_block.pins();
         m_port.bind(p.req_valid, p.req_ready, p.rsp_valid);
-        m_port.pin("req_op", 2, p.req_op);
-        m_port.pin("req_slot", 16, p.req_slot);
-        m_port.pin("req_psn", 32, p.req_psn);
-        m_port.pin("rsp_arrival", 2, p.rsp_arrival);
-        m_port.pin("rsp_out_of_window", 1, p.rsp_out_of_window);
-        m_port.pin("rsp_slot_error", 1, p.rsp_slot_error);
-        m_port.pin("rsp_cack", 32, p.rsp_cack);
-        m_port.pin("rsp_sack_base", 32, p.rsp_sack_base);
-        m_port.pin("rsp_sack_bitmap", 64, p.rsp_sack_bitmap);
-        m_port.pin("rsp_held", 16, p.rsp_held);
-        m_port.pin("rsp_span", 16, p.rsp_span);
+        auto add_pin = [this](const char* pin, unsigned width, const auto& port) {
+            m_port.pin(pin, width, port);
+        };
+        UETSIM_SACK_TRACKER_PINS(UETSIM_RTL_CONTRACT_PIN)
     }
 
     sack_tracker_response transact(const sack_tracker_request& r) override

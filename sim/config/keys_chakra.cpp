@@ -18,22 +18,6 @@ using chakra::algorithm;
 using chakra::collective_type;
 using chakra::rank_selection;
 
-// A path given in a scenario file is relative to the file's folder; one given with --set (no
-// source) is relative to the working folder.
-std::string relative_to_source(const std::string& path, const std::string& source)
-{
-    namespace fs = std::filesystem;
-    if (path.empty() || fs::path(path).is_absolute() || source.empty()) return path;
-    const fs::path folder = fs::path(source).parent_path();
-    return folder.empty() ? path : (folder / path).lexically_normal().string();
-}
-
-text_rule any_path()
-{
-    return {"a file path",
-            [](const std::string&) -> std::optional<std::string> { return std::nullopt; }};
-}
-
 const std::vector<std::pair<std::string, collective_type>>& type_spellings()
 {
     static const std::vector<std::pair<std::string, collective_type>> v = [] {

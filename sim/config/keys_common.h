@@ -27,6 +27,11 @@ inline real_range reals(value_range r)
 // A link name (Faults, Capture.Links): two device names joined by '-', lower tier first.
 extern const text_rule link_name;
 
+// A path given in a scenario file is relative to the file's folder; one given with --set (no
+// source) is relative to the working folder (Chakra.Traces, Rtl.<Block>Library).
+std::string relative_to_source(const std::string& path, const std::string& source);
+text_rule any_path();
+
 // A rule between keys is broken: throws config_error(msg).
 [[noreturn]] void fail_rule(const std::string& msg);
 

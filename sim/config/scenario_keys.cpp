@@ -3,6 +3,7 @@
 // testbench/scenario.h and hw/*/..._config.h. A new section adds one keys file and one line here.
 #include "sim/config/keys_common.h"
 
+#include <filesystem>
 #include <regex>
 #include <stdexcept>
 
@@ -16,6 +17,20 @@ const text_rule link_name{
         return "is not a link name (two device names joined by '-', lower tier "
                "first, e.g. host3-leaf0)";
     }};
+
+std::string relative_to_source(const std::string& path, const std::string& source)
+{
+    namespace fs = std::filesystem;
+    if (path.empty() || fs::path(path).is_absolute() || source.empty()) return path;
+    const fs::path folder = fs::path(source).parent_path();
+    return folder.empty() ? path : (folder / path).lexically_normal().string();
+}
+
+text_rule any_path()
+{
+    return {"a file path",
+            [](const std::string&) -> std::optional<std::string> { return std::nullopt; }};
+}
 
 void fail_rule(const std::string& msg)
 {

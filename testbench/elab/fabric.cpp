@@ -148,8 +148,12 @@ void fabric::build_rtl_blocks(const scenario& sc, const std::string& name, devic
         // error, not bad input.
         if (!def.build)
             throw std::logic_error("Rtl." + def.key + ": no RTL block in this build for " + name);
-        rtl_block_site site{sc, name, rtl_component_name(def, name), mode, sw, nic};
-        m_rtl_blocks.push_back({&def, name, mode, def.build(site)});
+        rtl_block_site site{sc, name, rtl_component_name(def, name), mode};
+        const auto* lib = rc.library(def.key);
+        if (lib) site.library = &load_rtl_block_library(def, lib->resolved);
+        site.sw = sw;
+        site.nic = nic;
+        m_rtl_blocks.push_back({&def, name, mode, def.build(site), lib ? lib->resolved : ""});
     }
 }
 

@@ -62,6 +62,7 @@ public:
         std::string device;
         rtl_mode mode;
         std::unique_ptr<rtl_block_instance> instance;
+        std::string library;  // Rtl.<key>Library as resolved; empty: the built-in block
     };
     const std::vector<rtl_block>& rtl_block_list() const { return m_rtl_blocks; }
     // Requests of block `key` compared with the model (both mode), over every device.

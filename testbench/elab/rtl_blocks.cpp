@@ -6,6 +6,7 @@
 #include "hw/switch/fabric_switch.h"
 #include "rtl/entropy_lb/entropy_lb_rtl.h"
 #include "rtl/flow_hash/flow_hash_rtl.h"
+#include "rtl/library/rtl_library_loader.h"
 #include "rtl/sack_tracker/sack_tracker_rtl.h"
 #include "testbench/run/run_input_error.h"
 
@@ -28,7 +29,9 @@ private:
 
 std::unique_ptr<rtl_block_instance> build_flow_hash(rtl_block_site& s)
 {
-    auto h = std::make_unique<rtl_flow_hasher>(s.component, s.mode);
+    std::unique_ptr<rtl_flow_hash_core> core;  // null: the built-in block
+    if (s.library) core.reset(s.library->make_flow_hash(s.component.c_str()));
+    auto h = std::make_unique<rtl_flow_hasher>(s.component, s.mode, std::move(core));
     s.sw->use_hasher(h.get());
     return std::make_unique<flow_hash_instance>(std::move(h));
 }
@@ -60,9 +63,14 @@ std::unique_ptr<rtl_block_instance> build_entropy_lb(rtl_block_site& s)
 {
     auto inst = std::make_unique<nic_engine_instance<entropy_lb_rtl>>();
     s.nic->make_entropy_engine = [i = inst.get(), component = s.component, mode = s.mode,
-                                  spraying = s.nic->spraying](const nic_engine_context& c) {
+                                  spraying = s.nic->spraying,
+                                  library = s.library](const nic_engine_context& c) {
         auto e = input_checked([&] {
-            return std::make_unique<entropy_lb_rtl>(component, c.contexts, mode, c.cycle_ps);
+            if (!library)
+                return std::make_unique<entropy_lb_rtl>(component, c.contexts, mode, c.cycle_ps);
+            return std::make_unique<entropy_lb_rtl>(
+                component, c.contexts, mode, c.cycle_ps,
+                std::unique_ptr<entropy_lb_port>(library->make_entropy_lb(component.c_str())));
         });
         // The cache size is the device's for every group: refuse it before the first group.
         if (auto why = entropy_lb_limit_error(e->limits(), 0, spraying))
@@ -76,10 +84,13 @@ std::unique_ptr<rtl_block_instance> build_entropy_lb(rtl_block_site& s)
 std::unique_ptr<rtl_block_instance> build_sack_tracker(rtl_block_site& s)
 {
     auto inst = std::make_unique<nic_engine_instance<sack_tracker_rtl>>();
-    s.nic->make_sack_tracker = [i = inst.get(), component = s.component,
-                                mode = s.mode](const nic_engine_context& c) {
-        auto t = input_checked(
-            [&] { return std::make_unique<sack_tracker_rtl>(component, c.contexts, mode); });
+    s.nic->make_sack_tracker = [i = inst.get(), component = s.component, mode = s.mode,
+                                library = s.library](const nic_engine_context& c) {
+        auto t = input_checked([&] {
+            std::unique_ptr<rtl_sack_tracker_core> core;  // null: the built-in block
+            if (library) core.reset(library->make_sack_tracker(component.c_str()));
+            return std::make_unique<sack_tracker_rtl>(component, c.contexts, mode, std::move(core));
+        });
         i->m_engine = t.get();
         return t;
     };
@@ -133,6 +144,21 @@ rtl_block_factory replace_rtl_block_factory(std::string_view key, rtl_block_fact
 std::string rtl_component_name(const rtl_block_def& def, const std::string& device)
 {
     return device + "." + def.component;
+}
+
+std::string rtl_library_key(const rtl_block_def& def)
+{
+    return "Rtl." + def.key + "Library";
+}
+
+const rtl_library_descriptor& load_rtl_block_library(const rtl_block_def& def,
+                                                     const std::string& path)
+{
+    try {
+        return load_rtl_library(path, def.key, rtl_library_key(def));
+    } catch (const std::invalid_argument& e) {
+        throw run_input_error(e.what());
+    }
 }
 
 }  // namespace uetsim

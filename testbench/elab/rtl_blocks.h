@@ -18,6 +18,7 @@
 
 #include "rtl/common/rtl_mode.h"
 #include "rtl/common/rtl_pins.h"
+#include "rtl/library/rtl_library.h"
 #include "testbench/scenario.h"
 #include "testbench/elab/topology.h"
 
@@ -34,6 +35,9 @@ struct rtl_block_site
     std::string device;     // leaf0, host3
     std::string component;  // the name in mismatch reports: leaf0.flow_hash
     rtl_mode mode;          // rtl or both
+    // Rtl.<key>Library for this device: a block library (rtl/library/rtl_library.h) loaded and
+    // checked, whose block the factory builds in place of the built-in; null: the built-in.
+    const rtl_library_descriptor* library = nullptr;
     fabric_switch* sw = nullptr;
     nic_config* nic = nullptr;
 };
@@ -72,5 +76,13 @@ rtl_block_factory replace_rtl_block_factory(std::string_view key, rtl_block_fact
 
 // "host3.sack_tracker".
 std::string rtl_component_name(const rtl_block_def& def, const std::string& device);
+
+// "Rtl.SackTrackerLibrary".
+std::string rtl_library_key(const rtl_block_def& def);
+
+// The library at `path` for block `def`, loaded once and checked (rtl_library_loader.h); a
+// library that is missing, does not load or does not fit is bad input: run_input_error (exit 2).
+const rtl_library_descriptor& load_rtl_block_library(const rtl_block_def& def,
+                                                     const std::string& path);
 
 }  // namespace uetsim

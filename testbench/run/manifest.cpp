@@ -56,6 +56,7 @@ std::optional<json> rtl_member(const manifest_inputs& in)
             devices[b.device] = json{{"mode", std::string(to_string(b.mode))},
                                      {"requests", b.instance->requests()},
                                      {"checked", b.instance->checked()}};
+            if (!b.library.empty()) devices[b.device]["library"] = b.library;
         }
         total += checked;
         blocks[def.key] = json{
@@ -142,7 +143,10 @@ const std::vector<manifest_member>& members()
          "`{checked, blocks, mismatch}`: `checked` the requests compared with the model over "
          "all blocks; `blocks` per block key `{modes, requests, checked, devices}`, `modes` the "
          "devices of each mode used (`{\"both\": [\"leaf0\", ...], \"model\": [...]}`), "
-         "`devices` per device running the RTL `{mode, requests, checked}`; `mismatch` (only "
+         "`devices` per device running the RTL `{mode, requests, checked, library}` (`library`: "
+         "the "
+         "`Rtl.<key>Library` it loaded, only when one replaced the built-in block); `mismatch` "
+         "(only "
          "when one stopped the run) `{time_ps, component, request_index, request, model, rtl}`",
          rtl_member},
         {"messages", "`{total, completed}`: `Flows` messages",

@@ -1,0 +1,18 @@
+# The block libraries the tests load, each built once by `uetsim rtl-build` (the ctest fixture
+# rtl_libraries, tests/CMakeLists.txt): the project's own entropy_lb.sv, its XORSHIFT_BIT mutant
+# (the same source with -DUETSIM_MUTANT_XORSHIFT_BIT) and the seams' toy flow hash.
+#   cmake -DUETSIM=<bin/uetsim> -DSOURCE=<source tree> -DOUT=<folder> -P build_rtl_libraries.cmake
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+function(rtl_build)
+  execute_process(COMMAND ${UETSIM} rtl-build ${ARGN} -j 2 RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "uetsim rtl-build ${ARGN}: exit code ${rc}")
+  endif()
+endfunction()
+rtl_build(${SOURCE}/rtl/entropy_lb/entropy_lb.sv --top entropy_lb --as EntropyLoadBalancer
+  --out ${OUT}/entropy_lb.so)
+rtl_build(${SOURCE}/rtl/entropy_lb/entropy_lb.sv --top entropy_lb --as EntropyLoadBalancer
+  -DUETSIM_MUTANT_XORSHIFT_BIT --out ${OUT}/entropy_lb_xorshift_bit.so)
+rtl_build(${SOURCE}/tests/seams/toy_rtl/xor_flow_hash.sv --top xor_flow_hash --as FlowHash
+  --out ${OUT}/xor_flow_hash.so)
