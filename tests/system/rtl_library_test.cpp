@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -334,4 +335,25 @@ TEST(rtl_library, rtl_build_and_the_library_work_from_an_installed_uetsim)
     EXPECT_GT(fh.at("checked").get<uint64_t>(), 1000u);
     EXPECT_EQ(fh.at("checked"), fh.at("requests"));
     EXPECT_EQ(fh.at("devices").at("leaf0").at("library"), dir + "/flow_hash.so");
+}
+
+// Verilog $stop inside a library (the toy flow hash built with -DUETSIM_TOY_STOP_ON_UDP) goes
+// through the library's copy of uetsim's Verilator hooks: the run stops with exit code 1 and an
+// error naming the source line, as the built-in blocks' $stop does (not Verilator's abort).
+TEST(rtl_library, verilog_stop_in_a_library_stops_the_run_through_the_hooks)
+{
+    const std::string dir = scratch_dir("rtl-lib-stop");
+    const std::string file = write_file(dir + "/s.yaml", scenario_text());
+    const command_result r =
+        run(file, dir + "/out",
+            {"Rtl.FlowHash=rtl", "Rtl.FlowHashLibrary=" + libs + "/xor_flow_hash_stop.so"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    // The line of the $stop in the toy's source.
+    const std::string sv = read_text(source_dir() + "/tests/seams/toy_rtl/xor_flow_hash.sv");
+    const size_t at = sv.find("$stop;");
+    ASSERT_NE(at, std::string::npos);
+    const long line = std::count(sv.begin(), sv.begin() + long(at), '\n') + 1;
+    EXPECT_NE(r.err.find("Verilog $stop at "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("xor_flow_hash.sv:" + std::to_string(line)), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("uetsim: internal error at simulated time"), std::string::npos) << r.err;
 }

@@ -14,4 +14,9 @@ module xor_flow_hash (
 );
     assign hash = src_ip[31:16] ^ src_ip[15:0] ^ dst_ip[31:16] ^ dst_ip[15:0] ^ src_port ^
                   dst_port ^ {8'b0, protocol} ^ salt[31:16] ^ salt[15:0] ^ {13'b0, method};
+`ifdef UETSIM_TOY_STOP_ON_UDP
+    // Test only (tests/system/rtl_library_test.cpp): Verilog $stop at the first UDP packet, for
+    // the Verilator hooks inside a library.
+    always_comb if (protocol == 8'd17) $stop;
+`endif
 endmodule
