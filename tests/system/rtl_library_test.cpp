@@ -357,3 +357,25 @@ TEST(rtl_library, verilog_stop_in_a_library_stops_the_run_through_the_hooks)
     EXPECT_NE(r.err.find("xor_flow_hash.sv:" + std::to_string(line)), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("uetsim: internal error at simulated time"), std::string::npos) << r.err;
 }
+
+// A user's block of two files with one more pipeline stage than the built-in one
+// (tests/rtl/blocks/entropy_lb_delayed.sv around rtl/entropy_lb/entropy_lb.sv): its latency pin
+// says 3 and it answers 3 cycles after acceptance (the wrapper stops the run with a protocol
+// error when a block answers after another count than its pin says). With
+// UetNic.EntropyLookupCycles 3 the run is clean in rtl and in both, where every answer equals
+// the model's.
+TEST(rtl_library, a_library_with_a_longer_pipeline_answers_after_its_own_latency)
+{
+    const std::string dir = scratch_dir("rtl-lib-delayed");
+    const std::string file = write_file(dir + "/s.yaml", scenario_text());
+    const std::string lib = "Rtl.EntropyLoadBalancerLibrary=" + libs + "/entropy_lb_delayed.so";
+    const json rtl = run_ok(file, dir + "/rtl",
+                            {"Rtl.EntropyLoadBalancer=rtl", lib, "UetNic.EntropyLookupCycles=3"});
+    const json both = run_ok(file, dir + "/both",
+                             {"Rtl.EntropyLoadBalancer=both", lib, "UetNic.EntropyLookupCycles=3"});
+    const json& r = rtl.at("rtl").at("blocks").at("EntropyLoadBalancer");
+    const json& b = both.at("rtl").at("blocks").at("EntropyLoadBalancer");
+    EXPECT_GT(r.at("requests").get<uint64_t>(), rtl.at("data_packets_sent").get<uint64_t>());
+    EXPECT_EQ(b.at("checked"), b.at("requests"));
+    EXPECT_FALSE(both.at("rtl").contains("mismatch"));
+}
