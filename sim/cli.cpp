@@ -404,6 +404,10 @@ int run_cli(int argc, char** argv)
                 : flag == "-I"
                     ? "An include folder for Verilator (-IDIR; repeatable)"
                     : "A warning option for Verilator (-Wno-fatal, -Wno-WIDTH; repeatable)")
+            ->type_name(flag == "-D"   ? "NAME[=V]"
+                        : flag == "-G" ? "NAME=V"
+                        : flag == "-I" ? "DIR"
+                                       : "OPT")
             ->expected(1)
             ->allow_extra_args(false)
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
