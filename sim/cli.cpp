@@ -15,10 +15,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <systemc>
+#include <uetsim/uetsim.h>
 
 #include "hw/kernel/sim_clock.h"
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
+#include "sim/run_arguments.h"
 #include "testbench/records/record_registry.h"
 #include "testbench/trace/signal_catalog.h"
 #include "testbench/run/run_input_error.h"
@@ -47,27 +49,7 @@ struct scenario_args
 
 void add_scenario_args(CLI::App* cmd, scenario_args& a, bool file_required)
 {
-    auto* file = cmd->add_option("scenario", a.file,
-                                 file_required ? "Scenario file (YAML)"
-                                               : "Scenario file (YAML); without it, the embedded "
-                                                 "default scenario");
-    file->type_name("SCENARIO.yaml");
-    if (file_required) file->required();
-    // One K=V per --set so that a following positional file is not taken as a value.
-    cmd->add_option("--set", a.sets, "Override one key after the file (repeatable)")
-        ->type_name("Section.Key=VALUE")
-        ->expected(1)
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-}
-
-std::string human_time(double s)
-{
-    if (s == 0) return "0 s";
-    if (s >= 1) return fmt::format("{:.3f} s", s);
-    if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
-    if (s >= 1e-6) return fmt::format("{:.3f} us", s * 1e6);
-    return fmt::format("{:.3f} ns", s * 1e9);
+    add_scenario_options(cmd, a.file, a.sets, file_required);
 }
 
 // nlohmann JSON as a YAML node: lists of scalars print on one line.
@@ -101,20 +83,14 @@ std::string comment_block(const std::string& text)
     return out;
 }
 
-int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet, bool progress)
+// A thin user of the library's session (sim/session.cpp): the same phases, messages and exit
+// codes for the command and for a program that embeds uetsim.
+int cmd_run(const detail::run_arguments& a)
 {
-    scenario sc = config::resolve_scenario(a.file, a.sets);
-    prepare_output_dir(out_dir, sc.simulation.name);  // before anything is simulated
-
-    run_options opts;
-    opts.out_dir = out_dir;
-    opts.progress = !quiet && (progress || isatty(STDERR_FILENO));
-    opts.resolved_scenario = config::scenario_json(sc);
-    run_summary summary;
-    install_stop_handlers();  // Ctrl-C or a batch system's SIGTERM ends the run cleanly
+    session s(a);
     try {
-        summary = run_simulation(sc, opts);
-    } catch (const run_input_error& e) {
+        s.elaborate();
+    } catch (const input_error& e) {
         std::cerr << "uetsim: error: " << e.what() << "\n";
         return exit_bad_input;
     } catch (const std::exception& e) {
@@ -122,21 +98,8 @@ int cmd_run(const scenario_args& a, const std::string& out_dir, bool quiet, bool
                   << "\n";
         return exit_internal_error;
     }
-    std::cout << format_summary(summary, out_dir) << std::flush;
-    if (summary.stop_signal) {
-        std::cerr << "uetsim: interrupted by "
-                  << (summary.stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at simulated time "
-                  << human_time(summary.sim_time_s)
-                  << "; the records so far are flushed and the manifest says \"interrupted\"\n";
-        return exit_status_for_signal(summary.stop_signal);
-    }
-    if (summary.mismatch) {
-        std::cerr << "uetsim: error: the run stopped at the first RTL mismatch ("
-                  << summary.mismatch->component << ", request " << summary.mismatch->request_index
-                  << "); the records so far are flushed and the manifest says \"rtl_mismatch\"\n";
-        return exit_internal_error;
-    }
-    return exit_ok;
+    s.run();
+    return s.exit_code();
 }
 
 int cmd_inspect(const scenario_args& a, bool json)
@@ -213,6 +176,15 @@ int cmd_chakra_gen(const scenario_args& a, const std::string& prefix)
 }
 
 }  // namespace
+
+std::string human_time(double s)
+{
+    if (s == 0) return "0 s";
+    if (s >= 1) return fmt::format("{:.3f} s", s);
+    if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+    if (s >= 1e-6) return fmt::format("{:.3f} us", s * 1e6);
+    return fmt::format("{:.3f} ns", s * 1e9);
+}
 
 void prepare_output_dir(const std::string& dir, const std::string& name)
 {
@@ -291,17 +263,11 @@ int run_cli(int argc, char** argv)
         "value and what is allowed).\nSee docs/command.md and docs/scenario-keys.md.");
 
     scenario_args args;
-    std::string out_dir = "out";
-    bool quiet = false, progress = false, json = false, markdown = false;
+    detail::run_arguments run_args;
+    bool json = false, markdown = false;
 
     auto* run = app.add_subcommand("run", "Run a scenario and write its records");
-    add_scenario_args(run, args, false);
-    run->add_option("--out", out_dir, "Output folder for the records")
-        ->capture_default_str()
-        ->type_name("DIR");
-    run->add_flag("--quiet,-q", quiet, "No progress line on stderr");
-    run->add_flag("--progress", progress,
-                  "The progress line on stderr even when it is not a terminal (batch logs)");
+    add_run_options(run, run_args);
 
     auto* inspect = app.add_subcommand(
         "inspect", "Print the resolved scenario and the values derived from it (no simulation)");
@@ -448,7 +414,7 @@ int run_cli(int argc, char** argv)
     }
 
     try {
-        if (*run) return cmd_run(args, out_dir, quiet, progress);
+        if (*run) return cmd_run(run_args);
         if (*inspect) return cmd_inspect(args, json);
         if (*validate) return cmd_validate(args);
         if (*chakra_gen) return cmd_chakra_gen(args, gen_prefix);

@@ -20,6 +20,9 @@ int run_cli(int argc, char** argv);
 // not look complete). Throws config::config_error when the folder is unusable.
 void prepare_output_dir(const std::string& dir, const std::string& name);
 
+// 1.234 ms: a time for a one-line message.
+std::string human_time(double s);
+
 // The table `uetsim run` prints at the end.
 std::string format_summary(const run_summary& s, const std::string& out_dir);
 

@@ -18,10 +18,15 @@ void host_memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& del
         return;
     }
     m_bytes_written += t.get_data_length();
+    report_write(t, sim_now() + delay);
+}
+
+void host_memory::report_write(const tlm::tlm_generic_payload& t, const sc_core::sc_time& at) const
+{
     if (!m_observer) return;
     static const pcie_tag untagged{};
     const pcie_tag* tag = t.get_extension<pcie_tag>();
-    m_observer(tag ? *tag : untagged, t.get_data_ptr(), t.get_data_length(), sim_now() + delay);
+    m_observer(tag ? *tag : untagged, t.get_data_ptr(), t.get_data_length(), at);
 }
 
 }  // namespace uetsim

@@ -27,6 +27,9 @@ public:
     explicit host_memory(const sc_core::sc_module_name& name);
 
     void observe_writes(write_observer f) { m_observer = std::move(f); }
+    // Tells the observer of write `t` landing at `at`: what b_transport does for a write, for a
+    // memory of someone else's standing in front of this one (testbench/embed/embedded_host.h).
+    void report_write(const tlm::tlm_generic_payload& t, const sc_core::sc_time& at) const;
 
     uint64_t bytes_read() const { return m_bytes_read; }
     uint64_t bytes_written() const { return m_bytes_written; }

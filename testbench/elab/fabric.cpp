@@ -8,7 +8,8 @@
 
 namespace uetsim {
 
-fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
+fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
+               const nic_configurator& configure_nic)
     : m_topo(build_topology(sc.topology, sc.link))
 {
     for (const auto& l : m_topo.links)
@@ -48,6 +49,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
             const std::string& name = m_topo.devices[h].name;
             nic_config nic = nic_for(sc, name);
             build_rtl_blocks(sc, name, device_kind::host, nullptr, &nic);
+            if (configure_nic) configure_nic(name, nic);
             m_nic_hosts.push_back(std::make_unique<nic_host>(m_topo, h, nic, pcie_for(sc, name),
                                                              sc.simulation.random_seed, pool));
             // What the host's software sees: completions and written memory, to the Flows
@@ -117,6 +119,12 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic)
 }  // namespace uetsim
 
 namespace uetsim {
+
+void fabric::bind_host_sides()
+{
+    for (auto& h : m_nic_hosts)
+        if (!h->host_side_taken()) h->bind_host_side();
+}
 
 void fabric::post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
                            uint8_t traffic_class)

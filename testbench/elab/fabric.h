@@ -4,7 +4,9 @@
 // constructor wires hosts, switches and links; what a host is made of is nic_host's.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hw/link/link.h"
@@ -27,7 +29,10 @@ class chakra_replay;
 class fabric
 {
 public:
-    fabric(const scenario& sc, packet_pool& pool, flows& traffic);
+    // `configure_nic` (may be empty) sees each NIC host's configuration before its NIC is built.
+    using nic_configurator = std::function<void(const std::string& host, nic_config& nic)>;
+    fabric(const scenario& sc, packet_pool& pool, flows& traffic,
+           const nic_configurator& configure_nic = {});
 
     const topology& topo() const { return m_topo; }
     link& link_at(size_t i) { return *m_links[i]; }
@@ -47,6 +52,10 @@ public:
     host_memory& memory_at(size_t h) { return m_nic_hosts[h]->memory(); }
     host_mmio& mmio_at(size_t h) { return m_nic_hosts[h]->mmio(); }
     nic_host_interface& host_interface_at(size_t h) { return m_nic_hosts[h]->host_interface(); }
+    nic_host& nic_host_at(size_t h) { return *m_nic_hosts[h]; }
+    // Binds the built-in host side (nic_host::bind_host_side) of every NIC host whose host side
+    // nothing else took (nic_host::take_host_side); before the kernel starts.
+    void bind_host_sides();
     // The software on the hosts, told of what the NICs write into host memory (other than the
     // payload of Flows messages, which goes to the Flows scoreboard).
     void run_on_hosts(host_software* sw) { m_software = sw; }

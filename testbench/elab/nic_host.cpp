@@ -19,9 +19,13 @@ nic_host::nic_host(const topology& t, uint32_t h, const nic_config& nic, const p
     m_nic = make_nic(name, nic, ctx, link.rate_bps);
     m_nic->port.set_link({link.rate_bps, ps_from_seconds(link.delay_s)});
     m_host_if->attach(m_nic.get());
-    m_mmio->out.bind(m_pcie->host_in);
     m_pcie->nic_out.bind(m_host_if->bar);
     m_host_if->dma.bind(m_pcie->nic_in);
+}
+
+void nic_host::bind_host_side()
+{
+    m_mmio->out.bind(m_pcie->host_in);
     m_pcie->host_out.bind(m_memory->port);
 }
 

@@ -160,30 +160,85 @@ public:
 
 }  // namespace
 
-run_summary run_simulation(const scenario& sc, const run_options& opts)
+// Everything a run builds, in the order run_simulation built it as locals (the order of
+// construction is the order of module names and wake-ups, so records cannot change).
+struct simulation::state
 {
-    const auto wall_start = wall_clock::now();
+    state(const scenario& s, const run_options& o) : sc(s), opts(o) {}
+
+    const scenario& sc;
+    run_options opts;
+    wall_clock::time_point wall_start;
+    std::string manifest_path;
+    std::unique_ptr<chakra::loaded_workload> workload;
+    std::unique_ptr<first_mismatch_stops_the_run> mismatch;
+    std::unique_ptr<packet_pool> pool;
+    std::unique_ptr<flows> traffic;
+    fabric* fab = nullptr;
+    std::vector<std::string> warnings;
+    std::unique_ptr<fault_injector> faults;
+    std::unique_ptr<record_clock> periodic_clock, lb_clock, own_buf_clock, own_nb_clock;
+    std::unique_ptr<record_context> ctx;
+    std::unique_ptr<chakra::chakra_replay> replay;
+    std::unique_ptr<open_records> records;
+    std::unique_ptr<rdma_application> app;
+    std::vector<std::string> files;
+    std::unique_ptr<chakra::chakra_profiler> profiler;
+    std::unique_ptr<pcap_capture> capture;
+    std::unique_ptr<waveforms> trace;
+    std::unique_ptr<progress_meter> progress;
+    std::unique_ptr<elaboration_timer> elaboration;
+    bool ran = false;
+};
+
+simulation::simulation(const scenario& sc, const run_options& opts)
+    : m(std::make_unique<state>(sc, opts))
+{
+}
+
+simulation::~simulation() = default;
+
+fabric& simulation::fab()
+{
+    if (!m->fab) throw std::logic_error("simulation::fab() before elaborate()");
+    return *m->fab;
+}
+
+flows& simulation::traffic()
+{
+    if (!m->traffic) throw std::logic_error("simulation::traffic() before elaborate()");
+    return *m->traffic;
+}
+
+rdma_application* simulation::application()
+{
+    return m->app.get();
+}
+
+void simulation::elaborate()
+{
+    if (m->fab) throw std::logic_error("simulation::elaborate() called twice");
+    const scenario& sc = m->sc;
+    const run_options& opts = m->opts;
+    m->wall_start = wall_clock::now();
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     // A run that ends when its traffic is done stops through sc_stop; that is not news.
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
     std::filesystem::create_directories(opts.out_dir);
-    const std::string prefix = opts.out_dir + "/" + sc.simulation.name + "-";
-    const std::string manifest_path =
-        opts.out_dir + "/" + manifest_record().file_name(sc.simulation.name);
+    m->manifest_path = opts.out_dir + "/" + manifest_record().file_name(sc.simulation.name);
     // A manifest from an earlier run must not vouch for this one until it completes.
-    std::filesystem::remove(manifest_path);
+    std::filesystem::remove(m->manifest_path);
 
     // The Chakra workload is read and prepared first: a bad trace stops the run before anything
     // is built (exit 2).
-    std::unique_ptr<chakra::loaded_workload> workload;
     if (sc.chakra.enabled()) {
-        workload = std::make_unique<chakra::loaded_workload>(
+        m->workload = std::make_unique<chakra::loaded_workload>(
             chakra::load_workload(sc.chakra, host_count(sc.topology)));
-        for (const auto& n : workload->notes) std::cerr << "uetsim: note: " << n << "\n";
+        for (const auto& n : m->workload->notes) std::cerr << "uetsim: note: " << n << "\n";
     }
-    first_mismatch_stops_the_run mismatch;
-    packet_pool pool;
+    m->mismatch = std::make_unique<first_mismatch_stops_the_run>();
+    m->pool = std::make_unique<packet_pool>();
     // First, so that it is a top-level module. The time base picks its process (SC_METHOD or
     // SC_THREAD) at the end of elaboration; the quantum is the run's slice (run_control.h).
     try {
@@ -192,126 +247,151 @@ run_summary run_simulation(const scenario& sc, const run_options& opts)
         throw run_input_error(e.what());
     }
     tlm::tlm_global_quantum::instance().set(seconds(sc.simulation.quantum_s));
-    flows traffic("flows", sc, pool);
+    m->traffic = std::make_unique<flows>("flows", sc, *m->pool);
     // The fabric is never destroyed (a process runs one elaboration and ends after it): SystemC
     // removes each module, port and export from its registry by a linear search, so tearing
     // down a K = 32 fat-tree took 40 s of a 45 s run. Only its RTL blocks close (their FST
     // files); the memory goes back with the process.
     static auto& kept = *new std::vector<std::unique_ptr<fabric>>;  // reachable: no leak report
-    kept.push_back(std::make_unique<fabric>(sc, pool, traffic));
-    fabric& fab = *kept.back();
+    kept.push_back(std::make_unique<fabric>(sc, *m->pool, *m->traffic, opts.configure_nic));
+    m->fab = kept.back().get();
+    fabric& fab = *m->fab;
     const auto nic_warnings = nic_type_of(sc.nic).warnings;
-    const std::vector<std::string> warnings =
-        nic_warnings ? nic_warnings(sc, fab.topo()) : std::vector<std::string>{};
-    for (const auto& w : warnings) std::cerr << "uetsim: warning: " << w << "\n";
-    fault_injector faults("faults", sc, fab);
+    m->warnings = nic_warnings ? nic_warnings(sc, fab.topo()) : std::vector<std::string>{};
+    for (const auto& w : m->warnings) std::cerr << "uetsim: warning: " << w << "\n";
+    m->faults = std::make_unique<fault_injector>("faults", sc, fab);
     // Every run has the records' clocks, whichever records are on (record_clock.h).
     const double nd_interval = sc.simulation.nd_stats_interval_s;
-    record_clock periodic_clock("periodic_records", first_periodic_row_s(sc, nd_interval),
-                                nd_interval);
+    m->periodic_clock = std::make_unique<record_clock>(
+        "periodic_records", first_periodic_row_s(sc, nd_interval), nd_interval);
     const double lb_interval = sc.sw.load_balancing_stats_interval_s;
-    record_clock lb_clock("load_balancing_records", lb_interval, lb_interval);
+    m->lb_clock =
+        std::make_unique<record_clock>("load_balancing_records", lb_interval, lb_interval);
     const double buf_interval = sc.sw.buffer.buffer_stats_report_interval_s;
     // One clock per report interval: the buffer records share the load-balancing clock when
     // their intervals agree (both 1 ms by default), so turning them on adds no event.
-    std::unique_ptr<record_clock> own_buf_clock;
-    record_clock* buf_clock = &lb_clock;
+    record_clock* buf_clock = m->lb_clock.get();
     if (buf_interval != lb_interval) {
-        own_buf_clock =
+        m->own_buf_clock =
             std::make_unique<record_clock>("buffer_records", buf_interval, buf_interval);
-        buf_clock = own_buf_clock.get();
+        buf_clock = m->own_buf_clock.get();
     }
     // net-buff-stats ticks at the periodic records' times for its own interval: on a clock the
     // run has already when one ticks at those times (the periodic clock at the defaults).
     const double nb_interval = sc.simulation.network_buffer_stats_interval_s;
     const double nb_first = first_periodic_row_s(sc, nb_interval);
-    std::unique_ptr<record_clock> own_nb_clock;
-    record_clock* nb_clock = &periodic_clock;
+    record_clock* nb_clock = m->periodic_clock.get();
     if (nb_interval != nd_interval) {
         if (nb_first == lb_interval && nb_interval == lb_interval)
-            nb_clock = &lb_clock;
+            nb_clock = m->lb_clock.get();
         else if (nb_first == buf_interval && nb_interval == buf_interval)
             nb_clock = buf_clock;
         else {
-            own_nb_clock =
+            m->own_nb_clock =
                 std::make_unique<record_clock>("network_buffer_records", nb_first, nb_interval);
-            nb_clock = own_nb_clock.get();
+            nb_clock = m->own_nb_clock.get();
         }
     }
-    record_context ctx{
-        sc, fab, traffic, nullptr, {periodic_clock, lb_clock, *buf_clock, *nb_clock}};
+    m->ctx = std::make_unique<record_context>(record_context{
+        sc, fab, *m->traffic, nullptr, {*m->periodic_clock, *m->lb_clock, *buf_clock, *nb_clock}});
+    record_context& ctx = *m->ctx;
     ctx.out_dir = opts.out_dir;
     // Before the records: nd-stats reads its scale-up fabric.
-    std::unique_ptr<chakra::chakra_replay> replay;
-    if (workload) {
+    if (m->workload) {
         const uint8_t tc = sc.chakra.traffic_class;
-        replay = std::make_unique<chakra::chakra_replay>(
-            workload->prepared, sc.chakra, workload->placement,
-            workload->map ? &*workload->map : nullptr, nic_data_mss(sc.nic),
+        fabric* f = m->fab;
+        m->replay = std::make_unique<chakra::chakra_replay>(
+            m->workload->prepared, sc.chakra, m->workload->placement,
+            m->workload->map ? &*m->workload->map : nullptr, nic_data_mss(sc.nic),
             sc.simulation.timeline.start_time, sc.simulation.beacon_interval_s,
-            [&fab, tc](uint32_t src, uint64_t message, uint32_t dst, uint64_t bytes) {
-                fab.post_transfer(src, message, dst, bytes, tc);
+            [f, tc](uint32_t src, uint64_t message, uint32_t dst, uint64_t bytes) {
+                f->post_transfer(src, message, dst, bytes, tc);
             });
-        fab.route_transfers(replay.get());
-        ctx.chakra = replay.get();
-        ctx.workload = workload.get();
+        fab.route_transfers(m->replay.get());
+        ctx.chakra = m->replay.get();
+        ctx.workload = m->workload.get();
     }
-    open_records records(ctx, opts.out_dir);
-    records.open(false);
-    std::unique_ptr<rdma_application> app;
+    m->records = std::make_unique<open_records>(ctx, opts.out_dir);
+    m->records->open(false);
     if (sc.rdma.enabled && fab.nic_count()) {
-        app = std::make_unique<rdma_application>("rdma_app", sc, fab);
-        ctx.app = app.get();
+        m->app = std::make_unique<rdma_application>("rdma_app", sc, fab);
+        ctx.app = m->app.get();
     }
-    records.open(true);
-    std::vector<std::string> files = records.files;
-    std::unique_ptr<chakra::chakra_profiler> profiler;
-    if (replay && sc.chakra.profiling_enabled) {
-        profiler = std::make_unique<chakra::chakra_profiler>(
-            *replay, opts.out_dir, sc.simulation.name, sc.chakra.profiling_interval_s);
-        for (const auto& f : profiler->files()) files.push_back(f);
+    m->records->open(true);
+    m->files = m->records->files;
+    if (m->replay && sc.chakra.profiling_enabled) {
+        m->profiler = std::make_unique<chakra::chakra_profiler>(
+            *m->replay, opts.out_dir, sc.simulation.name, sc.chakra.profiling_interval_s);
+        for (const auto& f : m->profiler->files()) m->files.push_back(f);
     }
-    pcap_capture capture;
+    m->capture = std::make_unique<pcap_capture>();
+    const std::string prefix = opts.out_dir + "/" + sc.simulation.name + "-";
     for (const auto& name : sc.capture.links) {
         const int l = fab.topo().find_link(name);
         if (l < 0) throw run_input_error("Capture.Links: unknown link '" + name + "'");
-        capture.attach(fab.link_at(size_t(l)), prefix + name + ".pcap");
+        m->capture->attach(fab.link_at(size_t(l)), prefix + name + ".pcap");
     }
-    for (const auto& f : capture.files()) files.push_back(f);
+    for (const auto& f : m->capture->files()) m->files.push_back(f);
     // Waveforms only when asked for: otherwise no probe exists and the components' stay null.
-    std::unique_ptr<waveforms> trace;
-    if (sc.trace.enabled) trace = std::make_unique<waveforms>(sc, fab, opts.out_dir, replay.get());
+    if (sc.trace.enabled)
+        m->trace = std::make_unique<waveforms>(sc, fab, opts.out_dir, m->replay.get());
     // A Flows-only run ends when its last message is done; with the application it runs to its
     // stop time.
-    if (!sc.flows.messages.empty() && !app) traffic.on_all_done([] { stop_simulation(); });
-    std::unique_ptr<progress_meter> progress;
+    if (!sc.flows.messages.empty() && !m->app) m->traffic->on_all_done([] { stop_simulation(); });
     if (opts.progress)
-        progress = std::make_unique<progress_meter>(sc.simulation.stop_time_s, traffic);
-    const elaboration_timer elaboration("elaboration_timer", wall_start);
+        m->progress = std::make_unique<progress_meter>(sc.simulation.stop_time_s, *m->traffic);
+}
+
+run_summary simulation::run()
+{
+    if (!m->fab) throw std::logic_error("simulation::run() before elaborate()");
+    if (m->ran) throw std::logic_error("simulation::run() called twice");
+    m->ran = true;
+    const scenario& sc = m->sc;
+    fabric& fab = *m->fab;
+    // What nobody attached to keeps the built-in host side (testbench/elab/nic_host.h).
+    fab.bind_host_sides();
+    m->elaboration = std::make_unique<elaboration_timer>("elaboration_timer", m->wall_start);
 
     // Slices of simulated time, stopping early on SIGINT/SIGTERM (testbench/run/run_control.h).
     std::function<void()> poll;
-    if (progress) poll = [&progress] { progress->poll(); };
+    progress_meter* progress = m->progress.get();
+    if (progress) poll = [progress] { progress->poll(); };
     const int stop_signal = run_until(sc.simulation.stop_time_s, poll);
     if (progress) progress->done();
-    if (app) app->finish();  // its last beacon row, before the records close
-    records.finish();
-    if (profiler) profiler->finish();
-    if (trace) {
-        trace->finish();
-        for (const auto& f : trace->files()) files.push_back(f);
+    if (m->app) m->app->finish();  // its last beacon row, before the records close
+    m->records->finish();
+    if (m->profiler) m->profiler->finish();
+    if (m->trace) {
+        m->trace->finish();
+        for (const auto& f : m->trace->files()) m->files.push_back(f);
     }
 
-    run_summary s = summarise(fab, traffic, app.get(), replay.get());
+    run_summary s = summarise(fab, *m->traffic, m->app.get(), m->replay.get());
+    if (m->opts.extra_scoreboard) {
+        const std::string r = m->opts.extra_scoreboard();
+        if (!r.empty()) {
+            s.scoreboard_message += (s.scoreboard_message.empty() ? "" : "\n") + r;
+            s.scoreboard_ok = false;
+        }
+    }
     s.stop_signal = stop_signal;
-    s.mismatch = mismatch.first;
-    s.warnings = warnings;
-    s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - wall_start).count();
-    s.elaboration_wall_time_s = elaboration.seconds();
+    s.mismatch = m->mismatch->first;
+    s.warnings = m->warnings;
+    s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - m->wall_start).count();
+    s.elaboration_wall_time_s = m->elaboration->seconds();
     s.peak_rss_bytes = peak_rss_bytes();
-    write_manifest(manifest_path, {sc, opts.resolved_scenario, s, fab, app.get(), files});
+    write_manifest(m->manifest_path,
+                   {sc, m->opts.resolved_scenario, s, fab, m->app.get(), m->files});
     fab.close_rtl_blocks();
     return s;
+}
+
+run_summary run_simulation(const scenario& sc, const run_options& opts)
+{
+    simulation sim(sc, opts);
+    sim.elaborate();
+    return sim.run();
 }
 
 }  // namespace uetsim

@@ -1,9 +1,12 @@
 // Elaborates a scenario into a fabric and runs it (run.cpp; the manifest in manifest.cpp, the
-// records in records/record_registry.h). One elaboration per process (STYLE.md P3): call
-// run_simulation at most once per process.
+// records in records/record_registry.h), in one call (run_simulation) or in two phases
+// (simulation: elaborate, then run), which the command and the library (sim/session.h) use so
+// that something can be attached between them. One elaboration per process (STYLE.md P3).
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +23,12 @@ struct run_options
     std::string out_dir = "out";
     bool progress = false;                     // progress line on stderr
     nlohmann::ordered_json resolved_scenario;  // manifest "scenario" member (null: {})
+    // Called for each NIC host's configuration before its NIC is built (after the Rtl.* blocks
+    // are injected): how an embedding application hands a NIC engine of its own to a host.
+    std::function<void(const std::string& host, nic_config& nic)> configure_nic;
+    // A scoreboard beside the run's own (an embedding application's WQEs): its report is added
+    // to the summary's, and a non-empty one fails the scoreboard.
+    std::function<std::string()> extra_scoreboard;
 };
 
 struct run_summary
@@ -49,6 +58,35 @@ struct run_summary
     // The first RTL/model difference of a block in both mode (Rtl.*), which stopped the run: the
     // command then exits with code 1 and the manifest's status says "rtl_mismatch".
     std::optional<uetsim::rtl_mismatch> mismatch;
+};
+
+class fabric;
+class flows;
+class rdma_application;
+
+// One run in two phases. elaborate(): the fabric, the traffic, faults, the records opened;
+// bad input found there throws run_input_error. run(): what no one attached to gets its
+// built-in host side, then the kernel runs to the stop time, the records close and the manifest
+// is written last. Throws std::runtime_error on internal errors.
+class simulation
+{
+public:
+    simulation(const scenario& sc, const run_options& opts);
+    ~simulation();
+    simulation(const simulation&) = delete;
+    simulation& operator=(const simulation&) = delete;
+
+    void elaborate();
+    run_summary run();
+
+    // After elaborate().
+    fabric& fab();
+    flows& traffic();
+    rdma_application* application();  // null without the RDMA application
+
+private:
+    struct state;
+    std::unique_ptr<state> m;
 };
 
 // Builds, runs and writes every enabled record into opts.out_dir.

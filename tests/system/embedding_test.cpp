@@ -1,0 +1,175 @@
+// uetsim as a library (docs/embedding.md): the build installs to a fresh prefix, each example in
+// examples/embedding/ is configured and built out of tree against the installed package
+// (find_package(uetsim), uetsim::uetsim), run with its scenario, and judged from its records.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_uetsim.h"
+
+using namespace uetsim::test;
+
+namespace {
+
+// A shell word.
+std::string quoted(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// Runs `command` in a shell; fails the test with its output unless it exits 0.
+void must_run(const std::string& command)
+{
+    const std::string out = shell_output(command + " 2>&1; echo \"exit=$?\"");
+    ASSERT_NE(out.find("exit=0\n"), std::string::npos) << command << "\n" << out;
+}
+
+// The build installed under `prefix`.
+void install(const std::string& prefix)
+{
+    must_run(quoted(UETSIM_CMAKE) + " --install " + quoted(UETSIM_BUILD_DIR) + " --prefix " +
+             quoted(prefix));
+}
+
+// examples/embedding/<name> configured and built in `build` against `prefix`; the program.
+std::string build_example(const std::string& name, const std::string& prefix,
+                          const std::string& build)
+{
+    const std::string src = source_dir() + "/examples/embedding/" + name;
+    std::string launcher;
+    if (!std::string(UETSIM_CXX_LAUNCHER).empty())
+        launcher = " -DCMAKE_CXX_COMPILER_LAUNCHER=" + quoted(UETSIM_CXX_LAUNCHER);
+    must_run(quoted(UETSIM_CMAKE) + " -S " + quoted(src) + " -B " + quoted(build) +
+             " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + quoted(prefix) + launcher);
+    must_run(quoted(UETSIM_CMAKE) + " --build " + quoted(build) + " -j2");
+    return build + "/" + name + "_example";
+}
+
+struct program_result
+{
+    int exit_code = -1;
+    std::string out;
+};
+
+program_result run_program(const std::string& program, const std::vector<std::string>& args)
+{
+    std::string command = "SC_COPYRIGHT_MESSAGE=DISABLE " + quoted(program);
+    for (const auto& a : args) command += " " + quoted(a);
+    const std::string out = shell_output(command + " 2>&1; echo \"exit=$?\"");
+    const size_t at = out.rfind("exit=");
+    return {std::stoi(out.substr(at + 5)), out.substr(0, at)};
+}
+
+// The last row of `record` for component `host` (and `side`, when the record has one).
+size_t last_row(const csv& c, const std::string& host, const std::string& side = "")
+{
+    size_t found = c.rows.size();
+    for (size_t r = 0; r < c.rows.size(); ++r)
+        if (c.str(r, "component_name") == host && (side.empty() || c.str(r, "side") == side))
+            found = r;
+    EXPECT_LT(found, c.rows.size()) << "no row of " << host << " " << side;
+    return found;
+}
+
+// rdma-perf's latency per WQE, in ps (perf_metric_usec is a whole number of ps / 10^6).
+std::map<uint32_t, int64_t> latency_ps(const csv& perf)
+{
+    std::map<uint32_t, int64_t> out;
+    for (size_t r = 0; r < perf.rows.size(); ++r)
+        out[uint32_t(perf.num(r, "wqe_id"))] = std::llround(perf.num(r, "perf_metric_usec") * 1e6);
+    return out;
+}
+
+// A driver model's SC_THREAD sets up queue pair 7 from host0 to host1 through their mmio and
+// posts 16 RDMA WRITEs of 65,536 B on it (examples/embedding/driver/main.cpp).
+TEST(embedding, driver_posts_rdma_writes_through_mmio_and_sees_each_completion)
+{
+    const std::string dir = scratch_dir("embedding-driver");
+    install(dir + "/prefix");
+    const std::string program = build_example("driver", dir + "/prefix", dir + "/build");
+    const std::string out = dir + "/out";
+    const program_result r = run_program(
+        program,
+        {source_dir() + "/examples/embedding/driver/driver.yaml", "--out", out, "--quiet"});
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("driver: 16 RDMA WRITEs of 65536 B completed"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
+
+    // The host side of host0's PCIe link carried the driver's 16 doorbells and its request and
+    // ack; host1's its response. The NIC side of host0 wrote 16 completion entries; host1's
+    // wrote the payload: 16 WQEs × 65,536 B / 4,096 B (UetNic.RdmaDataMSS) = 256 data writes.
+    const csv pcie = read_csv(out + "/driver-pcie-stats-0.csv");
+    size_t row = last_row(pcie, "host0", "host");
+    EXPECT_EQ(pcie.num(row, "doorbells"), 16);
+    EXPECT_EQ(pcie.num(row, "connection_sends"), 2);
+    row = last_row(pcie, "host1", "host");
+    EXPECT_EQ(pcie.num(row, "doorbells"), 0);
+    EXPECT_EQ(pcie.num(row, "connection_sends"), 1);
+    row = last_row(pcie, "host0", "nic");
+    EXPECT_EQ(pcie.num(row, "completion_writes"), 16);
+    EXPECT_EQ(pcie.num(row, "data_writes"), 0);
+    row = last_row(pcie, "host1", "nic");
+    EXPECT_EQ(pcie.num(row, "data_writes"), 256);
+    EXPECT_EQ(pcie.num(row, "completion_writes"), 0);
+
+    // host0's NIC took 16 messages and completed all of them, in 256 data packets (none lost on
+    // an idle switch); host1's received the 256.
+    const csv uet = read_csv(out + "/driver-uet-transport-stats-0.csv");
+    row = last_row(uet, "host0");
+    EXPECT_EQ(uet.num(row, "wqes_created"), 16);
+    EXPECT_EQ(uet.num(row, "wqes_completed"), 16);
+    EXPECT_EQ(uet.num(row, "write_pkts_sent"), 256);
+    row = last_row(uet, "host1");
+    EXPECT_EQ(uet.num(row, "write_pkts_rcvd"), 256);
+
+    const nlohmann::json manifest = nlohmann::json::parse(read_text(out + "/driver-manifest.json"));
+    EXPECT_EQ(manifest["scoreboard"]["ok"], true) << manifest["scoreboard"];
+}
+
+// A host memory whose b_transport waits 100 ns + 0.25 ns per byte
+// (examples/embedding/memory/main.cpp), under the built-in RDMA application with one
+// connection and one 1,024-byte WQE (one packet) outstanding at a time.
+TEST(embedding, memory_with_its_own_latency_adds_exactly_that_to_each_wqe)
+{
+    const std::string dir = scratch_dir("embedding-memory");
+    install(dir + "/prefix");
+    const std::string program = build_example("memory", dir + "/prefix", dir + "/build");
+    const std::string scenario = source_dir() + "/examples/embedding/memory/memory.yaml";
+    const program_result r = run_program(program, {scenario, "--out", dir + "/out", "--quiet"});
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
+    const command_result base = run_uetsim({"run", scenario, "--out", dir + "/base", "--quiet"});
+    ASSERT_EQ(base.exit_code, 0) << base.err;
+
+    // Per WQE, the memory is on the Initiator's critical path twice: the payload fetch reads
+    // 1,024 B (100 + 256 ns) and the completion entry writes Pcie.CompletionSize = 64 B
+    // (100 + 16 ns). The Responder's data write only holds the receive pool, which is empty
+    // again long before the next packet, and the doorbell does not touch memory. So each
+    // WQE's doorbell-to-completion time grows by 356 + 116 = 472 ns, exactly.
+    const int64_t added_ps = (100'000 + 1024 * 250) + (100'000 + 64 * 250);
+    ASSERT_EQ(added_ps, 472'000);
+    const std::map<uint32_t, int64_t> with =
+        latency_ps(read_csv(dir + "/out/memory-rdma-perf-0.csv"));
+    const std::map<uint32_t, int64_t> without =
+        latency_ps(read_csv(dir + "/base/memory-rdma-perf-0.csv"));
+    ASSERT_GT(with.size(), 20u);
+    ASSERT_GT(without.size(), with.size());  // slower WQEs: fewer of them by the stop time
+    for (const auto& [wqe, ps] : with) EXPECT_EQ(ps - without.at(wqe), added_ps) << "WQE " << wqe;
+
+    // Every read and write of host memory went to the program's memories: each host's count is
+    // printed by the program; the Initiator's reads are its payload fetches (one per WQE
+    // started).
+    EXPECT_NE(r.out.find("memory0: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("memory1: "), std::string::npos) << r.out;
+}
+
+}  // namespace
