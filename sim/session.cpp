@@ -14,6 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "hw/kernel/model_scheduler.h"
+#include "hw/kernel/outside_call.h"
 #include "hw/kernel/sim_clock.h"
 #include "sim/cli.h"
 #include "sim/config/loader.h"
@@ -148,13 +150,8 @@ void session::elaborate()
     } catch (const run_input_error& e) {
         throw input_error(e.what());
     }
-    m->hosts = std::make_unique<embedded_hosts>(
-        m->sim->fab(), m->sim->application(), nic_data_mss(m->sc->nic),
-        [](const std::function<void()>& call) {
-            const uint64_t before = sc_core::sc_time_stamp().value();
-            call();
-            return sc_core::sc_time_stamp().value() - before;
-        });
+    m->hosts = std::make_unique<embedded_hosts>(m->sim->fab(), m->sim->application(),
+                                                nic_data_mss(m->sc->nic), call_outside_model);
 }
 
 uint32_t session::hosts() const
@@ -192,6 +189,9 @@ void session::run()
         // The application's parts joined from kernel processes of their own: the model keeps to
         // the kernel's time, so what they see and what they write is at the model's time.
         const bool bound = m->hosts->finish_binding();
+        // A memory of the application's may call wait(): the model then runs in an SC_THREAD
+        // and calls it through call_outside_model (hw/kernel/outside_call.h).
+        if (m->hosts->application_memory()) model_scheduler::instance().allow_blocking();
         m->summary = m->sim->run(bound);
     } catch (const run_input_error& e) {
         std::cerr << "uetsim: error: " << e.what() << "\n";

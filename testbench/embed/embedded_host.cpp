@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/nic/common/host_commands.h"
@@ -49,11 +50,14 @@ embedded_host::embedded_host(const sc_core::sc_module_name& name, uint32_t index
     , m_owner(owner)
     , m_to_pcie("to_pcie")
     , m_from_pcie("from_pcie")
+    , m_replaced_driver("replaced_driver")
+    , m_replaced_memory("replaced_memory")
     , m_completions_due("completions_due", [this](completion c) { landed(c); })
     , m_messages_due("messages_due", [this](received_connection_message m) { landed(m); })
 {
     mmio.register_b_transport(this, &embedded_host::b_transport_mmio);
     m_from_pcie.register_b_transport(this, &embedded_host::b_transport_memory);
+    m_replaced_driver.register_b_transport(this, &embedded_host::b_transport_replaced_driver);
 }
 
 bool embedded_host::finish_binding()
@@ -63,8 +67,14 @@ bool embedded_host::finish_binding()
     m_user_mmio = mmio.get_base_port().bind_count() > 0;
     m_user_memory = memory.get_base_port().bind_count() > 0;
     m_host.take_host_side();
-    if (!m_user_mmio) m_host.mmio().out.bind(mmio);
-    if (!m_user_memory) memory.bind(m_host.memory().port);
+    if (m_user_mmio)
+        m_host.mmio().out.bind(m_replaced_driver);
+    else
+        m_host.mmio().out.bind(mmio);
+    if (m_user_memory)
+        m_replaced_memory.bind(m_host.memory().port);
+    else
+        memory.bind(m_host.memory().port);
     m_to_pcie.bind(m_host.pcie().host_in);
     m_host.pcie().host_out.bind(m_from_pcie);
     return m_user_mmio || m_user_memory;
@@ -72,6 +82,15 @@ bool embedded_host::finish_binding()
 
 void embedded_host::b_transport_mmio(tlm::tlm_generic_payload& t, sc_core::sc_time& delay)
 {
+    // The application's writes say what they are for as the built-in driver's do (pcie-stats
+    // counts them by purpose); an extension added here is taken off again on the way back.
+    pcie_tag tag;
+    const bool tagged = m_user_mmio && !t.get_extension<pcie_tag>();
+    if (tagged) {
+        tag.purpose = t.get_address() == pcie_map::cm_send_register ? pcie_purpose::connection_send
+                                                                    : pcie_purpose::doorbell;
+        t.set_extension(&tag);
+    }
     // The application's own writes are the scoreboard's; the built-in driver's are its own.
     if (m_user_mmio && t.is_write()) {
         const uint64_t address = t.get_address();
@@ -86,6 +105,14 @@ void embedded_host::b_transport_mmio(tlm::tlm_generic_payload& t, sc_core::sc_ti
         }
     }
     m_to_pcie->b_transport(t, delay);
+    if (tagged) t.clear_extension(&tag);
+}
+
+void embedded_host::b_transport_replaced_driver(tlm::tlm_generic_payload&, sc_core::sc_time&)
+{
+    // The RDMA application refuses to run on such a host (embedded_hosts::finish_binding).
+    throw std::logic_error(
+        m_host_name + ": the built-in driver wrote to a host whose mmio the application drives");
 }
 
 void embedded_host::b_transport_memory(tlm::tlm_generic_payload& t, sc_core::sc_time& delay)

@@ -57,6 +57,7 @@ public:
 private:
     void b_transport_mmio(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
     void b_transport_memory(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+    void b_transport_replaced_driver(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
     void landed(const completion& c);
     void landed(const received_connection_message& m);
 
@@ -66,6 +67,12 @@ private:
     embedded_hosts& m_owner;
     tlm_utils::simple_initiator_socket<embedded_host> m_to_pcie;
     tlm_utils::simple_target_socket<embedded_host> m_from_pcie;
+    // Where the host CPU's MMIO port goes when the application drives mmio: nowhere (left
+    // unbound otherwise).
+    tlm_utils::simple_target_socket_optional<embedded_host> m_replaced_driver;
+    // What host memory's socket is bound to when the application's memory replaces it: nothing
+    // calls through it (left unbound otherwise).
+    tlm_utils::simple_initiator_socket_optional<embedded_host> m_replaced_memory;
     bool m_user_mmio = false;
     bool m_user_memory = false;
     timed_fifo<completion> m_completions_due;

@@ -221,7 +221,10 @@ void simulation::elaborate()
     const scenario& sc = m->sc;
     const run_options& opts = m->opts;
     m->wall_start = wall_clock::now();
-    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+    // 1 ps, SystemC's default: set only if it is not, so that a program embedding uetsim may
+    // have made sc_time values already (which fixes the resolution).
+    if (sc_core::sc_get_time_resolution().to_seconds() != 1e-12)
+        sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     // A run that ends when its traffic is done stops through sc_stop; that is not news.
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
