@@ -7,7 +7,8 @@
 
 namespace uetsim::activity {
 
-inline uint64_t& count()
+// Hidden, as sim_clock's state: counted on every wake-up, reached without the GOT.
+[[gnu::visibility("hidden")]] inline uint64_t& count()
 {
     static uint64_t n = 0;
     return n;

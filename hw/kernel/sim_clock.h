@@ -10,10 +10,16 @@
 
 namespace uetsim {
 
+// Hidden: read on every hot path, so reached directly rather than through the GOT in the
+// position-independent build that also makes libuetsim.so; the clock is the library's own
+// (code outside it asks the kernel, or is handed the time).
 namespace sim_clock {
-inline uint64_t model_ps = 0;  // the due time the scheduler is at (or reached last)
-inline bool ahead = false;     // true while the scheduler runs wake-ups
-inline bool stopped = false;   // stop_simulation(): no due time after the current one runs
+// The due time the scheduler is at (or reached last).
+[[gnu::visibility("hidden")]] inline uint64_t model_ps = 0;
+// True while the scheduler runs wake-ups.
+[[gnu::visibility("hidden")]] inline bool ahead = false;
+// stop_simulation(): no due time after the current one runs.
+[[gnu::visibility("hidden")]] inline bool stopped = false;
 }  // namespace sim_clock
 
 inline uint64_t sim_now_ps()
