@@ -188,11 +188,16 @@ void session::run()
     try {
         // The application's parts joined from kernel processes of their own: the model keeps to
         // the kernel's time, so what they see and what they write is at the model's time.
-        const bool bound = m->hosts->finish_binding();
+        m->hosts->finish_binding();
+        // A driver of the application's calls into the model from its own kernel processes: the
+        // model keeps to the kernel's time (the kernel time base), so that what the driver
+        // writes at sc_time_stamp() is at the model's time and each completion wakes it then.
+        if (m->hosts->application_drives_mmio())
+            model_scheduler::instance().set_time_base(model_scheduler::time_base::kernel);
         // A memory of the application's may call wait(): the model then runs in an SC_THREAD
         // and calls it through call_outside_model (hw/kernel/outside_call.h).
         if (m->hosts->application_memory()) model_scheduler::instance().allow_blocking();
-        m->summary = m->sim->run(bound);
+        m->summary = m->sim->run();
     } catch (const run_input_error& e) {
         std::cerr << "uetsim: error: " << e.what() << "\n";
         m->exit_code = exit_bad_input;

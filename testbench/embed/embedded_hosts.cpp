@@ -38,6 +38,7 @@ bool embedded_hosts::finish_binding()
     for (auto& [h, e] : m_hosts) {
         bound = e->finish_binding() || bound;
         m_user_memory = m_user_memory || e->owns_memory();
+        m_user_mmio = m_user_mmio || e->drives_mmio();
         if (!e->drives_mmio() || !m_app) continue;
         const placement& p = m_app->hosts();
         for (const auto* role : {&p.initiators, &p.responders})

@@ -45,6 +45,8 @@ public:
     // After finish_binding: some host's memory is a target of the application's (which may
     // call wait(), so the model must run where it may block).
     bool application_memory() const { return m_user_memory; }
+    // After finish_binding: some host's mmio is driven by the application.
+    bool application_drives_mmio() const { return m_user_mmio; }
 
     // From an attachment's mmio: what the application's driver wrote.
     void connection_sent(uint32_t host, const cm_fields& m);
@@ -70,6 +72,7 @@ private:
     std::map<uint32_t, std::unique_ptr<embedded_host>> m_hosts;
     std::unordered_set<uint32_t> m_connections;  // queue pairs the application set up
     bool m_user_memory = false;                  // some memory target is the application's
+    bool m_user_mmio = false;                    // some host's mmio is the application's
 };
 
 }  // namespace uetsim
