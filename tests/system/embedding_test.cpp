@@ -133,6 +133,18 @@ TEST(embedding, driver_posts_rdma_writes_through_mmio_and_sees_each_completion)
 
     const nlohmann::json manifest = nlohmann::json::parse(read_text(out + "/driver-manifest.json"));
     EXPECT_EQ(manifest["scoreboard"]["ok"], true) << manifest["scoreboard"];
+
+    // The built-in RDMA application on the same hosts would drive their mmio too: refused as
+    // bad input (exit code 2) before anything is simulated, naming the key to change.
+    const program_result clash =
+        run_program(program, {source_dir() + "/examples/embedding/driver/driver.yaml", "--set",
+                              "RdmaApplication.Enabled=true", "--out", dir + "/clash", "--quiet"});
+    EXPECT_EQ(clash.exit_code, 2) << clash.out;
+    EXPECT_NE(clash.out.find("uetsim: error: host0: its mmio is bound to a driver of the "
+                             "application's, but the RDMA application"),
+              std::string::npos)
+        << clash.out;
+    EXPECT_NE(clash.out.find("set RdmaApplication.Enabled: false"), std::string::npos) << clash.out;
 }
 
 // A host memory whose b_transport waits 100 ns + 0.25 ns per byte
