@@ -39,17 +39,22 @@ void install(const std::string& prefix)
              quoted(prefix));
 }
 
-// examples/embedding/<name> configured and built in `build` against `prefix`; the program.
-std::string build_example(const std::string& name, const std::string& prefix,
-                          const std::string& build)
+// The CMake project in `src` configured and built in `build` against `prefix`.
+void build_project(const std::string& src, const std::string& prefix, const std::string& build)
 {
-    const std::string src = source_dir() + "/examples/embedding/" + name;
     std::string launcher;
     if (!std::string(UETSIM_CXX_LAUNCHER).empty())
         launcher = " -DCMAKE_CXX_COMPILER_LAUNCHER=" + quoted(UETSIM_CXX_LAUNCHER);
     must_run(quoted(UETSIM_CMAKE) + " -S " + quoted(src) + " -B " + quoted(build) +
              " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + quoted(prefix) + launcher);
     must_run(quoted(UETSIM_CMAKE) + " --build " + quoted(build) + " -j2");
+}
+
+// examples/embedding/<name> built in `build` against `prefix`; the program.
+std::string build_example(const std::string& name, const std::string& prefix,
+                          const std::string& build)
+{
+    build_project(source_dir() + "/examples/embedding/" + name, prefix, build);
     return build + "/" + name + "_example";
 }
 
@@ -182,6 +187,35 @@ TEST(embedding, memory_with_its_own_latency_adds_exactly_that_to_each_wqe)
     // started).
     EXPECT_NE(r.out.find("memory0: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("memory1: "), std::string::npos) << r.out;
+}
+
+// A program hands an entropy engine of its own (a subclass of the model's, counting its
+// answers) to host0..host3 through session::configure_nics, with the model's headers from the
+// installed package (tests/system/embedding_engine).
+TEST(embedding, an_engine_of_the_programs_own_answers_for_the_hosts_it_was_given_to)
+{
+    const std::string dir = scratch_dir("embedding-engine");
+    install(dir + "/prefix");
+    build_project(source_dir() + "/tests/system/embedding_engine", dir + "/prefix", dir + "/build");
+    const program_result r =
+        run_program(dir + "/build/engine_program",
+                    {"--set", "Simulation.RunTime=200us", "--out", dir + "/out", "--quiet"});
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
+
+    // The engine gives one value per data packet its NIC sends (retransmissions included):
+    // host0..host3's write_pkts_sent, and none of the other hosts' packets.
+    const csv uet = read_csv(dir + "/out/uetsim-uet-transport-stats-0.csv");
+    double given = 0, others = 0;
+    for (int h = 0; h < 16; ++h) {
+        const double sent = uet.num(last_row(uet, "host" + std::to_string(h)), "write_pkts_sent");
+        (h < 4 ? given : others) += sent;
+    }
+    ASSERT_GT(given, 0);
+    ASSERT_GT(others, 0);
+    EXPECT_NE(r.out.find("engine answers: " + std::to_string(uint64_t(given)) + "\n"),
+              std::string::npos)
+        << r.out << "host0..host3 sent " << given;
 }
 
 }  // namespace
