@@ -27,6 +27,11 @@
 
 namespace uetsim {
 
+// The built-in block's latency in NIC cycles: entropy_lb.sv's LATENCY, read on its `latency`
+// pin (entropy_lb_rtl_test checks the two agree). The RTL block registry exports it; it is what
+// UetNic.EntropyLookupCycles: auto resolves to (docs/rtl.md, "Latency").
+inline constexpr uint32_t entropy_lb_latency_cycles = 2;
+
 class entropy_lb_rtl : public entropy_engine
 {
 public:

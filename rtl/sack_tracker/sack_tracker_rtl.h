@@ -34,6 +34,11 @@
 
 namespace uetsim {
 
+// The built-in block's latency in NIC cycles: sack_tracker.sv's LATENCY, read on its `latency`
+// pin (sack_tracker_rtl_test checks the two agree). The RTL block registry exports it; it is what
+// UetNic.SackUpdateCycles: auto resolves to (docs/rtl.md, "Latency").
+inline constexpr uint32_t sack_tracker_latency_cycles = 4;
+
 // The product block, Vsack_tracker (CONTEXTS 4096, WINDOW 4096).
 std::unique_ptr<rtl_sack_tracker_core> make_rtl_sack_tracker_core(const std::string& name);
 

@@ -573,6 +573,20 @@ TEST(entropy_lb_rtl, engine_both_mode_checks_every_request)
     EXPECT_EQ(e.latency_cycles(), 2u);
 }
 
+// The latency the rtl layer exports (UetNic.EntropyLookupCycles: auto) is the product block's
+// `latency` pin, and the registry gives it for Rtl.EntropyLoadBalancer.
+TEST(entropy_lb_rtl, the_exported_latency_is_the_blocks_latency_pin)
+{
+    entropy_lb_rtl e("host0.entropy_lb", 16, rtl_mode::rtl, 1000);
+    EXPECT_EQ(e.latency_cycles(), entropy_lb_latency_cycles);
+    EXPECT_EQ(entropy_lb_latency_cycles, 2u);  // entropy_lb.sv: LATENCY = 2
+    // A request takes exactly the pin's cycles (the wrapper checks each response against it).
+    const uint64_t before = e.cycles();
+    entropy_config cfg;
+    ASSERT_TRUE(e.open(cfg, 1));
+    EXPECT_EQ(e.cycles() - before, entropy_lb_latency_cycles);
+}
+
 // rtl: the block's values (equal to the model's), ready LATENCY NIC cycles after the request.
 TEST(entropy_lb_rtl, engine_rtl_mode_values_and_ready_time)
 {

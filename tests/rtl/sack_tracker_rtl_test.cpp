@@ -353,6 +353,7 @@ TEST(sack_tracker_rtl, worked_example_cack_sack_and_duplicates)
     EXPECT_EQ(t.last_rtl_response().sack_base, 104u);
 
     EXPECT_EQ(t.latency_cycles(), 4u);
+    EXPECT_EQ(t.latency_cycles(), sack_tracker_latency_cycles);  // the exported constant
     EXPECT_EQ(t.window(), window);
     EXPECT_TRUE(rec.seen.empty()) << rec.seen[0].text();
     EXPECT_EQ(t.checked(), t.requests());
