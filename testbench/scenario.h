@@ -211,6 +211,12 @@ struct nic_config
     // unloaded round trip (testbench/elab/fabric_rtt.h) and clear the flag; nic_for does the same
     // for a device whose override says auto.
     bool initial_base_rtt_auto = false;
+    // UetNic.EntropyLookupCycles / SackUpdateCycles: auto (the default): the latency of the block
+    // the stage consults (testbench/elab/rtl_blocks.h). The rules fill in the section's cycles
+    // and keep the flag, so that the fabric resolves each device's with its own Rtl keys
+    // (resolve_stage_latencies).
+    bool entropy_lookup_cycles_auto = true;
+    bool sack_update_cycles_auto = true;
     // RTL engines (Rtl.EntropyLoadBalancer, Rtl.SackTracker) the testbench's block registry
     // injects for this device; empty: the C++ models. Not scenario keys.
     entropy_engine_factory make_entropy_engine;

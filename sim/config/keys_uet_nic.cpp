@@ -1,22 +1,25 @@
 // UetNic.* keys: the UET NIC, its PDS manager, NSCC and packet spraying.
+#include <algorithm>
+
 #include "sim/config/keys_common.h"
 #include "sim/config/keys_nic_buffers.h"
 #include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "testbench/elab/fabric_rtt.h"
+#include "testbench/elab/instance_config.h"
+#include "testbench/elab/rtl_blocks.h"
+#include "testbench/elab/topology.h"
 
 namespace uetsim::config {
 
 namespace {
 
-// UetNic.<Stage>Cycles, <Stage>IntervalCycles, <Stage>QueueDepth for one pipeline stage.
+constexpr int_range stage_cycles_range{0, 100000};
+
+// UetNic.<Stage>IntervalCycles and <Stage>QueueDepth of one pipeline stage.
 template <class K, class F>
-void stage_keys(K& k, const std::string& stage, F field, const std::string& what,
-                int min_interval = 0)
+void stage_pacing_keys(K& k, const std::string& stage, F field, int min_interval)
 {
-    k.integer(
-        "UetNic." + stage + "Cycles", [field](auto& o) -> auto& { return field(o).cycles; },
-        {0, 100000}, "Latency in cycles of the " + stage + " stage: " + what + ".");
     k.integer(
         "UetNic." + stage + "IntervalCycles",
         [field](auto& o) -> auto& { return field(o).interval_cycles; }, {min_interval, 100000},
@@ -28,6 +31,130 @@ void stage_keys(K& k, const std::string& stage, F field, const std::string& what
         "Input FIFO entries of the " + stage +
             " stage (0: unbounded); full, the stage "
             "upstream stalls.");
+}
+
+// UetNic.<Stage>Cycles, <Stage>IntervalCycles, <Stage>QueueDepth for one pipeline stage.
+template <class K, class F>
+void stage_keys(K& k, const std::string& stage, F field, const std::string& what,
+                int min_interval = 0)
+{
+    k.integer(
+        "UetNic." + stage + "Cycles", [field](auto& o) -> auto& { return field(o).cycles; },
+        stage_cycles_range, "Latency in cycles of the " + stage + " stage: " + what + ".");
+    stage_pacing_keys(k, stage, field, min_interval);
+}
+
+// The same for a stage that consults an RTL block's engine (rtl_blocks.h): its Cycles take
+// `auto`, the block's latency.
+template <class K>
+void consulting_stage_keys(K& k, const std::string& block_key, const std::string& what)
+{
+    const rtl_block_def& def = *find_rtl_block(block_key);
+    const auto field = def.stage_field;
+    const auto flag = def.stage_auto;
+    k.integer_or_auto(
+         "UetNic." + def.stage + "Cycles",
+         [field](auto& o) -> auto& { return (o.nic.uet.*field).cycles; },
+         [flag](auto& o) -> auto& { return o.nic.*flag; }, stage_cycles_range,
+         "Latency in cycles of the " + def.stage + " stage: " + what + "; auto: the latency of " +
+             "the " + def.title + " (the built-in " + def.component + " block's, " +
+             std::to_string(def.latency_cycles) + "), in every Rtl." + def.key +
+             " mode; not below it where Rtl." + def.key + " is rtl or both.")
+        .default_shown("auto");
+    stage_pacing_keys(
+        k, def.stage, [field](auto& o) -> auto& { return o.nic.uet.*field; }, 0);
+}
+
+// `Rtl.EntropyLoadBalancer` or `Rtl[host3].EntropyLoadBalancer`: the key that gave `device` its
+// value of `path` (the last matching override, else the section's).
+std::string key_for_device(const scenario& sc, const std::string& path, const std::string& device)
+{
+    std::string shown = path;
+    for (const auto& o : sc.overrides)
+        if (o.key == path && matches(o, device))
+            shown = o.section + "[" + o.glob + "]." + path.substr(path.find('.') + 1);
+    return shown;
+}
+
+// "host0..host7, host12": consecutive numbers of one kind as a range.
+std::string device_ranges(const std::vector<std::string>& names)
+{
+    auto split = [](const std::string& n) {
+        const size_t d = n.find_first_of("0123456789");
+        return std::pair<std::string, long>(n.substr(0, d),
+                                            d == std::string::npos ? -1 : std::stol(n.substr(d)));
+    };
+    std::string out;
+    for (size_t i = 0; i < names.size();) {
+        size_t j = i;
+        while (j + 1 < names.size() && split(names[j + 1]).first == split(names[i]).first &&
+               split(names[j + 1]).second == split(names[j]).second + 1)
+            ++j;
+        out += (out.empty() ? "" : ", ") + (j == i ? names[i] : names[i] + ".." + names[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+// Whether block `def` runs in rtl or both on any device (the section or an override says so).
+bool runs_rtl_anywhere(const scenario& sc, const rtl_block_def& def)
+{
+    if (uses_rtl(sc.rtl.mode(def.key))) return true;
+    for (const auto& o : sc.overrides)
+        if (o.key == "Rtl." + def.key) return true;
+    return false;
+}
+
+// A stage that consults a block must not complete before the block answers: where the block
+// runs in rtl or both, UetNic.<Stage>Cycles below its latency is refused, naming the hosts.
+void check_stage_latency(const scenario& sc, const rtl_block_def& def)
+{
+    // Only a UET NIC has the stage and consults the engine.
+    if (sc.nic.type != nic_kind::uet || !runs_rtl_anywhere(sc, def)) return;
+    const std::string cycles_key = "UetNic." + def.stage + "Cycles";
+    const std::string rtl_key = "Rtl." + def.key;
+    const topology t = build_topology(sc.topology, sc.link);
+    struct conflict
+    {
+        std::string cycles_key;
+        uint32_t cycles;
+        uint32_t latency;
+        std::string rtl_key;
+        rtl_mode mode;
+        std::vector<std::string> hosts;
+    };
+    std::vector<conflict> found;
+    scenario scratch;  // the stage's value on one device: the section's, then its overrides
+    for (uint32_t h = 0; h < t.hosts; ++h) {
+        const std::string& name = t.devices[h].name;
+        const rtl_config rc = rtl_for(sc, name);
+        const rtl_mode mode = rc.mode(def.key);
+        if (!uses_rtl(mode)) continue;
+        scratch.nic.uet.*def.stage_field = sc.nic.uet.*def.stage_field;
+        scratch.nic.*def.stage_auto = sc.nic.*def.stage_auto;
+        for (const auto& o : sc.overrides)
+            if (o.key == cycles_key && matches(o, name)) o.apply(scratch);
+        const uint32_t latency = rtl_block_latency(def, rc);
+        const uint32_t cycles =
+            scratch.nic.*def.stage_auto ? latency : (scratch.nic.uet.*def.stage_field).cycles;
+        if (cycles >= latency) continue;
+        conflict c{key_for_device(sc, cycles_key, name), cycles, latency,
+                   key_for_device(sc, rtl_key, name),    mode,   {}};
+        auto same = [&c](const conflict& o) {
+            return o.cycles_key == c.cycles_key && o.cycles == c.cycles && o.latency == c.latency &&
+                   o.rtl_key == c.rtl_key && o.mode == c.mode;
+        };
+        auto it = std::find_if(found.begin(), found.end(), same);
+        if (it == found.end()) it = found.insert(found.end(), c);
+        it->hosts.push_back(name);
+    }
+    if (found.empty()) return;
+    const conflict& c = found.front();
+    fail_rule(c.cycles_key + ": " + std::to_string(c.cycles) + " is below the latency of the RTL " +
+              def.title + " (" + std::to_string(c.latency) + " cycles, " + c.rtl_key + ": " +
+              std::string(to_string(c.mode)) + " on " + device_ranges(c.hosts) +
+              "); allowed: auto or " + std::to_string(c.latency) + ".." +
+              std::to_string(stage_cycles_range.max));
 }
 
 // The keys whose attribute names nscc_config_errors and entropy_config_error put in messages.
@@ -134,15 +261,15 @@ void add_uet_nic_keys(scenario_schema& s)
                "the transmit scheduler's pick of the next packet", 1);
     stage_keys(k, "PayloadFetch", UETSIM_FIELD(nic.uet.payload_fetch),
                "the payload's DMA read, on top of the PCIe transfer");
-    stage_keys(k, "EntropyLookup", UETSIM_FIELD(nic.uet.entropy_lookup),
-               "the group's entropy load balancer giving a packet its entropy value");
+    consulting_stage_keys(k, "EntropyLoadBalancer",
+                          "the group's entropy load balancer giving a packet its entropy value");
     stage_keys(k, "HeaderBuild", UETSIM_FIELD(nic.uet.header_build),
                "the headers built, the packet into the egress queue");
     stage_keys(k, "RxParse", UETSIM_FIELD(nic.uet.rx_parse),
                "a received frame parsed; its FIFO is the MAC's receive FIFO (full: dropped)");
     stage_keys(k, "PdcLookup", UETSIM_FIELD(nic.uet.pdc_lookup), "the frame's PDC found");
-    stage_keys(k, "SackUpdate", UETSIM_FIELD(nic.uet.sack_update),
-               "PSN tracking and SACK state updated");
+    consulting_stage_keys(k, "SackTracker",
+                          "PSN tracking and SACK state updated (the receiver's SACK tracker)");
     stage_keys(k, "HostWrite", UETSIM_FIELD(nic.uet.host_write),
                "the payload handed to the host write engine");
     stage_keys(k, "AckBuild", UETSIM_FIELD(nic.uet.ack_build),
@@ -267,6 +394,21 @@ void add_uet_nic_keys(scenario_schema& s)
            reals(nscc_config::delay_alpha_range),
            "Weight of the newest sample in the average queueing delay.");
 
+    // Before InitialBaseRTT: auto, whose round trip counts the SackUpdate stage.
+    std::vector<std::string> stage_latency_keys;
+    for (const rtl_block_def& def : rtl_blocks())
+        if (def.stage_field)
+            stage_latency_keys.insert(stage_latency_keys.end(),
+                                      {"UetNic." + def.stage + "Cycles", "Rtl." + def.key});
+    s.rules.push_back(
+        {"UetNic.EntropyLookupCycles and UetNic.SackUpdateCycles: auto is the latency of the "
+         "block the stage consults (Rtl.EntropyLoadBalancer, Rtl.SackTracker), in every mode; "
+         "where the block runs in rtl or both, a number below its latency is refused.",
+         stage_latency_keys, [](scenario& sc, const given_keys&) {
+             resolve_stage_latencies(sc.nic, sc.rtl);
+             for (const rtl_block_def& def : rtl_blocks())
+                 if (def.stage_field) check_stage_latency(sc, def);
+         }});
     s.rules.push_back(
         {"UetNic.InitialBaseRTT: auto is the fabric's unloaded round trip over its longest path.",
          {"UetNic.InitialBaseRTT", "Topology.Hosts"},

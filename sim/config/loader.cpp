@@ -299,6 +299,9 @@ void scenario_builder::check_overrides()
             paths.push_back(instance_name(overrides[i].section, overrides[i].glob) + "." +
                             key_name(overrides[i].key));
         }
+        // The sections now hold these devices' configuration; a rule that reads the overrides
+        // per device (the stage latencies) must not apply them to every device again.
+        resolved.overrides.clear();
         try {
             for (const auto& rule : sch.rules) rule.apply(resolved, m_given);
         } catch (const config_error& e) {

@@ -229,6 +229,27 @@ public:
         return done(k);
     }
 
+    // An integer, or the word `auto` for a value derived from the rest of the scenario: `flag`
+    // is set and the field left for a rule to fill in, so the resolved scenario shows the number
+    // used; a number clears the flag.
+    template <class F, class G>
+    key_table& integer_or_auto(std::string path, F field, G flag, int_range r, std::string doc)
+    {
+        integer(std::move(path), field, r, std::move(doc));
+        auto& k = m_keys.back();
+        k.info.allowed = "auto, or " + k.info.allowed;
+        k.assign = [field, flag, r](Owner& o, const YAML::Node& n, const value_context& c) {
+            flag(o) = n.IsScalar() && n.Scalar() == "auto";
+            if (flag(o)) return;
+            try {
+                field(o) = static_cast<field_type<F>>(detail::read_int(n, c, r));
+            } catch (const config_error& e) {
+                throw config_error(std::string(e.what()) + "; or the word auto");
+            }
+        };
+        return *this;
+    }
+
     template <class F>
     key_table& real(std::string path, F field, real_range r, std::string doc)
     {

@@ -48,6 +48,9 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
         for (uint32_t h = 0; h < m_topo.hosts; ++h) {
             const std::string& name = m_topo.devices[h].name;
             nic_config nic = nic_for(sc, name);
+            // UetNic[glob].<Stage>Cycles: auto, or the section's auto on a device whose own Rtl
+            // keys choose its blocks: the latency of the block the stage consults.
+            resolve_stage_latencies(nic, rtl_for(sc, name));
             build_rtl_blocks(sc, name, device_kind::host, nullptr, &nic);
             if (configure_nic) configure_nic(name, nic);
             m_nic_hosts.push_back(std::make_unique<nic_host>(m_topo, h, nic, pcie_for(sc, name),

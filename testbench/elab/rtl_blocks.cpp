@@ -108,11 +108,14 @@ std::vector<rtl_block_def>& registry()
         {"EntropyLoadBalancer", "entropy_lb", device_kind::host, "rtl.entropy_lb",
          "The UET NIC's entropy load balancer (rtl/entropy_lb): model, rtl or both, as for "
          "FlowHash.",
-         build_entropy_lb},
+         build_entropy_lb, entropy_lb_latency_cycles, "EntropyLookup",
+         &uet_nic_config::entropy_lookup, &nic_config::entropy_lookup_cycles_auto,
+         "entropy load balancer"},
         {"SackTracker", "sack_tracker", device_kind::host, "rtl.sack_tracker",
          "The UET NIC receiver's SACK tracker (rtl/sack_tracker): model, rtl or both, as for "
          "FlowHash.",
-         build_sack_tracker},
+         build_sack_tracker, sack_tracker_latency_cycles, "SackUpdate",
+         &uet_nic_config::sack_update, &nic_config::sack_update_cycles_auto, "SACK tracker"},
     };
     return r;
 }
@@ -129,6 +132,18 @@ const rtl_block_def* find_rtl_block(std::string_view key)
     for (const auto& d : registry())
         if (d.key == key) return &d;
     return nullptr;
+}
+
+uint32_t rtl_block_latency(const rtl_block_def& def, const rtl_config&)
+{
+    return def.latency_cycles;
+}
+
+void resolve_stage_latencies(nic_config& nic, const rtl_config& device)
+{
+    for (const rtl_block_def& def : registry())
+        if (def.stage_auto && nic.*def.stage_auto)
+            (nic.uet.*def.stage_field).cycles = rtl_block_latency(def, device);
 }
 
 rtl_block_factory replace_rtl_block_factory(std::string_view key, rtl_block_factory f)

@@ -65,11 +65,31 @@ struct rtl_block_def
     std::string trace_scope;
     std::string doc;          // the key's doc line
     rtl_block_factory build;  // null: not available in this build
+    // A block that a UET NIC pipeline stage consults (the entropy load balancer, the SACK
+    // tracker): its latency in NIC cycles, as the rtl layer exports it beside the wrapper (the
+    // built-in block's `latency` pin), the stage (UetNic.<stage>Cycles), the stage's field and
+    // the flag of its `auto`, and the block's name in messages. Latency 0 and no stage: a
+    // block no stage waits on (FlowHash).
+    uint32_t latency_cycles = 0;
+    std::string stage;
+    pipeline_stage_timing uet_nic_config::*stage_field = nullptr;
+    bool nic_config::*stage_auto = nullptr;
+    std::string title;  // "entropy load balancer"
 };
 
 // The entries, in key order of the docs.
 const std::vector<rtl_block_def>& rtl_blocks();
 const rtl_block_def* find_rtl_block(std::string_view key);
+
+// The latency in NIC cycles of the block that stands for `def` on a device whose Rtl keys are
+// `device` (in every mode: model, rtl and both keep the same timing). The one place a block
+// loaded from elsewhere would give its own latency.
+uint32_t rtl_block_latency(const rtl_block_def& def, const rtl_config& device);
+
+// UetNic.<stage>Cycles: auto of each stage that consults a block: the block's latency for a
+// device whose Rtl keys are `device`. The flags stay set: the rules resolve the section's, the
+// fabric each device's (its own UetNic and Rtl keys applied).
+void resolve_stage_latencies(nic_config& nic, const rtl_config& device);
 
 // Tests: replace an entry's factory (e.g. a mutant block); returns the previous one.
 rtl_block_factory replace_rtl_block_factory(std::string_view key, rtl_block_factory f);

@@ -2,7 +2,9 @@
 // At 400 Gbps a full data packet (4096 + 106 = 4202 B) takes 84,040 ps and an ACK (78 B)
 // 1,560 ps; the PCIe hold of 4096 + 88 = 4184 B at 16 x 31.52 Gbps is 66,370.6 -> 66,371 ps,
 // below one 128 ns step, so the ACK reports 0 and all of it stays in the sample; the receive
-// stages take 4 cycles (RxParse) at each end, AckBuild 0.
+// stages take 4 cycles (RxParse) at each end, AckBuild 0: uet_nic_config's own latencies. A
+// scenario resolves UetNic.SackUpdateCycles: auto to the SACK tracker's 4 cycles, 8 ns more
+// (docs/nscc.md's table and tests/system/initial_base_rtt_test.cpp).
 #include <gtest/gtest.h>
 
 #include "testbench/elab/fabric_rtt.h"

@@ -310,8 +310,10 @@ uint64_t uet_nic::lookup_and_build(uint64_t to_entropy, const entropy_answer& en
     const stage_pass e = lookup.enter(to_entropy);
     const uint64_t to_header = header.room_at(e.done);
     lookup.leave(e, to_header);
-    // The EntropyLookup stage completes at e.done: the engine's answer must be ready by then
-    // (an engine with more latency than the stage would move the packet in time).
+    // The EntropyLookup stage completes at e.done: the engine's answer must be ready by then.
+    // An invariant: the stage's cycles are at least the engine's latency (the scenario refuses
+    // less for an RTL engine, and auto is its latency), and the question is asked at the pick,
+    // no later than the stage starts. Only an engine injected past those checks can break it.
     if (entropy.ready_ps > e.done)
         throw std::runtime_error(
             std::string(name()) + ": the entropy engine answered at " +
