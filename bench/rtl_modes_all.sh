@@ -64,10 +64,10 @@ for scenario in "${scenarios[@]}"; do
         elif [ "$mode" = model ]; then
             result=ok
         elif diff -rq -x '*manifest.json' -x 'summary.txt' -x 'stderr.txt' -x '*.fst' \
-            "$out/$name/model" "$dir" > "$dir/diff.txt"; then
+            "$out/$name/model" "$dir" > "$out/$name/$mode.diff"; then
             result="ok, records as model"
         else
-            result="RECORDS DIFFER ($dir/diff.txt)"
+            result="RECORDS DIFFER ($out/$name/$mode.diff)"
             status=1
         fi
         printf '%-40s %-6s %s\n' "$name" "$mode" "$result"
