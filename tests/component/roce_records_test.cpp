@@ -221,6 +221,7 @@ TEST(roce_records, rows_every_interval_with_interval_differences)
     });
     auto* rec = new roce_transport_record("roce_transport_stats", sc, *fab, path, *clock);
     auto* nd = new nd_stats_record_module("nd_stats", sc, *fab, nd_path, *clock);
+    fab->bind_host_sides();  // the built-in host side, as a run binds it before it starts
     sc_core::sc_start(seconds(3.5e-6));
     rec->finish();
     nd->finish();
