@@ -1,5 +1,6 @@
 #include "testbench/elab/rtl_blocks.h"
 
+#include <map>
 #include <stdexcept>
 #include <utility>
 
@@ -97,6 +98,25 @@ std::unique_ptr<rtl_block_instance> build_sack_tracker(rtl_block_site& s)
     return inst;
 }
 
+// A library's block answers after its own `latency` pin: read from one block it makes, once per
+// library (the pin is a constant of the design).
+uint32_t library_latency(const rtl_block_def& def, const rtl_library_descriptor& d)
+{
+    static std::map<const rtl_library_descriptor*, uint32_t> known;
+    const auto it = known.find(&d);
+    if (it != known.end()) return it->second;
+    uint32_t cycles = def.latency_cycles;
+    const std::string name = def.component + ".latency";
+    if (d.make_entropy_lb)
+        cycles =
+            std::unique_ptr<entropy_lb_port>(d.make_entropy_lb(name.c_str()))->latency_cycles();
+    else if (d.make_sack_tracker)
+        cycles = std::unique_ptr<rtl_sack_tracker_core>(d.make_sack_tracker(name.c_str()))
+                     ->latency_cycles();
+    known.emplace(&d, cycles);
+    return cycles;
+}
+
 std::vector<rtl_block_def>& registry()
 {
     static std::vector<rtl_block_def> r = {
@@ -134,9 +154,17 @@ const rtl_block_def* find_rtl_block(std::string_view key)
     return nullptr;
 }
 
-uint32_t rtl_block_latency(const rtl_block_def& def, const rtl_config&)
+uint32_t rtl_block_latency(const rtl_block_def& def, const rtl_config& device)
 {
-    return def.latency_cycles;
+    const rtl_config::library_path* lib = device.library(def.key);
+    if (!lib || !def.stage_auto) return def.latency_cycles;
+    try {
+        return library_latency(def, load_rtl_block_library(def, lib->resolved));
+    } catch (const run_input_error&) {
+        // A library that does not load is refused, naming what is wrong, where it is loaded
+        // for the run (the Rtl rule, the fabric); until then the stage keeps the built-in's.
+        return def.latency_cycles;
+    }
 }
 
 void resolve_stage_latencies(nic_config& nic, const rtl_config& device)

@@ -361,21 +361,39 @@ TEST(rtl_library, verilog_stop_in_a_library_stops_the_run_through_the_hooks)
 // A user's block of two files with one more pipeline stage than the built-in one
 // (tests/rtl/blocks/entropy_lb_delayed.sv around rtl/entropy_lb/entropy_lb.sv): its latency pin
 // says 3 and it answers 3 cycles after acceptance (the wrapper stops the run with a protocol
-// error when a block answers after another count than its pin says). With
-// UetNic.EntropyLookupCycles 3 the run is clean in rtl and in both, where every answer equals
-// the model's.
+// error when a block answers after another count than its pin says). UetNic.EntropyLookupCycles:
+// auto (the default) follows the library's latency, 3 instead of the built-in's 2, and the run
+// is clean in rtl and in both, where every answer equals the model's; 2 given by hand is exit 2
+// naming both numbers.
 TEST(rtl_library, a_library_with_a_longer_pipeline_answers_after_its_own_latency)
 {
     const std::string dir = scratch_dir("rtl-lib-delayed");
     const std::string file = write_file(dir + "/s.yaml", scenario_text());
     const std::string lib = "Rtl.EntropyLoadBalancerLibrary=" + libs + "/entropy_lb_delayed.so";
-    const json rtl = run_ok(file, dir + "/rtl",
-                            {"Rtl.EntropyLoadBalancer=rtl", lib, "UetNic.EntropyLookupCycles=3"});
-    const json both = run_ok(file, dir + "/both",
-                             {"Rtl.EntropyLoadBalancer=both", lib, "UetNic.EntropyLookupCycles=3"});
+    for (const char* mode : {"rtl", "both"}) {
+        const command_result r =
+            run_uetsim({"inspect", file, "--json", "--set",
+                        std::string("Rtl.EntropyLoadBalancer=") + mode, "--set", lib});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(json::parse(r.out).at("scenario").at("UetNic").at("EntropyLookupCycles"), 3)
+            << mode;
+    }
+    const command_result builtin =
+        run_uetsim({"inspect", file, "--json", "--set", "Rtl.EntropyLoadBalancer=rtl"});
+    EXPECT_EQ(json::parse(builtin.out).at("scenario").at("UetNic").at("EntropyLookupCycles"), 2);
+
+    const json rtl = run_ok(file, dir + "/rtl", {"Rtl.EntropyLoadBalancer=rtl", lib});
+    const json both = run_ok(file, dir + "/both", {"Rtl.EntropyLoadBalancer=both", lib});
     const json& r = rtl.at("rtl").at("blocks").at("EntropyLoadBalancer");
     const json& b = both.at("rtl").at("blocks").at("EntropyLoadBalancer");
     EXPECT_GT(r.at("requests").get<uint64_t>(), rtl.at("data_packets_sent").get<uint64_t>());
     EXPECT_EQ(b.at("checked"), b.at("requests"));
     EXPECT_FALSE(both.at("rtl").contains("mismatch"));
+    const command_result short_stage = run(
+        file, dir + "/short", {"Rtl.EntropyLoadBalancer=rtl", lib, "UetNic.EntropyLookupCycles=2"});
+    EXPECT_EQ(short_stage.exit_code, 2) << short_stage.err;
+    EXPECT_NE(short_stage.err.find("UetNic.EntropyLookupCycles: 2 is below the latency of the RTL "
+                                   "entropy load balancer (3 cycles"),
+              std::string::npos)
+        << short_stage.err;
 }
