@@ -180,4 +180,13 @@ std::string shell_output(const std::string& command)
     return out;
 }
 
+std::map<std::string, std::string> csv_files(const std::string& dir)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.path().extension() == ".csv")
+            out[e.path().filename().string()] = read_text(e.path().string());
+    return out;
+}
+
 }  // namespace uetsim::test

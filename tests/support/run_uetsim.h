@@ -54,4 +54,7 @@ csv read_csv(const std::string& path);
 
 std::string read_text(const std::string& path);
 
+// The CSV files of a run's folder, by file name, with their text (records compared byte for byte).
+std::map<std::string, std::string> csv_files(const std::string& dir);
+
 }  // namespace uetsim::test

@@ -24,15 +24,6 @@ namespace {
 
 const char* const k_blocks[] = {"FlowHash", "EntropyLoadBalancer", "SackTracker"};
 
-std::map<std::string, std::string> csv_files(const std::string& dir)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (e.path().extension() == ".csv")
-            out[e.path().filename().string()] = read_text(e.path().string());
-    return out;
-}
-
 // The example's manifest after a run that exits 0 with a clean scoreboard.
 json run_ok(const std::string& example, const std::string& out, std::vector<std::string> sets)
 {

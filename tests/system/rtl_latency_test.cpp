@@ -52,15 +52,6 @@ json run_ok(const std::string& file, const std::string& out, std::vector<std::st
     return json::parse(read_text(out + "/rtl-manifest.json"));
 }
 
-std::map<std::string, std::string> csv_files(const std::string& dir)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (e.path().extension() == ".csv")
-            out[e.path().filename().string()] = read_text(e.path().string());
-    return out;
-}
-
 // `inspect --json` of `file` with `sets`: exit code 0 expected.
 json inspect(const std::string& file, std::vector<std::string> sets)
 {

@@ -73,15 +73,6 @@ json run_ok(const std::string& file, const std::string& out, const std::vector<s
     return json::parse(read_text(out + "/lib-manifest.json"));
 }
 
-std::map<std::string, std::string> csv_files(const std::string& dir)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".csv")
-            out[e.path().filename().string()] = read_text(e.path().string());
-    return out;
-}
-
 void expect_same_records(const std::string& a_dir, const std::string& b_dir, const char* what)
 {
     const auto a = csv_files(a_dir), b = csv_files(b_dir);

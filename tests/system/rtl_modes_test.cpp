@@ -62,15 +62,6 @@ json run_ok(const std::string& file, const std::string& out, std::vector<std::st
     return json::parse(read_text(out + "/rtl-manifest.json"));
 }
 
-std::map<std::string, std::string> csv_files(const std::string& dir)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (e.path().extension() == ".csv")
-            out[e.path().filename().string()] = read_text(e.path().string());
-    return out;
-}
-
 const std::vector<std::string> switches = {"leaf0",  "leaf1",  "spine0", "spine1", "spine2",
                                            "spine3", "spine4", "spine5", "spine6", "spine7"};
 
