@@ -24,9 +24,12 @@ namespace sim_clock {
 
 inline uint64_t sim_now_ps()
 {
-    if (sim_clock::ahead) return sim_clock::model_ps;
+    if (sim_clock::ahead) return sim_clock::model_ps;  // the hot path: inside a wake-up
+    // The model stopped the run (stop_simulation) at the due time it was at: the kernel never
+    // reached it (decoupled), or passed it only while a part outside the model blocked
+    // (outside_call.h), which is no time of the model's.
+    if (sim_clock::stopped) return sim_clock::model_ps;
     const uint64_t kernel = sc_core::sc_time_stamp().value();
-    // After a stop the model may be ahead of the kernel, which never reached that time.
     return kernel > sim_clock::model_ps ? kernel : sim_clock::model_ps;
 }
 

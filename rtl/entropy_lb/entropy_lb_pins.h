@@ -3,7 +3,8 @@
 // and the tests drive and compare every variant (product, test sizes, mutants) the same way.
 //
 // No Verilator header here: drive()/sample() are templates over the Verilated class, which the
-// caller includes.
+// caller includes, or over any bundle with the pins' names (sc_signals of a SystemC-mode block:
+// examples/embedding/rtl_engine).
 #pragma once
 
 #include <cstdint>
@@ -112,7 +113,7 @@ template <class V>
 entropy_lb_response entropy_lb_sample(const V& m)
 {
     entropy_lb_response s;
-    s.op = entropy_lb_op(m.rsp_op);
+    s.op = entropy_lb_op(uint8_t(m.rsp_op));
     s.slot = m.rsp_slot;
     s.error = m.rsp_error;
     s.value = m.rsp_value;

@@ -124,7 +124,7 @@ std::vector<rtl_block_def>& registry()
          "The switch's ECMP flow hash (rtl/flow_hash): model, rtl (the Verilated block's hash) "
          "or both (the model's hash, the RTL checked against it; the first mismatch stops the "
          "run with exit code 1).",
-         build_flow_hash},
+         build_flow_hash, 0, "", nullptr, nullptr, ""},
         {"EntropyLoadBalancer", "entropy_lb", device_kind::host, "rtl.entropy_lb",
          "The UET NIC's entropy load balancer (rtl/entropy_lb): model, rtl or both, as for "
          "FlowHash.",

@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,14 +41,17 @@ void install(const std::string& prefix)
              quoted(prefix));
 }
 
-// The CMake project in `src` configured and built in `build` against `prefix`.
-void build_project(const std::string& src, const std::string& prefix, const std::string& build)
+// The CMake project in `src` configured (with `options`, e.g. "-DNAME=VALUE") and built in
+// `build` against `prefix`.
+void build_project(const std::string& src, const std::string& prefix, const std::string& build,
+                   const std::string& options = "")
 {
     std::string launcher;
     if (!std::string(UETSIM_CXX_LAUNCHER).empty())
         launcher = " -DCMAKE_CXX_COMPILER_LAUNCHER=" + quoted(UETSIM_CXX_LAUNCHER);
     must_run(quoted(UETSIM_CMAKE) + " -S " + quoted(src) + " -B " + quoted(build) +
-             " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + quoted(prefix) + launcher);
+             " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + quoted(prefix) + launcher +
+             (options.empty() ? "" : " " + quoted(options)));
     must_run(quoted(UETSIM_CMAKE) + " --build " + quoted(build) + " -j2");
 }
 
@@ -219,3 +224,124 @@ TEST(embedding, an_engine_of_the_programs_own_answers_for_the_hosts_it_was_given
 }
 
 }  // namespace
+
+namespace {
+
+// One line of rtl_engine_example's output: "<nic>.<host>_entropy_lb requests: open A, next B,
+// feedback C, close D".
+struct block_requests
+{
+    uint64_t open = 0, next = 0, feedback = 0, close = 0;
+    uint64_t total() const { return open + next + feedback + close; }
+};
+
+std::map<std::string, block_requests> requests_by_host(const std::string& out)
+{
+    std::map<std::string, block_requests> by_host;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t at = line.find("_entropy_lb requests: ");
+        if (at == std::string::npos) continue;
+        const std::string host = line.substr(line.find('.') + 1, at - line.find('.') - 1);
+        block_requests b;
+        EXPECT_EQ(std::sscanf(line.c_str() + at,
+                              "_entropy_lb requests: open %lu, next %lu, "
+                              "feedback %lu, close %lu",
+                              &b.open, &b.next, &b.feedback, &b.close),
+                  4)
+            << line;
+        by_host[host] = b;
+    }
+    return by_host;
+}
+
+// The rising edges of the 1-bit signal `name` in a VCD file (SystemC's writer: "$var wire 1 ID
+// name $end", then "1ID" at each change to 1).
+uint64_t rising_edges(const std::string& vcd, const std::string& name)
+{
+    std::istringstream lines(read_text(vcd));
+    std::string id;
+    uint64_t edges = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (id.empty()) {
+            std::istringstream words(line);
+            std::string var, kind, width, code, signal;
+            if (words >> var >> kind >> width >> code >> signal && var == "$var" && signal == name)
+                id = code;
+        } else if (line == "1" + id) {
+            ++edges;
+        }
+    }
+    EXPECT_FALSE(id.empty()) << "no signal " << name << " in " << vcd;
+    return edges;
+}
+
+}  // namespace
+
+// A Verilated block in SystemC mode (sc_clock, sc_signal pins: examples/embedding/rtl_engine)
+// answers host0..host3's entropy questions, from outside the model through
+// call_outside_model, in a REPS run where a spine link degrades and another goes down.
+TEST(embedding, a_systemc_mode_block_as_the_entropy_engine_gives_the_records_of_the_model)
+{
+    const std::string dir = scratch_dir("embedding-rtl-engine");
+    install(dir + "/prefix");
+    const std::string program = build_example("rtl_engine", dir + "/prefix", dir + "/build");
+    const std::string scenario = source_dir() + "/examples/embedding/rtl_engine/rtl_engine.yaml";
+    const std::string out = dir + "/out";
+    const program_result r =
+        run_program(program, {scenario, "--out", out, "--quiet", "--vcd", "host1"});
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("scoreboard            ok"), std::string::npos) << r.out;
+    const nlohmann::json manifest =
+        nlohmann::json::parse(read_text(out + "/rtl_engine-manifest.json"));
+    EXPECT_EQ(manifest["status"], "complete");
+
+    // The block's answers are the model's and come within the EntropyLookup stage, so every
+    // record is the one `uetsim run` writes with the C++ engine, byte for byte.
+    const command_result base = run_uetsim({"run", scenario, "--out", dir + "/base", "--quiet"});
+    ASSERT_EQ(base.exit_code, 0) << base.err;
+    const auto want = csv_files(dir + "/base");
+    ASSERT_GE(want.size(), 5u);
+    EXPECT_EQ(csv_files(out), want);
+
+    // One next per data packet sent (retransmissions included), feedback from the ACKs, NACKs
+    // and time-outs, one open and one close per PDC group, on host0..host3 only.
+    const csv uet = read_csv(out + "/rtl_engine-uet-transport-stats-0.csv");
+    const std::map<std::string, block_requests> asked = requests_by_host(r.out);
+    ASSERT_EQ(asked.size(), 4u) << r.out;
+    for (int h = 0; h < 4; ++h) {
+        const std::string host = "host" + std::to_string(h);
+        ASSERT_EQ(asked.count(host), 1u) << r.out;
+        const block_requests& b = asked.at(host);
+        const size_t row = last_row(uet, host);
+        EXPECT_EQ(double(b.next), uet.num(row, "write_pkts_sent")) << host;
+        EXPECT_GT(uet.num(row, "num_rtx"), 0) << host << ": the failing link cost no packet";
+        EXPECT_GE(double(b.feedback), uet.num(row, "ack_pkts_rcvd")) << host;
+        EXPECT_EQ(b.open, 1u) << host;
+        EXPECT_EQ(b.close, 1u) << host;
+    }
+
+    // host1's pins, read back from the waveform: one request taken and one response per request
+    // the block answered. (host1's flow ends before the run does: SystemC writes a time step's
+    // values once the next one begins, so a response in the run's last time step, host0's close
+    // here, is not in a waveform.)
+    const csv flows = read_csv(out + "/rtl_engine-flow-perf-0.csv");
+    for (size_t i = 0; i < flows.rows.size(); ++i)
+        if (flows.num(i, "src_host") == 1)
+            EXPECT_LT(flows.num(i, "finish_time_sec"), manifest["sim_time_s"].get<double>());
+    const std::string vcd = out + "/host1-entropy_lb.vcd";
+    EXPECT_EQ(rising_edges(vcd, "req_valid"), asked.at("host1").total());
+    EXPECT_EQ(rising_edges(vcd, "rsp_valid"), asked.at("host1").total());
+
+    // A mutant of the block (one bit of the xorshift lost) is stopped at its first wrong answer
+    // with uetsim's RTL mismatch report: exit code 1, manifest status rtl_mismatch.
+    build_project(source_dir() + "/examples/embedding/rtl_engine", dir + "/prefix", dir + "/mutant",
+                  "-DENTROPY_LB_VERILATOR_ARGS=-DUETSIM_MUTANT_XORSHIFT_BIT");
+    const program_result m =
+        run_program(dir + "/mutant/rtl_engine_example", {scenario, "--out", dir + "/m", "--quiet"});
+    EXPECT_EQ(m.exit_code, 1) << m.out;
+    EXPECT_NE(m.out.find("uetsim: error: rtl mismatch: host"), std::string::npos) << m.out;
+    EXPECT_NE(m.out.find("_entropy_lb at "), std::string::npos) << m.out;
+    const nlohmann::json mm = nlohmann::json::parse(read_text(dir + "/m/rtl_engine-manifest.json"));
+    EXPECT_EQ(mm["status"], "rtl_mismatch");
+}
