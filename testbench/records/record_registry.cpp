@@ -7,6 +7,7 @@
 
 #include "testbench/run/manifest.h"
 #include "testbench/records/chakra_records.h"
+#include "testbench/records/cpu_mem_stats_record.h"
 #include "testbench/records/ecn_pfc_stats_record.h"
 #include "testbench/records/flow_perf_record.h"
 #include "testbench/records/lb_stats_record.h"
@@ -17,6 +18,8 @@
 #include "testbench/records/rdma_records.h"
 #include "testbench/records/roce_records.h"
 #include "testbench/records/switch_buffer_records.h"
+#include "testbench/records/tier_hop_record.h"
+#include "testbench/records/topology_report_record.h"
 #include "testbench/records/uet_events_record.h"
 #include "testbench/records/uet_records.h"
 
@@ -42,6 +45,9 @@ std::vector<const record_def*>& registry()
         &switch_agg_buff_record(),
         &switch_buff_record(),
         &net_buff_stats_record(),
+        &topology_report_record(),
+        &tier_hop_record(),
+        &cpu_mem_stats_record(),
         &rdma_perf_record(),
         &beacon_record(),
         &chakra_capable_hosts_record(),
