@@ -6,6 +6,7 @@
 #include "testbench/elab/scale_estimate.h"
 #include "testbench/nics/roce_nic_entry.h"
 #include "testbench/nics/uet_nic_entry.h"
+#include "tlm/dscp.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim {
@@ -24,6 +25,10 @@ nic_type raw_port_type()
     t.data_overhead_bytes = wire::uet_data_overhead;
     t.framing = "uet";
     t.bytes_per_host = scale_bytes_raw_host;
+    // As the Flows source marks its packets (testbench/traffic/flows.cpp).
+    t.data_marking = [](const nic_config&, uint8_t tc) {
+        return ip_marking{dscp::make(tc, dscp::role::trimmable), ecn::ect1};
+    };
     return t;
 }
 

@@ -21,6 +21,13 @@ namespace uetsim {
 
 class waveform_signals;
 
+// The IP header's marking of a data packet: DSCP (6 bits) and ECN (2 bits, dscp.h's ecn::).
+struct ip_marking
+{
+    uint8_t dscp = 0;
+    uint8_t ecn = 0;
+};
+
 using nic_builder = std::unique_ptr<host_nic> (*)(const std::string& name, const nic_config& nic,
                                                   const nic_context& ctx, double link_rate_bps);
 
@@ -42,6 +49,9 @@ struct nic_type
     uint64_t bytes_per_host = 0;
     // Warnings about the configuration for a run on this type, before it starts; may be null.
     std::vector<std::string> (*warnings)(const scenario& sc, const topology& t) = nullptr;
+    // The marking of a first transmission of data in `traffic_class` (application-report); null:
+    // CSn (the class × 8), not ECN-capable.
+    ip_marking (*data_marking)(const nic_config&, uint8_t traffic_class) = nullptr;
     // The NIC's own waveform probe (Trace.*), set on the NIC with host_nic::set_probe; null:
     // the type's NICs are not traced.
     std::unique_ptr<state_probe> (*make_probe)(waveform_signals& w, const std::string& component,

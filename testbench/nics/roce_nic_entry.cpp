@@ -3,6 +3,7 @@
 #include "hw/nic/roce/roce_nic.h"
 #include "testbench/elab/scale_estimate.h"
 #include "testbench/nics/roce_nic_probe.h"
+#include "tlm/dscp.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim {
@@ -29,6 +30,11 @@ nic_type roce_nic_type()
     t.data_overhead_bytes = wire::roce_data_overhead;
     t.framing = "roce";
     t.bytes_per_host = scale_bytes_nic_host;
+    // As roce_nic marks its data: CSn, ECT(0) with RoceNic.EnableECN.
+    t.data_marking = [](const nic_config& n, uint8_t tc) {
+        return ip_marking{dscp::make(tc, dscp::role::no_trim),
+                          n.roce.ecn.enable_ecn ? ecn::ect0 : ecn::not_ect};
+    };
     t.make_probe = &make_roce_nic_probe;
     return t;
 }

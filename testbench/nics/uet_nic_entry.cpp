@@ -10,6 +10,7 @@
 #include "hw/nic/uet/uet_nic_params.h"
 #include "testbench/elab/fabric_rtt.h"
 #include "testbench/elab/instance_config.h"
+#include "tlm/dscp.h"
 #include "testbench/elab/scale_estimate.h"
 #include "testbench/nics/uet_nic_probe.h"
 #include "tlm/header_sizes.h"
@@ -85,6 +86,12 @@ nic_type uet_nic_type()
     t.framing = "uet";
     t.bytes_per_host = scale_bytes_nic_host;
     t.warnings = &uet_warnings;
+    // As uet_nic::data_packet marks a first transmission.
+    t.data_marking = [](const nic_config& n, uint8_t tc) {
+        return ip_marking{
+            dscp::make(tc, n.uet.trimming_enabled ? dscp::role::trimmable : dscp::role::no_trim),
+            ecn::ect1};
+    };
     t.make_probe = &make_uet_nic_probe;
     return t;
 }

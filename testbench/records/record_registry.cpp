@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "testbench/run/manifest.h"
+#include "testbench/records/application_report_record.h"
 #include "testbench/records/chakra_records.h"
 #include "testbench/records/cpu_mem_stats_record.h"
 #include "testbench/records/ecn_pfc_stats_record.h"
@@ -15,6 +16,7 @@
 #include "testbench/records/net_buff_stats_record.h"
 #include "testbench/records/nic_pipeline_record.h"
 #include "testbench/records/pcie_records.h"
+#include "testbench/records/perf_record.h"
 #include "testbench/records/rdma_records.h"
 #include "testbench/records/roce_records.h"
 #include "testbench/records/switch_buffer_records.h"
@@ -50,6 +52,8 @@ std::vector<const record_def*>& registry()
         &cpu_mem_stats_record(),
         &rdma_perf_record(),
         &beacon_record(),
+        &application_report_record(),
+        &perf_record(),
         &chakra_capable_hosts_record(),
         &chakra_mapping_record(),
         &chakra_apps_record(),

@@ -138,6 +138,10 @@ void flows::complete(flow_message& m, double now)
     if (m_perf)
         m_perf->write({utc_after(m_epoch, now), now, m.id, m.spec.src, m.spec.dst, m.spec.bytes,
                        m.packets_total, m.spec.start_s, now});
+    if (m_transactions)
+        m_transactions->write({m_job, utc_after(m_epoch, now), now, "Flow",
+                               (now - m.spec.start_s) * 1e6, m.spec.src, m.id, m.spec.start_s,
+                               m.spec.bytes, "Flow-" + std::to_string(m.id)});
     if (m_completed == m_msgs.size() && m_all_done) m_all_done();
 }
 

@@ -15,6 +15,7 @@
 #include "hw/kernel/wakeup.h"
 #include "tlm/packet_pool.h"
 #include "testbench/records/flow_perf_record.h"
+#include "testbench/records/perf_record.h"
 #include "testbench/scenario.h"
 
 namespace uetsim {
@@ -54,6 +55,13 @@ public:
         m_perf = w;
         m_epoch = std::move(epoch);
     }
+    // perf: one row per completed message into `w` (null: none), `job` its job_id; the record
+    // owns `w`.
+    void record_transactions_to(perf_csv* w, std::string job)
+    {
+        m_transactions = w;
+        m_job = std::move(job);
+    }
     // Called once every message has completed.
     void on_all_done(std::function<void()> f) { m_all_done = std::move(f); }
 
@@ -84,6 +92,8 @@ private:
     std::vector<flow_host*> m_hosts;
     poster m_post;
     flow_perf_csv* m_perf = nullptr;
+    perf_csv* m_transactions = nullptr;
+    std::string m_job;
     std::string m_epoch;
     std::function<void()> m_all_done;
     uint32_t m_completed = 0;

@@ -196,3 +196,109 @@ TEST(platform_records, cpu_mem_stats_measures_this_machine_and_changes_no_other_
         EXPECT_EQ(c.str(i, "pid"), c.str(0, "pid"));
     }
 }
+
+// The RDMA application's connections, both ends each, named as rdma-perf names the Initiator.
+TEST(platform_records, application_report_lists_both_ends_of_every_connection)
+{
+    const std::string dir = scratch_dir("application-report");
+    const std::string out = dir + "/out";
+    const command_result r =
+        run_uetsim({"run", source_dir() + "/examples/rdma-incast.yaml", "--quiet", "--out", out,
+                    "--set", "RdmaApplication.NumConnections=2", "--set",
+                    "Records.Enabled=[application-report, rdma-perf]"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const csv perf = read_csv(out + "/rdma-incast-rdma-perf-0.csv");
+    std::set<std::string> initiators;
+    for (size_t i = 0; i < perf.rows.size(); ++i)
+        initiators.insert(perf.str(i, "application_name"));
+    const csv c = read_csv(out + "/rdma-incast-application-report-0.csv");
+    ASSERT_EQ(c.rows.size(), 2 * initiators.size());  // every connection completed WQEs
+    for (size_t i = 0; i + 1 < c.rows.size(); i += 2) {
+        const std::string name = c.str(i, "app_name");
+        EXPECT_EQ(c.str(i, "socket_type"), "CLIENT");
+        EXPECT_EQ(c.str(i + 1, "socket_type"), "SERVER");
+        EXPECT_TRUE(initiators.count(name)) << name;
+        EXPECT_EQ(c.str(i + 1, "app_name"), "RdmaResponder" + name.substr(name.find('-')));
+        EXPECT_EQ(c.str(i, "peer_node_id"), c.str(i + 1, "node_id"));
+        EXPECT_EQ(c.str(i + 1, "peer_node_id"), c.str(i, "node_id"));
+        EXPECT_EQ(c.str(i, "app_typeid"), "uetsim::rdma_application");
+        // RdmaInitiator-{initiator}-{responder}-{k}: the hosts are the rows' own.
+        EXPECT_EQ("host" + c.str(i, "node_id"), c.str(i, "component_name"));
+        EXPECT_EQ(name.substr(0, name.rfind('-')),
+                  "RdmaInitiator-" + c.str(i, "node_id") + "-" + c.str(i + 1, "node_id"));
+    }
+}
+
+// A message of the Flows list is marked as its sender's NIC marks data: CSn plus the trimming
+// role, ECT(1) on UET, ECT(0) on RoCE unless RoceNic.EnableECN is off.
+TEST(platform_records, application_report_shows_how_each_nic_type_marks_the_data)
+{
+    const std::string dir = scratch_dir("application-report-marking");
+    auto marking = [&](const std::string& nic, const std::string& extra) {
+        const std::string out = dir + "/" + nic + extra.substr(0, 3);
+        run_ok(dir,
+               "Simulation: {Name: m}\n"
+               "Nic: {Type: " +
+                   nic + "}\n" + extra +
+                   "Topology: {Kind: single-switch, Hosts: 3}\n"
+                   "Flows: [{Src: 2, Dst: 0, Bytes: 8KiB, TrafficClass: 1}]\n",
+               "application-report", out);
+        const csv c = read_csv(out + "/m-application-report-0.csv");
+        EXPECT_EQ(c.rows.size(), 2u);
+        EXPECT_EQ(c.str(0, "app_name"), "Flow-0");
+        EXPECT_EQ(c.str(0, "component_name"), "host2");
+        EXPECT_EQ(c.str(1, "component_name"), "host0");
+        EXPECT_EQ(c.str(0, "dscp"), c.str(1, "dscp"));  // the data both ends see
+        return std::make_pair(c.num(0, "dscp"), c.num(0, "ect"));
+    };
+    EXPECT_EQ(marking("uet", ""), std::make_pair(8.0, 1.0));
+    EXPECT_EQ(marking("uet", "UetNic: {TrimmingEnabled: true}\n"), std::make_pair(9.0, 1.0));
+    EXPECT_EQ(marking("roce", ""), std::make_pair(8.0, 1.0));
+    EXPECT_EQ(marking("roce", "RoceNic: {EnableECN: false}\n"), std::make_pair(8.0, 0.0));
+    EXPECT_EQ(marking("raw", ""), std::make_pair(9.0, 1.0));
+}
+
+// perf holds the RDMA application's WQEs as rdma-perf does and the Flows' messages as flow-perf
+// does, in one layout: the same latencies to the last digit.
+TEST(platform_records, perf_has_every_wqe_and_every_message_with_their_latencies)
+{
+    const std::string dir = scratch_dir("perf");
+    const command_result r =
+        run_uetsim({"run", source_dir() + "/examples/rdma-incast.yaml", "--quiet", "--out",
+                    dir + "/app", "--set", "RdmaApplication.NumConnections=1", "--set",
+                    "Records.Enabled=[perf, rdma-perf]"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const csv wqes = read_csv(dir + "/app/rdma-incast-rdma-perf-0.csv");
+    const csv app = read_csv(dir + "/app/rdma-incast-perf-0.csv");
+    ASSERT_GT(wqes.rows.size(), 10u);
+    ASSERT_EQ(app.rows.size(), wqes.rows.size());
+    for (size_t i = 0; i < app.rows.size(); ++i) {
+        EXPECT_EQ(app.str(i, "metric_name"), "RDMA-WRITE");
+        EXPECT_EQ(app.str(i, "perf_metric_usec"), wqes.str(i, "perf_metric_usec"));
+        EXPECT_EQ(app.str(i, "sim_time_sec"), wqes.str(i, "sim_time_sec"));
+        EXPECT_EQ(app.str(i, "application_name"), wqes.str(i, "application_name"));
+        EXPECT_EQ(app.str(i, "transaction_number"), wqes.str(i, "wqe_id"));
+        EXPECT_EQ(app.str(i, "transfer_size_b"), wqes.str(i, "transfer_size"));
+        EXPECT_EQ(app.str(i, "node_id"), wqes.str(i, "node_id"));
+    }
+
+    run_ok(dir,
+           "Simulation: {Name: f}\n"
+           "Topology: {Kind: single-switch, Hosts: 3}\n"
+           "Flows: [{Src: 0, Dst: 2, Bytes: 1MiB}, {Src: 1, Dst: 2, Bytes: 64KiB, Start: 5us}]\n",
+           "perf, flow-perf", dir + "/flows");
+    const csv flows = read_csv(dir + "/flows/f-flow-perf-0.csv");
+    const csv perf = read_csv(dir + "/flows/f-perf-0.csv");
+    ASSERT_EQ(flows.rows.size(), 2u);
+    ASSERT_EQ(perf.rows.size(), 2u);
+    for (size_t i = 0; i < perf.rows.size(); ++i) {
+        EXPECT_EQ(perf.str(i, "metric_name"), "Flow");
+        EXPECT_EQ(perf.str(i, "perf_metric_usec"), flows.str(i, "fct_usec"));
+        EXPECT_EQ(perf.str(i, "transaction_number"), flows.str(i, "flow_id"));
+        EXPECT_EQ(perf.str(i, "application_name"), "Flow-" + flows.str(i, "flow_id"));
+        EXPECT_EQ(perf.str(i, "node_id"), flows.str(i, "src_host"));
+        EXPECT_EQ(perf.str(i, "start_time_sec"), flows.str(i, "start_time_sec"));
+        EXPECT_EQ(perf.str(i, "transfer_size_b"), flows.str(i, "bytes"));
+        EXPECT_EQ(perf.str(i, "metric_path"), "NAN");
+    }
+}

@@ -109,6 +109,8 @@ TEST(records_docs, records_enabled_comes_from_the_registry)
                                                 "topology-report",
                                                 "tier-hop",
                                                 "cpu-mem-stats",
+                                                "application-report",
+                                                "perf",
                                                 "chakra-capable-hosts",
                                                 "chakra-mapping",
                                                 "chakra-apps",
@@ -124,14 +126,15 @@ TEST(records_docs, records_enabled_comes_from_the_registry)
     // is scala-switch-agg-buff-stats (the packet-handling page lists it among the records a
     // switch writes with the defaults), and roce-transport-stats (EnableRoceTransportStats is
     // true; written only with RoCE NICs); net-buff-stats is not (EnableNetworkBufferStatsReporting
-    // is false); neither are the platform records (topology-report, tier-hop and cpu-mem-stats:
-    // the last one measures the machine, not the model). The Chakra records are on by default (the
-    // Chakra records page: written with the defaults), and written only with the Chakra workload.
+    // is false); neither are the platform records (topology-report, tier-hop, cpu-mem-stats,
+    // which measures the machine, not the model, application-report and perf). The Chakra records
+    // are on by default (the Chakra records page: written with the defaults), and written only with
+    // the Chakra workload.
     std::vector<std::string> by_default(published.begin(), published.begin() + 6);
     by_default.push_back("ecn-pfc-stats");
     by_default.push_back("scala-switch-agg-buff-stats");
     by_default.push_back("roce-transport-stats");
-    by_default.insert(by_default.end(), published.begin() + 15, published.end());
+    by_default.insert(by_default.end(), published.begin() + 17, published.end());
     EXPECT_EQ(scenario{}.records.enabled, by_default);
     EXPECT_EQ(config::record_names(), published);
     // Every listed name is a registry entry; the unlisted ones have their own switch.

@@ -197,6 +197,11 @@ void rdma_application::on_completion(connection& c, uint32_t wqe_id)
                        double(now_ps - posted_ps) / 1e6, m_sc.rdma.wqe_bytes, posted_s, c.name,
                        m_fab.topo().devices[c.initiator].node_id, wqe_id, c.posted, c.completed,
                        m_fab.topo().devices[c.responder].node_id});
+    if (m_transactions)
+        m_transactions->write({m_sc.simulation.name, utc_after(m_sc.simulation.epoch_utc, now), now,
+                               "RDMA-WRITE", double(now_ps - posted_ps) / 1e6,
+                               m_fab.topo().devices[c.initiator].node_id, wqe_id, posted_s,
+                               m_sc.rdma.wqe_bytes, c.name});
     post_wqe(c);
 }
 

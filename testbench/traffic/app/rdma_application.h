@@ -25,6 +25,7 @@
 #include "testbench/traffic/app/wqe_scoreboard.h"
 #include "testbench/elab/fabric.h"
 #include "testbench/traffic/host_software.h"
+#include "testbench/records/perf_record.h"
 #include "testbench/records/rdma_records.h"
 #include "testbench/scenario.h"
 
@@ -41,6 +42,8 @@ public:
     // rdma-perf and beacon rows go to these (null: none); the records own them.
     void record_perf_to(rdma_perf_csv* w) { m_perf = w; }
     void record_beacon_to(beacon_csv* w) { m_beacon = w; }
+    // perf: one row per completed WQE into `w` (null: none); the record owns `w`.
+    void record_transactions_to(perf_csv* w) { m_transactions = w; }
     // The last beacon row at the end of the run (before the records close).
     void finish();
 
@@ -52,6 +55,16 @@ public:
     uint64_t wqes_posted() const { return m_posted; }
     uint64_t wqes_completed() const { return m_completed; }
     uint32_t connections() const { return uint32_t(m_conns.size()); }
+    // Connection `i`'s two hosts and its Initiator instance's name (application-report).
+    struct endpoints
+    {
+        uint32_t initiator, responder;
+        const std::string& initiator_name;
+    };
+    endpoints connection_endpoints(uint32_t i) const
+    {
+        return {m_conns[i].initiator, m_conns[i].responder, m_conns[i].name};
+    }
     uint32_t connections_set_up() const;
     // Empty when every byte of every WQE landed exactly once, every completed WQE had all of
     // its bytes, and every connection was set up and kept completing WQEs.
@@ -111,6 +124,7 @@ private:
     wakeup m_beacon_wake{[this] { beacon_tick(); }, wakeup::phase::sample};
     rdma_perf_csv* m_perf = nullptr;
     beacon_csv* m_beacon = nullptr;
+    perf_csv* m_transactions = nullptr;
     bool m_beacon_started = false;
     double m_last_beacon_s = 0;
     uint64_t m_posted = 0, m_completed = 0;
