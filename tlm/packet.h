@@ -66,6 +66,7 @@ struct pds_fields
     uint16_t service_time = 0;  // ACK: receiver service time, 128 ns units
     uint8_t rcv_penalty = 0;    // ACK: receiver window penalty 0..127
     bool restore_cwnd = false;  // ACK: the receiver's RestoreCWindEnable
+    uint16_t ooo_count = 0;     // ACK: packets the receiver's PDC holds out of order
     uint64_t rcvd_bytes = 0;    // ACK: payload bytes the receiver has received on the PDC
     // The PDC's first PSN: the SYN information data packets carry so the receiver can create its
     // end, echoed in ACKs and NACKs so that an ACK for an earlier PDC with a reused id is told

@@ -62,6 +62,9 @@ public:
 
     // The port's link, known once the fabric is bound.
     void set_link(const pfc_link& l);
+    // The size of the PFC frames the port sends: a switch port takes its link's peer NIC's
+    // (64 B to a UET NIC, 84 B to a RoCE NIC), which the fabric knows once it wires the link.
+    void set_frame_bytes(uint32_t bytes) { m_s.frame_bytes = bytes; }
     const pfc_settings& settings() const { return m_s; }
 
     // A PFC frame that arrived on the port (consumed: the caller releases the packet).

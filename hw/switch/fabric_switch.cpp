@@ -90,7 +90,7 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     for (size_t i = 0; i < ports.size(); ++i) {
         pfc_settings pfc;
         pfc.link = ports[i].link;
-        pfc.frame_bytes = ports[i].pfc_frame_bytes;
+        // 64 B until the fabric sets its link's NIC's size (pfc_unit::set_frame_bytes).
         pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
         m_ports.push_back(std::make_unique<switch_port>(name_i, uint16_t(i), q, ports[i].nic_facing,

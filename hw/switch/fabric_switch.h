@@ -103,8 +103,7 @@ public:
     {
         bool nic_facing = false;  // the peer is a host NIC (trimming marks TRIMMED_LAST_HOP)
         pfc_link link;            // the port's link: PFC pause and refresh times
-        uint32_t pfc_frame_bytes = wire::pfc_uet_bytes;
-        bool uplink = false;  // towards a higher tier (the buffer records' ul/dl)
+        bool uplink = false;      // towards a higher tier (the buffer records' ul/dl)
     };
 
     fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id, const switch_config& cfg,

@@ -11,6 +11,11 @@ void put16(std::vector<uint8_t>& o, uint16_t v)
     o.push_back(uint8_t(v >> 8));
     o.push_back(uint8_t(v));
 }
+void put24(std::vector<uint8_t>& o, uint32_t v)
+{
+    o.push_back(uint8_t(v >> 16));
+    put16(o, uint16_t(v));
+}
 void put32(std::vector<uint8_t>& o, uint32_t v)
 {
     put16(o, uint16_t(v >> 16));
@@ -127,12 +132,11 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             break;
         }
         case packet_kind::uet_ack: {
-            // PDS ACK_CC (32 B): type, flags (ECN echo, RETX, restore window), SPDCID, DPDCID,
-            // CACK PSN, ACK PSN offset, SACK base and bitmap, NSCC state (service time, penalty,
-            // received bytes).
+            // PDS ACK_CC (32 B): type, flags (ECN echo, RETX), SPDCID, DPDCID, CACK PSN, ACK
+            // PSN offset, SACK base and bitmap, then the last 8 B: UET 1.0's NSCC cc_state,
+            // service_time:16 · restore_cwnd:1 · rcv_cwnd_pen:7 · rcvd_bytes:24 · ooo_count:16.
             o.push_back(pds_ack_cc);
-            o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0) |
-                                (p.pds.restore_cwnd ? 0x20 : 0)));
+            o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0)));
             put16(o, p.pds.spdcid);
             put16(o, p.pds.dpdcid);
             put16(o, uint16_t(p.pds.ack_psn - p.pds.cack_psn));
@@ -140,8 +144,9 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             put32(o, p.pds.sack_base);
             put64(o, p.pds.sack_bitmap);
             put16(o, p.pds.service_time);
-            o.push_back(p.pds.rcv_penalty);
-            put32(o, uint32_t(p.pds.rcvd_bytes));  // received bytes, modulo 2^32
+            o.push_back(uint8_t((p.pds.restore_cwnd ? 0x80 : 0) | (p.pds.rcv_penalty & 0x7F)));
+            put24(o, uint32_t(p.pds.rcvd_bytes));  // received bytes, modulo 2^24
+            put16(o, p.pds.ooo_count);
             pad(o, start + wire::pds_ack_cc);
             break;
         }

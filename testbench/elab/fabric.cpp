@@ -1,6 +1,7 @@
 #include "testbench/elab/fabric.h"
 
 #include <stdexcept>
+#include <tuple>
 
 #include "hw/kernel/time.h"
 #include "testbench/elab/instance_config.h"
@@ -116,6 +117,15 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
         };
         bind_end(ls.a_device, ls.a_port, 0);
         bind_end(ls.b_device, ls.b_port, 1);
+        // A switch port sends its link's PFC frame format, the NIC's at the other end (X17):
+        // 84 B to a RoCE NIC, 64 B to a UET NIC.
+        if (m_nic_hosts.empty()) continue;
+        for (const auto& [host, sw, port] : {std::tuple{ls.a_device, ls.b_device, ls.b_port},
+                                             std::tuple{ls.b_device, ls.a_device, ls.a_port}})
+            if (m_topo.devices[host].kind == device_kind::host &&
+                m_topo.devices[sw].kind != device_kind::host)
+                m_switches[m_topo.devices[sw].index]->port(port).pfc().set_frame_bytes(
+                    nic_at(host).port.pfc().settings().frame_bytes);
     }
 }
 

@@ -94,8 +94,7 @@ const column_table<lb_stats_row>& lb_stats_columns()
          UETSIM_CELL(row, r.ivl_share)},
         {"paused_skips",
          "`flowlet` with `Switch.PFCAware`: selections that left this member out because PFC "
-         "had paused it for the packet's class, since the start; 0 with `none` (and while PFC "
-         "is not modelled)",
+         "had paused it for the packet's class, since the start; 0 with `none`",
          UETSIM_CELL(row, r.paused_skips)},
         {"ivl_paused_skips", "`paused_skips` since the previous row",
          UETSIM_CELL(row, r.ivl_paused_skips)},

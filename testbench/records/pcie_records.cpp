@@ -100,7 +100,9 @@ const record_def& pcie_stats_record()
         // Off by default, as the reference's EnablePCIeStatsLogging: Records.Enabled lists it
         // to write it.
         r.on_by_default = false;
-        r.when = "with NIC hosts (`Nic.Type: uet`) when `Records.Enabled` lists it (default off)";
+        r.when =
+            "with NIC hosts (`Nic.Type: uet` or `roce`) when `Records.Enabled` lists it (default "
+            "off)";
         r.intro =
             "Two rows per NIC host every `Simulation.NDStatsReportInterval`, one for each end "
             "of the host's PCIe link,\nand a last set of rows when the run ends (or, if the run "

@@ -101,10 +101,11 @@ const column_table<roce_transport_cells>& roce_transport_columns()
         UETSIM_ROCE_PAIR("num_conn_pkts_sent", conn_pkts_sent, conn),
         UETSIM_ROCE_PAIR("num_conn_pkts_recvd", conn_pkts_recvd, conn),
         UETSIM_ROCE_PAIR("rdma_write_cnt", rdma_write_cnt,
-                         "data packets sent, retransmissions included"),
+                         "RDMA WRITE data packets sent (the RDMA application's WQEs and a "
+                         "workload's transfers), retransmissions included"),
         UETSIM_ROCE_PAIR("rdma_send_cnt", rdma_send_cnt,
-                         "SEND data packets sent, retransmissions included (0 while every "
-                         "message is a WRITE)"),
+                         "SEND data packets sent (every `Flows` message is a SEND), "
+                         "retransmissions included"),
         UETSIM_ROCE_ZERO_PAIR("rdma_atomic_cnt", none),
         UETSIM_ROCE_PAIR("num_acks_sent", acks_sent, acks),
         UETSIM_ROCE_PAIR("num_acks_recvd", acks_recvd, acks),
@@ -112,9 +113,9 @@ const column_table<roce_transport_cells>& roce_transport_columns()
         UETSIM_ROCE_ZERO_PAIR("num_sacks_recvd", none),
         UETSIM_ROCE_PAIR("num_nacks_sent", nacks_sent, acks),
         UETSIM_ROCE_PAIR("num_nacks_recvd", nacks_recvd, acks),
-        UETSIM_ROCE_PAIR("num_writes_recvd", writes_recvd, "data packets received"),
+        UETSIM_ROCE_PAIR("num_writes_recvd", writes_recvd, "RDMA WRITE data packets received"),
         UETSIM_ROCE_PAIR("num_sends_recvd", sends_recvd,
-                         "SEND data packets received (0 while every message is a WRITE)"),
+                         "SEND data packets received (`Flows` messages)"),
         UETSIM_ROCE_PAIR("num_cnp_sent", cnp_sent, cnp),
         UETSIM_ROCE_PAIR("num_cnp_recvd", cnp_recvd, cnp),
         UETSIM_ROCE_PAIR("num_seq_out_of_order", seq_out_of_order,

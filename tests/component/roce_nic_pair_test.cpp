@@ -78,7 +78,7 @@ TEST(roce_nic_pair, a_1_mib_write_completes_at_the_analytic_time_with_16_acks)
         EXPECT_EQ(p.ip.ecn, ecn::ect0);
         EXPECT_EQ(p.udp.dst_port, 4791);
         EXPECT_EQ(p.udp.src_port, t.to_b[0].udp.src_port);  // one path per queue pair
-        EXPECT_EQ(p.bth.dest_qp, 7u);
+        EXPECT_EQ(p.bth.dest_qp, 9u);  // connection 7: QP0 and QP1 are InfiniBand's own
     }
     EXPECT_GE(t.to_b[0].udp.src_port, 0xC000);
     EXPECT_EQ(t.to_b[0].bth.opcode, ib::rc_rdma_write_first);
@@ -310,7 +310,7 @@ TEST(roce_nic_pair, cnps_slow_the_queue_pair_to_its_allowed_rate_on_the_wire)
     EXPECT_TRUE(n.dma_b.written_once(0, 1, k_mib));
     EXPECT_EQ(n.b.counters().cnp_sent, 256u);
     EXPECT_EQ(n.a.counters().cnp_recvd, 256u);
-    const dcqcn_rate* r = n.a.rate(5);
+    const dcqcn_rate* r = n.a.rate(5 + k_roce_first_data_qp);
     ASSERT_NE(r, nullptr);
     EXPECT_GE(r->episodes(), 1u);
     // At line rate frames arrive 83.08 ns apart; a slowed queue pair's frames take longer on
@@ -347,7 +347,7 @@ TEST(roce_nic_pair, with_ecn_disabled_data_is_not_ect_and_cnps_are_ignored)
     for (uint8_t e : ecn_sent) EXPECT_EQ(e, ecn::not_ect);
     EXPECT_EQ(n.b.counters().cnp_sent, 256u);
     EXPECT_EQ(n.a.counters().cnp_recvd, 256u);
-    EXPECT_EQ(n.a.rate(5)->episodes(), 0u);
+    EXPECT_EQ(n.a.rate(5 + k_roce_first_data_qp)->episodes(), 0u);
     // Line rate throughout: the analytic time, plus the last packet's CNP (122 B = 2.44 ns),
     // which goes ahead of its ACK.
     EXPECT_NEAR(double(n.dma_a.completed[1][0]), 21'551'000.0 + 2'440.0, 1.0);

@@ -258,25 +258,44 @@ TEST(uet_ack_path, without_the_receivers_restore_flag_the_window_is_not_restored
     EXPECT_LT(e.after, e.before / 2);
 }
 
-// Transport page, what an ACK carries: the bytes the receiver has received on the PDC. A
-// 10,000 B message is three packets (4,096, 4,096 and 1,808 B); the second is trimmed, so the
-// ACKs carry 4,096, then 4,096 + 1,808 = 5,904, then 10,000 once the retransmission arrives.
-TEST(uet_ack_path, acks_carry_the_bytes_received_on_the_pdc)
+namespace {
+
+// B's ACKs, each read with `field`, for a 10,000 B message of three packets (4,096, 4,096 and
+// 1,808 B) whose second packet is trimmed: the message completes after one NACK.
+template <class F>
+auto acks_around_a_trim(F field)
 {
     nic_pair n;
     trim_nth_data_frame(n, 1);
-    std::vector<uint64_t> rcvd;
-    n.wire.add_tap([&rcvd](const packet& p, uetsim::link::direction d, const sc_core::sc_time&) {
-        if (d == uetsim::link::b_to_a && p.kind == packet_kind::uet_ack)
-            rcvd.push_back(p.pds.rcvd_bytes);
+    std::vector<decltype(field(packet{}))> out;
+    n.wire.add_tap([&](const packet& p, uetsim::link::direction d, const sc_core::sc_time&) {
+        if (d == uetsim::link::b_to_a && p.kind == packet_kind::uet_ack) out.push_back(field(p));
     });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     n.a.post_message(1, 1, k_ip_b, 10'000, 0, k_no_queue_pair);
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
-
-    ASSERT_EQ(n.dma_a.completed[1].size(), 1u);
+    EXPECT_EQ(n.dma_a.completed[1].size(), 1u);
     EXPECT_EQ(n.b.counters().nack_pkts_sent, 1u);
-    EXPECT_EQ(rcvd, (std::vector<uint64_t>{4096, 5904, 10'000}));
+    return out;
+}
+
+}  // namespace
+
+// Transport page, what an ACK carries: the bytes the receiver has received on the PDC. The ACKs
+// carry 4,096, then 4,096 + 1,808 = 5,904, then 10,000 once the retransmission arrives.
+TEST(uet_ack_path, acks_carry_the_bytes_received_on_the_pdc)
+{
+    EXPECT_EQ(acks_around_a_trim([](const packet& p) { return p.pds.rcvd_bytes; }),
+              (std::vector<uint64_t>{4096, 5904, 10'000}));
+}
+
+// NSCC cc_state's ooo_count: packets the receiving PDC holds beyond its cumulative ACK. The first
+// ACK finds nothing held, the ACK of the third packet finds it held beyond the gap (1), the
+// retransmission closes the gap (0).
+TEST(uet_ack_path, acks_carry_the_receivers_out_of_order_count)
+{
+    EXPECT_EQ(acks_around_a_trim([](const packet& p) { return p.pds.ooo_count; }),
+              (std::vector<uint16_t>{0, 1, 0}));
 }
 
 // Buffers page, transmit scheduling: StrictPriority sends the highest-numbered class with a

@@ -94,6 +94,29 @@ TEST(record_fidelity, the_first_periodic_row_follows_the_client_start)
     }
 }
 
+TEST(record_fidelity, the_switch_records_tick_from_t0_on_their_own_interval)
+{
+    // X29, a documented choice (docs/buffers-and-pfc.md "Records"): the switch pages give no
+    // first-row rule, and the switches forward from t = 0 (connection setup before the clients
+    // start), so the switch records' rows are at every LoadBalancingStatsReportInterval and
+    // BufferStatsReportInterval from t = 0 (1 ms at the defaults), also with the RDMA
+    // application whose NIC records start at 0.003 s.
+    const std::string dir = scratch_dir("fid-switch-first");
+    const command_result r =
+        run_uetsim({"run", "--quiet", "--out", dir, "--set", "Simulation.RunTime=2ms", "--set",
+                    "Records.Enabled=nd-stats, scala-switch-load-balancing-stats, "
+                    "scala-switch-agg-buff-stats, rdma-perf"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* rec : {"scala-switch-load-balancing-stats", "scala-switch-agg-buff-stats"}) {
+        const auto t = row_times(dir + "/uetsim-" + std::string(rec) + "-0.csv", 3);
+        ASSERT_EQ(t.size(), 3u) << rec;
+        EXPECT_DOUBLE_EQ(t[0], 0.001) << rec;
+        EXPECT_DOUBLE_EQ(t[1], 0.002) << rec;
+        EXPECT_DOUBLE_EQ(t[2], 0.003) << rec;
+    }
+    EXPECT_DOUBLE_EQ(row_times(dir + "/uetsim-nd-stats-0.csv", 1).at(0), 0.003);
+}
+
 TEST(record_fidelity, other_start_times_move_the_first_row)
 {
     // 0.2 ms + 0.3 ms + 0.4 ms = 0.9 ms, then 1.3 ms.

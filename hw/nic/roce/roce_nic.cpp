@@ -116,14 +116,17 @@ roce_nic::queue_pair* roce_nic::find_qp(uint32_t qpn)
 void roce_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                             uint8_t traffic_class, uint32_t queue_pair_number)
 {
-    uint32_t qpn = queue_pair_number;
-    const bool flows = qpn == k_no_queue_pair;
+    uint32_t qpn = 0;
+    const bool flows = queue_pair_number == k_no_queue_pair;
     if (flows) ++m_counters.wqe_created;  // a doorbell counts the others
     if (flows) {
         qpn = k_roce_flows_qp_base | (m_flows_qps++ & (k_roce_flows_qp_base - 1));
-    } else if (qpn >= k_roce_flows_qp_base) {
-        throw std::runtime_error(std::string(name()) + ": queue pair " + std::to_string(qpn) +
-                                 " is above the 8,388,607 connections a RoCE NIC numbers");
+    } else if (queue_pair_number < k_roce_flows_qp_base - k_roce_first_data_qp) {
+        qpn = queue_pair_number + k_roce_first_data_qp;
+    } else {
+        throw std::runtime_error(std::string(name()) + ": connection " +
+                                 std::to_string(queue_pair_number) +
+                                 " is above the 8,388,606 a RoCE NIC numbers");
     }
     queue_pair* qp = find_qp(qpn);
     if (!qp) {

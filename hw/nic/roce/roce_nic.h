@@ -37,6 +37,10 @@ namespace uetsim {
 
 // Queue pair numbers of Flows messages (a queue pair each): above every connection's number.
 inline constexpr uint32_t k_roce_flows_qp_base = 0x800000;
+// The first data queue pair's number: QP0 and QP1 are InfiniBand's special queue pairs (SMI,
+// GSI), so connection n (of the host interface or a workload) is queue pair n + 2, as real
+// NICs number them.
+inline constexpr uint32_t k_roce_first_data_qp = 2;
 
 class roce_nic : public host_nic
 {
@@ -46,15 +50,16 @@ public:
     roce_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
              const roce_nic_config& cfg, double line_rate_bps);
 
-    // A message of `bytes` to `dst_host` on queue pair `queue_pair` (its data packets carry
-    // `traffic_class`); k_no_queue_pair (a Flows message) gets a queue pair of its own.
+    // A message of `bytes` to `dst_host` on connection `queue_pair`, whose queue pair number on
+    // the wire is queue_pair + k_roce_first_data_qp (its data packets carry `traffic_class`);
+    // k_no_queue_pair (a Flows message) gets a queue pair of its own.
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                       uint8_t traffic_class, uint32_t queue_pair) override;
 
     void work_request_posted() override { ++m_counters.wqe_created; }
     const char* kind_name() const override { return "roce"; }
     // A workload's RDMA WRITEs to one host share the queue pair of that host pair.
-    uint32_t workload_queue_pair(uint32_t dst_host) const override { return dst_host + 1; }
+    uint32_t workload_queue_pair(uint32_t dst_host) const override { return dst_host; }
     uint64_t data_packets_sent() const override
     {
         return m_counters.rdma_write_cnt + m_counters.rdma_send_cnt;
@@ -80,7 +85,8 @@ public:
     size_t fetches_pending() const { return m_fetches.size(); }
     // The waveform probe, told after every change of the state it shows (Trace.*).
     void set_probe(state_probe* p) override { m_probe = p; }
-    // A queue pair's sending side and rate, or nullptr when it is not open.
+    // A queue pair's sending side and rate by its number on the wire (connection + 2), or
+    // nullptr when it is not open.
     const roce_requester* requester(uint32_t qpn) const;
     const dcqcn_rate* rate(uint32_t qpn) const;
     // The UDP source port of queue pair `qpn` from host `src` to host `dst` (fixed: ECMP keeps

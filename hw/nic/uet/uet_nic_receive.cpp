@@ -138,6 +138,7 @@ void uet_nic::on_data(packet* p)
                              m_cc_cfg.receiver_congestion_high_threshold);
         // The receiver's own flag: whether its senders restore their saved window at penalty 0.
         a->pds.restore_cwnd = m_cc_cfg.restore_cwnd_enable;
+        a->pds.ooo_count = uint16_t(std::min<uint32_t>(held, 65535));  // NSCC cc_state's field
         a->udp.src_port = p->udp.src_port;  // the entropy value goes back as path feedback
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
