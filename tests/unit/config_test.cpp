@@ -360,7 +360,8 @@ TEST(config, unknown_enum_value_lists_the_allowed)
         "scenario.yaml:2:23: Records.Enabled[1]: 'foo' is not one of nd-stats, "
         "scala-switch-load-balancing-stats, flow-perf, uet-transport-stats, rdma-perf, beacon, "
         "pcie-stats, nic-pipeline-stats, ecn-pfc-stats, scala-switch-agg-buff-stats, "
-        "roce-transport-stats, net-buff-stats, chakra-capable-hosts, chakra-mapping, chakra-apps, "
+        "roce-transport-stats, net-buff-stats, topology-report, tier-hop, cpu-mem-stats, "
+        "application-report, perf, chakra-capable-hosts, chakra-mapping, chakra-apps, "
         "chakra-perf, chakra-completion-stats, chakra-cdf, chakra-comm-collective-stats, "
         "chakra-comm-collective-percentiles-stats, chakra-busbw");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
