@@ -14,7 +14,7 @@ csv_writer::csv_writer(const std::string& path, const std::vector<std::string>& 
     std::string header;
     for (size_t i = 0; i < columns.size(); ++i) header += (i ? "," : "") + columns[i];
     header += '\n';
-    std::fwrite(header.data(), 1, header.size(), m_file);
+    if (std::fwrite(header.data(), 1, header.size(), m_file) != header.size()) failed(errno);
 }
 
 csv_writer::~csv_writer()
@@ -22,9 +22,33 @@ csv_writer::~csv_writer()
     close();
 }
 
+namespace {
+
+record_write_failure_handler& write_failure_handler()
+{
+    static record_write_failure_handler h;
+    return h;
+}
+
+}  // namespace
+
+void set_record_write_failure_handler(record_write_failure_handler h)
+{
+    write_failure_handler() = std::move(h);
+}
+
+void csv_writer::failed(int err)
+{
+    if (m_error) return;
+    m_error = err ? err : EIO;
+    if (write_failure_handler()) write_failure_handler()(m_path, m_error);
+}
+
 void csv_writer::close()
 {
-    if (m_file) std::fclose(m_file);
+    if (!m_file) return;
+    if (std::fflush(m_file) != 0) failed(errno);
+    if (std::fclose(m_file) != 0) failed(errno);
     m_file = nullptr;
 }
 

@@ -103,8 +103,13 @@ const std::vector<manifest_member>& members()
          "`\"complete\"`, or `\"interrupted\"` when SIGINT or SIGTERM stopped the run early (the "
          "records then end at `sim_time_s`; [command.md](command.md#stopping-a-run)), or "
          "`\"rtl_mismatch\"` when an RTL block in `both` mode differed from the model (`rtl` "
-         "below; exit code 1)",
+         "below; exit code 1), or `\"output_error\"` when a record could not be written (disk "
+         "full, a file size limit: the run stopped there, exit code 2), or `\"running\"`: the "
+         "manifest written when the run starts, replaced when it ends, so one that still says "
+         "`running` marks the records beside it as partial (the process was killed)",
          [](const manifest_inputs& in) -> std::optional<json> {
+             if (in.summary.running) return "running";
+             if (!in.summary.output_error.empty()) return "output_error";
              if (in.summary.mismatch) return "rtl_mismatch";
              return in.summary.stop_signal ? "interrupted" : "complete";
          }},
@@ -243,9 +248,20 @@ nlohmann::ordered_json manifest_json(const manifest_inputs& in)
     return m;
 }
 
-void write_manifest(const std::string& path, const manifest_inputs& in)
+bool write_manifest(const std::string& path, const manifest_inputs& in)
 {
-    std::ofstream(path) << manifest_json(in).dump(2) << "\n";
+    // Whole or not at all: a reader never sees half a manifest, even if the process dies here.
+    const std::string tmp = path + ".tmp";
+    bool ok = false;
+    {
+        std::ofstream f(tmp);
+        f << manifest_json(in).dump(2) << "\n";
+        ok = bool(f.flush());
+    }
+    std::error_code ec;
+    if (ok) std::filesystem::rename(tmp, path, ec);
+    if (!ok || ec) std::filesystem::remove(tmp, ec);
+    return ok && !ec;
 }
 
 }  // namespace uetsim

@@ -27,6 +27,7 @@ const record_def& manifest_record();
 
 // The manifest's JSON text, as written (2-space indent, no final newline).
 nlohmann::ordered_json manifest_json(const manifest_inputs& in);
-void write_manifest(const std::string& path, const manifest_inputs& in);
+// Writes the manifest whole (a temporary file renamed); false when the file system refused it.
+bool write_manifest(const std::string& path, const manifest_inputs& in);
 
 }  // namespace uetsim

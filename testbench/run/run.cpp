@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@
 #include "testbench/traffic/flows.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/nic_factory.h"
+#include "testbench/records/csv_writer.h"
 #include "testbench/run/manifest.h"
 #include "testbench/run/progress_meter.h"
 #include "testbench/records/periodic_start.h"
@@ -158,6 +160,23 @@ public:
     std::optional<rtl_mismatch> first;
 };
 
+// A record the file system refuses to write (disk full, a file size limit) stops the run: the
+// first one is kept for the manifest and the error (exit code 2).
+class first_write_failure_stops_the_run
+{
+public:
+    first_write_failure_stops_the_run()
+    {
+        set_record_write_failure_handler([this](const std::string& path, int err) {
+            if (!first.empty()) return;
+            first = "'" + path + "': " + std::strerror(err);
+            stop_simulation();
+        });
+    }
+    ~first_write_failure_stops_the_run() { set_record_write_failure_handler({}); }
+    std::string first;
+};
+
 }  // namespace
 
 // Everything a run builds, in the order run_simulation built it as locals (the order of
@@ -172,6 +191,7 @@ struct simulation::state
     std::string manifest_path;
     std::unique_ptr<chakra::loaded_workload> workload;
     std::unique_ptr<first_mismatch_stops_the_run> mismatch;
+    std::unique_ptr<first_write_failure_stops_the_run> write_failure;
     std::unique_ptr<packet_pool> pool;
     std::unique_ptr<flows> traffic;
     fabric* fab = nullptr;
@@ -241,6 +261,7 @@ void simulation::elaborate()
         for (const auto& n : m->workload->notes) std::cerr << "uetsim: note: " << n << "\n";
     }
     m->mismatch = std::make_unique<first_mismatch_stops_the_run>();
+    m->write_failure = std::make_unique<first_write_failure_stops_the_run>();
     m->pool = std::make_unique<packet_pool>();
     // First, so that it is a top-level module. The time base picks its process (SC_METHOD or
     // SC_THREAD) at the end of elaboration; the quantum is the run's slice (run_control.h).
@@ -355,6 +376,13 @@ run_summary simulation::run()
     // What nobody attached to keeps the built-in host side (testbench/elab/nic_host.h).
     fab.bind_host_sides();
     m->elaboration = std::make_unique<elaboration_timer>("elaboration_timer", m->wall_start);
+    // Until the run ends, its manifest says "running": records left by a killed run are marked.
+    {
+        run_summary running;
+        running.running = true;
+        write_manifest(m->manifest_path,
+                       {sc, m->opts.resolved_scenario, running, fab, m->app.get(), m->files});
+    }
 
     // Slices of simulated time, stopping early on SIGINT/SIGTERM (testbench/run/run_control.h).
     std::function<void()> poll;
@@ -384,9 +412,17 @@ run_summary simulation::run()
     s.wall_time_s = std::chrono::duration<double>(wall_clock::now() - m->wall_start).count();
     s.elaboration_wall_time_s = m->elaboration->seconds();
     s.peak_rss_bytes = peak_rss_bytes();
-    write_manifest(m->manifest_path,
-                   {sc, m->opts.resolved_scenario, s, fab, m->app.get(), m->files});
+    s.output_error = m->write_failure->first;
+    const bool manifest_written = write_manifest(
+        m->manifest_path, {sc, m->opts.resolved_scenario, s, fab, m->app.get(), m->files});
     fab.close_rtl_blocks();
+    if (!s.output_error.empty())
+        throw run_input_error("record " + s.output_error + fmt::format("; the run stopped at simulated time {} s and its manifest says "
+                                          "\"output_error\"",
+                                          s.sim_time_s));
+    if (!manifest_written)
+        throw run_input_error("the manifest '" + m->manifest_path +
+                              "' could not be written; the records beside it are partial");
     return s;
 }
 

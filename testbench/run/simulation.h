@@ -58,6 +58,13 @@ struct run_summary
     // The first RTL/model difference of a block in both mode (Rtl.*), which stopped the run: the
     // command then exits with code 1 and the manifest's status says "rtl_mismatch".
     std::optional<uetsim::rtl_mismatch> mismatch;
+    // The manifest written when the run starts says "running" (a record set it still vouches
+    // for after the process is gone is partial: the run was killed).
+    bool running = false;
+    // The first record file the file system refused to write (disk full, file size limit):
+    // "path: reason". The run stops there; the manifest says "output_error" and the command
+    // exits with code 2.
+    std::string output_error;
 };
 
 class fabric;

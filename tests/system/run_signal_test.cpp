@@ -97,5 +97,52 @@ TEST(run_signal, a_complete_run_says_so)
               "complete");
 }
 
+// SIGKILL gives the run no chance to write anything: the manifest it wrote when it started still
+// says "running", so nothing vouches for the partial records beside it (a sweep reruns it).
+TEST(run_signal, sigkill_leaves_a_manifest_that_says_running)
+{
+    const std::string dir = scratch_dir("run-kill");
+    const int pid =
+        start_uetsim({"run", "--set", "Simulation.RunTime=1s", "--out", dir + "/out", "--quiet"},
+                     dir + "/stdout", dir + "/stderr");
+    const std::string manifest = dir + "/out/uetsim-manifest.json";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(dir + "/out/uetsim-nd-stats-0.csv") &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    kill(pid, SIGKILL);
+    EXPECT_EQ(wait_uetsim(pid), 128 + SIGKILL);
+    const auto m = nlohmann::json::parse(read_text(manifest));
+    EXPECT_EQ(m["status"], "running");
+    EXPECT_EQ(m["sim_time_s"], 0);
+    EXPECT_EQ(m["scenario"]["Simulation"]["RunTime"], 1);
+    EXPECT_FALSE(fs::exists(manifest + ".tmp"));
+    EXPECT_GT(fs::file_size(dir + "/out/uetsim-nd-stats-0.csv"), 0u);
+}
+
+// A record the file system refuses (here a file size limit, as a full disk would) stops the run
+// with exit code 2 naming the file, and the manifest says "output_error", never "complete".
+TEST(run_signal, a_record_that_cannot_be_written_stops_the_run_with_exit_code_2)
+{
+    const std::string dir = scratch_dir("run-fsize");
+    // 200 KiB per file (bash counts ulimit -f in KiB); uet-monitor's rows of every packet pass it
+    // within microseconds. SIGXFSZ ignored, so the write fails with EFBIG instead.
+    const std::string out = shell_output(
+        "bash -c \"trap '' XFSZ; ulimit -f 200; exec " + uetsim_path() + " run " + source_dir() +
+        "/examples/uet-spraying.yaml --set Records.UetMonitor=true --quiet --out " + dir +
+        "/out\" 2>&1; echo \"exit=$?\"");
+    EXPECT_NE(out.find("exit=2\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("uetsim: error: record '" + dir +
+                       "/out/uet-spraying-uet-monitor-0.csv': File too large; "
+                       "the run stopped at simulated time "),
+              std::string::npos)
+        << out;
+    const auto m = nlohmann::json::parse(read_text(dir + "/out/uet-spraying-manifest.json"));
+    EXPECT_EQ(m["status"], "output_error");
+    EXPECT_LT(m["sim_time_s"].get<double>(), 100e-6);  // stopped early, not at the traffic's end
+    EXPECT_EQ(fs::file_size(dir + "/out/uet-spraying-uet-monitor-0.csv"), 200u * 1024u);
+}
+
 }  // namespace
 }  // namespace uetsim::test
