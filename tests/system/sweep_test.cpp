@@ -146,9 +146,11 @@ std::map<std::string, fs::file_time_type> complete_manifests(const std::string& 
     return found;
 }
 
-TEST(sweep, killed_sweep_resumes_without_redoing_finished_runs)
+// Kills a sweep's process group with `sig` after two complete runs, resumes it and compares its
+// summary with an uninterrupted sweep's.
+void kill_and_resume(const std::string& tag, int sig, int expected_exit)
 {
-    const std::string file = sweep_setup("sweep-kill", R"(Base: small.yaml
+    const std::string file = sweep_setup(tag, R"(Base: small.yaml
 Axes:
   UetNic.PacketSprayingType: [None, Default Packet Spraying]
   Simulation.RandomSeed: {From: 1, To: 4}
@@ -158,16 +160,19 @@ Axes:
     const std::string out = root + "/killed";
     const int pid = start_uetsim({"sweep", file, "--out", out, "--jobs", "1"}, root + "/k.out",
                                  root + "/k.err");
-    // Wait for two complete runs, then SIGTERM the sweep's process group (a batch system's kill).
+    // Wait for two complete runs, then signal the sweep's process group (a batch system's kill;
+    // SIGKILL: the machine's, which gives nothing a chance to write).
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (complete_manifests(out).size() < 2 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    kill(-pid, SIGTERM);
-    EXPECT_EQ(wait_uetsim(pid), 143) << read_text(root + "/k.err");
+    kill(-pid, sig);
+    EXPECT_EQ(wait_uetsim(pid), expected_exit) << read_text(root + "/k.err");
     const auto before = complete_manifests(out);
     ASSERT_GE(before.size(), 2u);
     ASSERT_LT(before.size(), 8u) << "the sweep finished before it was killed";
-    EXPECT_NE(read_text(root + "/k.err").find("interrupted"), std::string::npos);
+    if (sig == SIGTERM) {
+        EXPECT_NE(read_text(root + "/k.err").find("interrupted"), std::string::npos);
+    }
 
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // mtimes would show a rerun
     command_result resumed = run_uetsim({"sweep", file, "--out", out, "--jobs", "2"});
@@ -182,6 +187,18 @@ Axes:
     command_result whole = run_uetsim({"sweep", file, "--out", root + "/whole"});
     ASSERT_EQ(whole.exit_code, 0) << whole.err;
     EXPECT_EQ(comparable(out + "/summary.csv"), comparable(root + "/whole/summary.csv"));
+}
+
+TEST(sweep, killed_sweep_resumes_without_redoing_finished_runs)
+{
+    kill_and_resume("sweep-kill", SIGTERM, 143);
+}
+
+// SIGKILL leaves the run in progress with a manifest that says "running": the resumed sweep runs
+// it again, and the summary is the uninterrupted one.
+TEST(sweep, a_sweep_killed_with_sigkill_resumes_to_the_same_summary)
+{
+    kill_and_resume("sweep-sigkill", SIGKILL, 128 + SIGKILL);
 }
 
 TEST(sweep, a_changed_sweep_file_reruns_the_runs_it_changes)
