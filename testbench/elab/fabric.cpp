@@ -11,7 +11,7 @@ namespace uetsim {
 
 fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                const nic_configurator& configure_nic)
-    : m_topo(build_topology(sc.topology, sc.link))
+    : m_topo(build_topology(sc))
 {
     for (const auto& l : m_topo.links)
         m_links.push_back(
