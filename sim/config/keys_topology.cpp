@@ -88,7 +88,7 @@ void add_topology_keys(scenario_schema& s)
     k.integer("Topology.K", UETSIM_FIELD(topology.k), {2, 64, 2},
               "Fat-tree arity: K pods, K^3/4 hosts (fat-tree).");
     k.rate("Topology.LinkRate", UETSIM_FIELD(topology.link_rate_bps), {1e9, 3.2e12},
-           "Rate of every link.");
+           "Rate of every link whose Link.Rate is auto (the default).");
 
     s.rules.push_back(
         {"Topology.Hosts is a multiple of Topology.HostsPerLeaf (leaf-spine).",
