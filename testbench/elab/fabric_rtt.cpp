@@ -168,22 +168,51 @@ fabric_round_trip derive_fabric_rtt(const topology& t, const switch_config& sw,
         return r;
     }
     // Links of a tier differ: every pair of hosts as far apart as host0 and `far` (in the
-    // shapes uetsim builds, every host is that far from some), one breadth-first search per
-    // receiving host; only with such overrides.
+    // shapes uetsim builds, every host is that far from some); only with such overrides. Every
+    // path to a host ends on its one link, so one search towards the first host of each rack
+    // switch serves its other hosts too: their own link's cost in place of the first's.
     const uint32_t longest = dist[far];
+    auto own_link = [&](uint32_t h, uint32_t bytes) {
+        const link_spec& l = t.host_link(h);
+        one_way w;
+        w.propagation = ps_from_seconds(l.delay_s);
+        w.serialization = serialization_ps(bytes, l.rate_bps);
+        return w;
+    };
+    auto swap_last = [](one_way w, const one_way& from, const one_way& to) {
+        w.propagation = w.propagation - from.propagation + to.propagation;
+        w.serialization = w.serialization - from.serialization + to.serialization;
+        return w;
+    };
     fabric_round_trip slowest;
-    for (uint32_t dst = 0; dst < t.hosts; ++dst) {
-        hops_to(t, dst, dist, order);
+    std::vector<bool> searched(t.devices.size(), false);
+    for (uint32_t first = 0; first < t.hosts; ++first) {
+        const uint32_t rack = t.peer(first, 0);
+        if (searched[rack]) continue;
+        searched[rack] = true;
+        // The rack's host whose own link costs most, data and ACK together (the first such).
+        uint32_t dst = first;
+        auto cost = [&](uint32_t h) {
+            return own_link(h, data_bytes).total() + own_link(h, wire::uet_ack_bytes).total();
+        };
+        for (uint32_t h = first + 1; h < t.hosts; ++h)
+            if (t.peer(h, 0) == rack && cost(h) > cost(dst)) dst = h;
+        hops_to(t, first, dist, order);
         const std::vector<one_way> data =
-            slowest_towards(t, dst, data_bytes, forwarding, dist, order);
+            slowest_towards(t, first, data_bytes, forwarding, dist, order);
         const std::vector<one_way> ack =
-            slowest_towards(t, dst, wire::uet_ack_bytes, forwarding, dist, order);
+            slowest_towards(t, first, wire::uet_ack_bytes, forwarding, dist, order);
+        const one_way data_from = own_link(first, data_bytes), data_to = own_link(dst, data_bytes);
+        const one_way ack_from = own_link(first, wire::uet_ack_bytes),
+                      ack_to = own_link(dst, wire::uet_ack_bytes);
         for (uint32_t src = 0; src < t.hosts; ++src) {
             if (dist[src] != longest) continue;
-            fabric_round_trip r = round_trip(t, src, data[src], ack[src], nic, pcie);
+            fabric_round_trip r = round_trip(t, src, swap_last(data[src], data_from, data_to),
+                                             swap_last(ack[src], ack_from, ack_to), nic, pcie);
             if (slowest.longest_path.empty() || r.unloaded_rtt_ps > slowest.unloaded_rtt_ps) {
                 slowest = r;
-                slowest.longest_path = path_of(t, data, src, dst);
+                slowest.longest_path = path_of(t, data, src, first);
+                slowest.longest_path.back() = t.devices[dst].name;
             }
         }
     }
