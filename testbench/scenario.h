@@ -81,6 +81,13 @@ struct link_config
 {
     double nic_delay_s = 100e-9;     // propagation delay of host-to-switch links
     double switch_delay_s = 500e-9;  // propagation delay of switch-to-switch links
+    // One link's own values (Link[glob].Rate, .Delay, .BitErrorRate; docs/topologies.md). auto:
+    // Topology.LinkRate, and NicDelay for a host's link or SwitchDelay between switches.
+    double rate_bps = 400e9;
+    bool rate_auto = true;
+    double delay_s = 100e-9;
+    bool delay_auto = true;
+    double bit_error_rate = 0;  // per bit; a frame is lost with 1 - (1 - BER)^(wire bits)
 };
 
 // One message of the Flows list: sent as MSS-sized raw packets by a NIC-less host port.

@@ -1,6 +1,7 @@
 #include "hw/link/link.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
@@ -49,8 +50,30 @@ sc_core::sc_time link::transmit(direction d, packet& p)
         m_pool.release(&p);
         return ser;  // the transmitter still spends the frame's time on a dead link
     }
+    if (__builtin_expect(m_ber > 0, 0) && corrupted(l, p.wire_bytes)) {
+        // The frame takes its time on the wire; the receiver's FCS check drops it.
+        ++l.fcs_errors;
+        m_pool.release(&p);
+        return ser;
+    }
     l.wire->push(&p, now_ps + ser_ps + m_delay_ps);
     return ser;
+}
+
+bool link::corrupted(lane& l, uint32_t wire_bytes)
+{
+    // 1 - (1 - BER)^bits without cancellation for small BER.
+    const double p = -std::expm1(double(wire_bytes) * 8.0 * m_log_good_bit);
+    return l.bit_errors.uniform() < p;
+}
+
+void link::set_bit_error_rate(double ber, uint64_t seed)
+{
+    m_ber = ber;
+    m_log_good_bit = std::log1p(-ber);
+    const std::string n = basename();
+    m_dir[a_to_b].bit_errors = random_stream(seed, "bit_errors." + n + ".a_to_b");
+    m_dir[b_to_a].bit_errors = random_stream(seed, "bit_errors." + n + ".b_to_a");
 }
 
 void link::set_up(bool up)

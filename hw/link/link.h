@@ -2,7 +2,8 @@
 // Each direction serialises a frame at the link rate (the transmitter learns the time from the
 // END_REQ delay, packet_protocol.h) and delivers it after the propagation delay, store-and-forward.
 // Faults: a direction can be taken down (every frame on it, and every frame in flight, is lost)
-// or run at a degraded rate, and brought back.
+// or run at a degraded rate, and brought back. Bit errors: with a bit error rate, each frame
+// fails the receiver's FCS check with probability 1 - (1 - BER)^(wire bits) and is dropped there.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,13 @@ public:
         m_loss_rng = rng;
     }
 
+    // Bit errors on both directions, each drawn from its own stream seeded from `seed` and the
+    // link's name; BER 0 draws nothing.
+    void set_bit_error_rate(double ber, uint64_t seed);
+    double bit_error_rate() const { return m_ber; }
+    // Frames that arrived with bit errors and were dropped at the receiving end's FCS check.
+    uint64_t fcs_errors(direction d) const { return m_dir[d].fcs_errors; }
+
     // Called for every frame as it starts serialising (captures, monitors).
     using tap = std::function<void(const packet&, direction, const sc_core::sc_time& start)>;
     void add_tap(tap t) { m_taps.push_back(std::move(t)); }
@@ -64,10 +72,13 @@ private:
         double rate_bps = 0;
         bool up = true;
         uint64_t lost = 0;
+        uint64_t fcs_errors = 0;
+        random_stream bit_errors;
         std::unique_ptr<delay_line> wire;
     };
 
     sc_core::sc_time transmit(direction d, packet& p);
+    bool corrupted(lane& l, uint32_t wire_bytes);
 
     double m_nominal_rate_bps;
     sc_core::sc_time m_delay;
@@ -77,6 +88,8 @@ private:
     std::vector<tap> m_taps;
     double m_loss = 0;
     random_stream* m_loss_rng = nullptr;
+    double m_ber = 0;
+    double m_log_good_bit = 0;  // ln(1 - BER)
     state_probe* m_probe = nullptr;
 };
 

@@ -62,7 +62,7 @@ void add_faults_keys(scenario_schema& s)
          "Loss; a pause or resume on a host link needs NIC hosts.",
          {"Faults", "Capture.Links", "Topology.Kind", "Nic.Type"},
          [](scenario& sc, const given_keys&) {
-             const topology t = build_topology(sc.topology, sc.link);
+             const topology t = build_topology(sc);
              for (size_t i = 0; i < sc.faults.size(); ++i) {
                  const auto& f = sc.faults[i];
                  const std::string name = "Faults[" + std::to_string(i) + "]";

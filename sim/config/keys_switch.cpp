@@ -150,7 +150,7 @@ void add_switch_keys(scenario_schema& s)
                  uint32_t ports = 0;
                  std::string name;
                  try {
-                     const topology t = build_topology(sc.topology, sc.link);
+                     const topology t = build_topology(sc);
                      for (uint32_t d = t.hosts; d < t.devices.size(); ++d)
                          if (t.devices[d].ports.size() > ports) {
                              ports = uint32_t(t.devices[d].ports.size());

@@ -88,7 +88,7 @@ void add_topology_keys(scenario_schema& s)
     k.integer("Topology.K", UETSIM_FIELD(topology.k), {2, 64, 2},
               "Fat-tree arity: K pods, K^3/4 hosts (fat-tree).");
     k.rate("Topology.LinkRate", UETSIM_FIELD(topology.link_rate_bps), {1e9, 3.2e12},
-           "Rate of every link.");
+           "Rate of every link whose Link.Rate is auto (the default).");
 
     s.rules.push_back(
         {"Topology.Hosts is a multiple of Topology.HostsPerLeaf (leaf-spine).",
@@ -158,9 +158,23 @@ void add_link_keys(scenario_schema& s)
 {
     auto& k = s.keys;
     k.time("Link.NicDelay", UETSIM_FIELD(link.nic_delay_s), {0, 1e-3},
-           "Propagation delay of host-to-switch links.");
+           "Propagation delay of host-to-switch links (a link whose Link.Delay is auto).")
+        .fabric_wide();
     k.time("Link.SwitchDelay", UETSIM_FIELD(link.switch_delay_s), {0, 1e-3},
-           "Propagation delay of switch-to-switch links.");
+           "Propagation delay of switch-to-switch links (a link whose Link.Delay is auto).")
+        .fabric_wide();
+    k.quantity_or_auto("Link.Rate", dimension::rate, UETSIM_FIELD(link.rate_bps),
+                       UETSIM_FIELD(link.rate_auto), {1e9, 3.2e12},
+                       "Rate of a link, both directions (Link[leaf0-spine*].Rate); auto: "
+                       "Topology.LinkRate. A host's NIC runs at its own link's rate.");
+    k.quantity_or_auto("Link.Delay", dimension::time, UETSIM_FIELD(link.delay_s),
+                       UETSIM_FIELD(link.delay_auto), {0, 1e-3},
+                       "Propagation delay of a link (Link[host3-leaf0].Delay); auto: "
+                       "Link.NicDelay for a host's link, Link.SwitchDelay between switches.");
+    k.real("Link.BitErrorRate", UETSIM_FIELD(link.bit_error_rate), {0, 1e-3},
+           "Probability that a bit on the wire is wrong: a frame of W wire bytes fails the "
+           "receiver's FCS check, and is dropped, with probability 1 - (1 - BER)^(8 W), drawn "
+           "per link direction from Simulation.RandomSeed. 0: nothing is drawn.");
 }
 
 }  // namespace uetsim::config

@@ -1,5 +1,6 @@
 // UetNic.* keys: the UET NIC, its PDS manager, NSCC and packet spraying.
 #include <algorithm>
+#include <set>
 
 #include "sim/config/keys_common.h"
 #include "sim/config/keys_nic_buffers.h"
@@ -105,6 +106,20 @@ bool runs_rtl_anywhere(const scenario& sc, const rtl_block_def& def)
     return false;
 }
 
+// The distinct rates of the hosts' links, lowest first: Topology.LinkRate unless Link[glob].Rate
+// or Link.Rate sets others.
+std::set<double> host_link_rates(const scenario& sc)
+{
+    const bool per_link = !sc.link.rate_auto ||
+                          std::any_of(sc.overrides.begin(), sc.overrides.end(),
+                                      [](const device_override& o) { return o.section == "Link"; });
+    if (!per_link) return {sc.topology.link_rate_bps};
+    const topology t = build_topology(sc);
+    std::set<double> rates;
+    for (uint32_t h = 0; h < t.hosts; ++h) rates.insert(t.host_link(h).rate_bps);
+    return rates;
+}
+
 // A stage that consults a block must not complete before the block answers: where the block
 // runs in rtl or both, UetNic.<Stage>Cycles below its latency is refused, naming the hosts.
 void check_stage_latency(const scenario& sc, const rtl_block_def& def)
@@ -113,7 +128,7 @@ void check_stage_latency(const scenario& sc, const rtl_block_def& def)
     if (sc.nic.type != nic_kind::uet || !runs_rtl_anywhere(sc, def)) return;
     const std::string cycles_key = "UetNic." + def.stage + "Cycles";
     const std::string rtl_key = "Rtl." + def.key;
-    const topology t = build_topology(sc.topology, sc.link);
+    const topology t = build_topology(sc);
     struct conflict
     {
         std::string cycles_key;
@@ -423,17 +438,26 @@ void add_uet_nic_keys(scenario_schema& s)
              sc.nic.nscc.initial_base_rtt_s = r.unloaded_rtt_s();
              sc.nic.initial_base_rtt_auto = false;
          }});
-    s.rules.push_back({"UetNic: the NSCC and spraying attributes are consistent.",
-                       nscc_and_spraying_keys(), [](scenario& sc, const given_keys&) {
-                           // As the NIC derives it: the rate of the links, the MSS, trimming.
-                           const nscc_config cc =
-                               derive_uet_nic_params(sc.nic.uet, sc.nic.nscc, sc.nic.spraying,
-                                                     sc.topology.link_rate_bps)
-                                   .nscc;
-                           for (const auto& e : nscc_config_errors(cc)) fail_rule("UetNic." + e);
-                           if (auto e = entropy_config_error(sc.nic.spraying))
-                               fail_rule("UetNic." + *e);
-                       }});
+    s.rules.push_back(
+        {"UetNic: the NSCC and spraying attributes are consistent, at every host's link rate.",
+         [] {
+             std::vector<std::string> keys = nscc_and_spraying_keys();
+             keys.insert(keys.end(), {"Topology.LinkRate", "Link.Rate"});
+             return keys;
+         }(),
+         [](scenario& sc, const given_keys&) {
+             // As each NIC derives it: the rate of its own link, the MSS, trimming.
+             for (const double rate : host_link_rates(sc)) {
+                 const nscc_config cc =
+                     derive_uet_nic_params(sc.nic.uet, sc.nic.nscc, sc.nic.spraying, rate).nscc;
+                 for (const auto& e : nscc_config_errors(cc))
+                     fail_rule("UetNic." + e +
+                               (rate == sc.topology.link_rate_bps
+                                    ? ""
+                                    : " (a host link of " + num(rate / 1e9) + " Gbps, Link.Rate)"));
+             }
+             if (auto e = entropy_config_error(sc.nic.spraying)) fail_rule("UetNic." + *e);
+         }});
     s.rules.push_back(
         {"UetNic.PrefetchBufferSize: with UetNic.PrefetchBufferEnable true, at least one data "
          "packet on the wire, UetNic.RdmaDataMSS + 106 B.",

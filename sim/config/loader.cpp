@@ -103,7 +103,9 @@ const section_def& instance_section(const std::string& section, const std::strin
     }
     if (glob.empty())
         throw config_error(where + "no device-name glob between [ and ], e.g. " + section +
-                           (sec->instances == instance_kind::hosts ? "[host3]" : "[leaf*]"));
+                           (sec->instances == instance_kind::hosts   ? "[host3]"
+                            : sec->instances == instance_kind::links ? "[leaf0-spine*]"
+                                                                     : "[leaf*]"));
     return *sec;
 }
 
@@ -258,13 +260,23 @@ void scenario_builder::check_overrides()
     const auto& overrides = m_scenario.overrides;
     if (overrides.empty()) return;
     const auto& sch = schema();
-    const topology topo = build_topology(m_scenario.topology, m_scenario.link);
+    const topology topo = build_topology(m_scenario);
     auto kind_of_section = [](const device_override& o) { return override_kind(o); };
     auto is_kind = [](const device& d, instance_kind k) { return instance_kind_of(d) == k; };
     for (const auto& o : overrides) {
         const instance_kind k = kind_of_section(o);
         std::vector<std::string> names;
         bool matched = false;
+        if (k == instance_kind::links) {
+            for (const auto& l : topo.links) {
+                names.push_back(l.name);
+                matched = matched || matches(o, l.name);
+            }
+            if (matched) continue;
+            throw config_error(instance_name(o.section, o.glob) + "." + key_name(o.key) + ": '" +
+                               o.glob + "' matches no link of this topology; its links are " +
+                               name_ranges(names));
+        }
         for (const auto& d : topo.devices) {
             if (!is_kind(d, k)) continue;
             names.push_back(d.name);
@@ -300,8 +312,12 @@ void scenario_builder::check_overrides()
                             key_name(overrides[i].key));
         }
         // The sections now hold these devices' configuration; a rule that reads the overrides
-        // per device (the stage latencies) must not apply them to every device again.
-        resolved.overrides.clear();
+        // per device (the stage latencies) must not apply them to every device again. The links'
+        // own stay: the fabric the rules build is the run's.
+        auto& rest = resolved.overrides;
+        rest.erase(std::remove_if(rest.begin(), rest.end(),
+                                  [](const device_override& o) { return o.section != "Link"; }),
+                   rest.end());
         try {
             for (const auto& rule : sch.rules) rule.apply(resolved, m_given);
         } catch (const config_error& e) {

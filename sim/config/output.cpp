@@ -132,7 +132,7 @@ nlohmann::ordered_json instances_json(const scenario& sc)
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
     if (sc.overrides.empty()) return out;
     const auto& sch = schema();
-    const topology topo = build_topology(sc.topology, sc.link);
+    const topology topo = build_topology(sc);
     for (const auto& d : topo.devices) {
         std::vector<std::string> paths;  // the keys overridden for this device, once each
         for (const auto& o : sc.overrides) {

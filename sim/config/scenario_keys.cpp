@@ -66,7 +66,10 @@ scenario_schema build()
          "Run control: name, seed, stop time, the RDMA application's run timeline, record "
          "intervals."},
         {"Topology", false, "The fabric: its shape, size and link rate."},
-        {"Link", false, "Propagation delays of the links."},
+        {"Link", false,
+         "The links: propagation delays by tier, and each link's rate, delay and bit error "
+         "rate (Link[glob] by link name, e.g. Link[leaf0-spine*]).",
+         instance_kind::links},
         {"Nic", false, "What sits at each host's network port."},
         {"Switch", false, "Every fabric switch (the switch pages' attributes).",
          instance_kind::switches},

@@ -14,8 +14,9 @@ namespace uetsim::config {
 
 // The devices a section configures, by name: Section[glob].Key overrides one of its keys for the
 // devices whose names match.
-// `devices`: hosts and switches (Rtl: each key applies to the device kind of its block).
-enum class instance_kind { none, switches, hosts, devices };
+// `devices`: hosts and switches (Rtl: each key applies to the device kind of its block);
+// `links`: the links, by link name (host3-leaf0, leaf0-spine2.1).
+enum class instance_kind { none, switches, hosts, devices, links };
 
 // Which sections' per-device keys a device takes.
 inline instance_kind instance_kind_of(const device& d)

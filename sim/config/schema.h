@@ -303,6 +303,34 @@ public:
         return *this;
     }
 
+    // A time or rate, or the word `auto` that stays in the resolved scenario: what it stands
+    // for differs per instance (Link.Delay: auto is NicDelay or SwitchDelay by the link's tier),
+    // so `flag` stays set and the scenario shows `auto`.
+    template <class F, class G>
+    key_table& quantity_or_auto(std::string path, dimension d, F field, G flag, real_range r,
+                                std::string doc)
+    {
+        quantity(std::move(path), d, field, r, std::move(doc));
+        auto& k = m_keys.back();
+        k.info.allowed += ", or auto";
+        k.assign = [field, flag, d, r](Owner& o, const YAML::Node& n, const value_context& c) {
+            flag(o) = n.IsScalar() && n.Scalar() == "auto";
+            if (flag(o)) return;
+            try {
+                field(o) = detail::read_quantity(n, c, d, r);
+            } catch (const config_error& e) {
+                throw config_error(std::string(e.what()) + "; or the word auto");
+            }
+        };
+        k.to_yaml = [field, flag, d](const Owner& o) {
+            return flag(o) ? YAML::Node("auto") : YAML::Node(format_quantity(field(o), d));
+        };
+        k.to_json = [field, flag](const Owner& o) {
+            return flag(o) ? nlohmann::ordered_json("auto") : nlohmann::ordered_json(field(o));
+        };
+        return *this;
+    }
+
     template <class F>
     key_table& rate(std::string path, F field, real_range r, std::string doc)
     {

@@ -11,11 +11,14 @@ namespace uetsim {
 
 fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                const nic_configurator& configure_nic)
-    : m_topo(build_topology(sc.topology, sc.link))
+    : m_topo(build_topology(sc))
 {
-    for (const auto& l : m_topo.links)
+    for (const auto& l : m_topo.links) {
         m_links.push_back(
             std::make_unique<link>(l.name.c_str(), l.rate_bps, seconds(l.delay_s), pool));
+        if (l.bit_error_rate > 0)
+            m_links.back()->set_bit_error_rate(l.bit_error_rate, sc.simulation.random_seed);
+    }
 
     std::vector<routing_table> routes = build_routes(m_topo);
     for (uint32_t d = m_topo.hosts; d < m_topo.devices.size(); ++d) {

@@ -36,6 +36,7 @@ public:
 
     const topology& topo() const { return m_topo; }
     link& link_at(size_t i) { return *m_links[i]; }
+    const link& link_at(size_t i) const { return *m_links[i]; }
     size_t link_count() const { return m_links.size(); }
     fabric_switch& switch_at(size_t i) { return *m_switches[i]; }
     size_t switch_count() const { return m_switches.size(); }

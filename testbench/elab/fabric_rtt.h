@@ -30,7 +30,9 @@ struct fabric_round_trip
     uint64_t ack_hold_ps = 0;       // the PCIe hold at idle less the service time reported
     uint64_t unloaded_rtt_ps = 0;
     // The data packet's path, device names from the sender to the receiver (the ACK returns
-    // over as many hops): from host0 to the host farthest from it. Empty with fewer than 2 hosts.
+    // over as many hops): from host0 to the host farthest from it, or with links of a tier that
+    // differ (Link[glob]) the slowest pair of hosts as many hops apart. Empty with fewer than 2
+    // hosts.
     std::vector<std::string> longest_path;
 
     double unloaded_rtt_s() const { return double(unloaded_rtt_ps) * 1e-12; }

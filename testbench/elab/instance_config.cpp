@@ -8,6 +8,12 @@ namespace uetsim {
 
 namespace {
 
+// A Link[glob] override configures links, never the device whose name its glob matches.
+bool applies_to_device(const device_override& o, const std::string& device_name)
+{
+    return o.section != "Link" && matches(o, device_name);
+}
+
 // Overrides assign one field of one section: a scratch scenario holding just that section keeps
 // the per-device copy small (no Flows list, no faults).
 template <class Section>
@@ -17,7 +23,7 @@ Section section_for(const scenario& sc, const std::string& device_name, Section 
     scenario scratch;
     scratch.*member = sc.*member;
     for (const auto& o : sc.overrides)
-        if (matches(o, device_name)) o.apply(scratch);
+        if (applies_to_device(o, device_name)) o.apply(scratch);
     return scratch.*member;
 }
 
@@ -31,7 +37,7 @@ bool matches(const device_override& o, const std::string& device_name)
 bool has_overrides(const scenario& sc, const std::string& device_name)
 {
     for (const auto& o : sc.overrides)
-        if (matches(o, device_name)) return true;
+        if (applies_to_device(o, device_name)) return true;
     return false;
 }
 
@@ -39,7 +45,7 @@ scenario scenario_for_device(const scenario& sc, const std::string& device_name)
 {
     scenario out = sc;
     for (const auto& o : sc.overrides)
-        if (matches(o, device_name)) o.apply(out);
+        if (applies_to_device(o, device_name)) o.apply(out);
     return out;
 }
 

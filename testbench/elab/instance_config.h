@@ -12,7 +12,8 @@ namespace uetsim {
 // Whether `device_name` matches the override's glob (fnmatch: *, ?, [..]).
 bool matches(const device_override& o, const std::string& device_name);
 
-// Whether any override applies to `device_name`.
+// Whether any override applies to `device_name` (Link[glob] overrides configure links: they
+// apply to no device).
 bool has_overrides(const scenario& sc, const std::string& device_name);
 
 // The whole scenario as `device_name` sees it.

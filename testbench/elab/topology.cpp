@@ -2,6 +2,8 @@
 
 #include "testbench/elab/computed_routes.h"
 
+#include <fnmatch.h>
+
 #include <deque>
 #include <limits>
 #include <stdexcept>
@@ -137,6 +139,35 @@ topology build_topology(const topology_config& cfg, const link_config& lc)
                     }
             break;
         }
+    }
+    return t;
+}
+
+topology build_topology(const scenario& sc)
+{
+    topology t = build_topology(sc.topology, sc.link);
+    std::vector<const device_override*> link_overrides;
+    for (const auto& o : sc.overrides)
+        if (o.section == "Link") link_overrides.push_back(&o);
+    const link_config& section = sc.link;
+    if (link_overrides.empty() && section.rate_auto && section.delay_auto &&
+        section.bit_error_rate == 0)
+        return t;
+    // Holds one link's section while its overrides are applied in order (a copy: the kernel-free
+    // library has no default scenario).
+    scenario scratch = sc;
+    for (link_spec& l : t.links) {
+        scratch.link = section;
+        for (const device_override* o : link_overrides)
+            if (fnmatch(o->glob.c_str(), l.name.c_str(), 0) == 0) o->apply(scratch);
+        const link_config& c = scratch.link;
+        const bool host_link = t.devices[l.a_device].kind == device_kind::host;
+        if (!c.rate_auto) l.rate_bps = c.rate_bps;
+        if (!c.delay_auto)
+            l.delay_s = c.delay_s;
+        else
+            l.delay_s = host_link ? c.nic_delay_s : c.switch_delay_s;
+        l.bit_error_rate = c.bit_error_rate;
     }
     return t;
 }

@@ -41,6 +41,7 @@ struct link_spec
     uint32_t b_device, b_port;
     double rate_bps;
     double delay_s;
+    double bit_error_rate = 0;
 };
 
 struct topology
@@ -89,7 +90,11 @@ inline constexpr uint32_t max_single_switch_hosts = 4096;
 // Host count a topology configuration resolves to (fat-tree: k^3/4).
 uint32_t host_count(const topology_config& cfg);
 
+// Every link with the section's rate and delays (a unit's fabric, no per-link overrides).
 topology build_topology(const topology_config& cfg, const link_config& links);
+// The scenario's fabric: every link with its Link[glob] overrides resolved. The one topology of a
+// run: elaboration, the key rules, inspect and the fabric's round trip all build it here.
+topology build_topology(const scenario& sc);
 
 // Routing tables of every switch (indexed by switch number): towards each host, the ports that
 // start a shortest path. Computed from each switch's position for leaf-spines and fat-trees

@@ -19,7 +19,7 @@ namespace uetsim {
 
 nlohmann::ordered_json derived_json(const scenario& sc)
 {
-    const topology t = build_topology(sc.topology, sc.link);
+    const topology t = build_topology(sc);
     nlohmann::ordered_json j;
     auto& tj = j["topology"];
     tj["kind"] = to_string(sc.topology.kind);
@@ -33,6 +33,14 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                       {"tier", t.devices[d].tier},
                       {"ports", t.devices[d].ports.size()}});
     tj["switch_list"] = sw;
+    // Every link with its resolved values (Link[glob] overrides applied, autos resolved).
+    nlohmann::ordered_json links = nlohmann::ordered_json::array();
+    for (const link_spec& l : t.links)
+        links.push_back({{"name", l.name},
+                         {"rate_bps", l.rate_bps},
+                         {"delay_s", l.delay_s},
+                         {"bit_error_rate", l.bit_error_rate}});
+    j["links"] = std::move(links);
     j["switch"] = {{"forwarding_latency_s", sc.sw.forwarding_latency_s}};
     // The shared buffer of every switch as it is laid out at start (stages 1 to 5), with its
     // own resolved configuration and connected ports.

@@ -127,10 +127,26 @@ const std::vector<manifest_member>& members()
              return in.summary.data_packets_sent;
          }},
         {"packets_dropped",
-         "every packet lost: switch ingress and egress drops, no-route drops and frames lost on "
-         "links that were down",
+         "every packet lost: switch ingress and egress drops, no-route drops, frames lost on "
+         "links that were down and frames dropped at an FCS check (`fcs_errors`)",
          [](const manifest_inputs& in) -> std::optional<json> {
              return in.summary.packets_dropped;
+         }},
+        {"fcs_errors",
+         "only when some link has a `Link.BitErrorRate` above 0: per such link, by name, "
+         "`{a_to_b, b_to_a}` the frames that arrived with bit errors and were dropped at the "
+         "receiving end's FCS check (A the end nearer the hosts; "
+         "[topologies.md](topologies.md#per-link-settings))",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             json out = json::object();
+             for (size_t i = 0; i < in.fab.link_count(); ++i) {
+                 const link& l = in.fab.link_at(i);
+                 if (l.bit_error_rate() > 0)
+                     out[l.basename()] = json{{"a_to_b", l.fcs_errors(link::a_to_b)},
+                                              {"b_to_a", l.fcs_errors(link::b_to_a)}};
+             }
+             if (out.empty()) return std::nullopt;
+             return out;
          }},
         {"packets_trimmed", "packets trimmed by switches",
          [](const manifest_inputs& in) -> std::optional<json> {

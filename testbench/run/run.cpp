@@ -102,9 +102,11 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
             s.packets_trimmed += sw.port(p).queue().stats().trimmed;
         }
     }
-    for (size_t i = 0; i < fab.link_count(); ++i)
-        s.packets_dropped +=
-            fab.link_at(i).frames_lost(link::a_to_b) + fab.link_at(i).frames_lost(link::b_to_a);
+    for (size_t i = 0; i < fab.link_count(); ++i) {
+        const link& l = fab.link_at(i);
+        s.packets_dropped += l.frames_lost(link::a_to_b) + l.frames_lost(link::b_to_a) +
+                             l.fcs_errors(link::a_to_b) + l.fcs_errors(link::b_to_a);
+    }
     s.flows_total = uint32_t(traffic.messages().size());
     s.flows_completed = traffic.completed();
     s.scoreboard_message = traffic.scoreboard_report();

@@ -113,8 +113,8 @@ TEST(instances, bad_overrides_exit_2_before_simulating)
          "Flows[3]\n"},
         {"Records[leaf0].UetMonitor=true",
          "uetsim: error: Records[leaf0]: Records is not a device section: its keys hold for the "
-         "whole run; per-device keys (Section[glob].Key) are for Switch, UetNic, RoceNic, Pcie, "
-         "Rtl\n"},
+         "whole run; per-device keys (Section[glob].Key) are for Link, Switch, UetNic, RoceNic, "
+         "Pcie, Rtl\n"},
     };
     for (const auto& [set, message] : cases) {
         const command_result r = run_uetsim({"run", file, "--quiet", "--out", dir, "--set", set});

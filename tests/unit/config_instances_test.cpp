@@ -79,12 +79,12 @@ TEST(config_instances, refused_sections)
 {
     EXPECT_EQ(error_of("Simulation[leaf*]:\n  Name: x\n"),
               "scenario.yaml:1:1: Simulation[leaf*]: Simulation is not a device section: its keys "
-              "hold for the whole run; per-device keys (Section[glob].Key) are for Switch, "
-              "UetNic, RoceNic, Pcie, Rtl");
+              "hold for the whole run; per-device keys (Section[glob].Key) are for Link, "
+              "Switch, UetNic, RoceNic, Pcie, Rtl");
     EXPECT_EQ(error_of("", {"Topology[leaf0].Spines=2"}),
               "Topology[leaf0]: Topology is not a device section: its keys hold for the whole "
-              "run; per-device keys (Section[glob].Key) are for Switch, UetNic, RoceNic, Pcie, "
-              "Rtl");
+              "run; per-device keys (Section[glob].Key) are for Link, Switch, UetNic, RoceNic, "
+              "Pcie, Rtl");
     EXPECT_EQ(error_of("Swich[leaf*]:\n  EnableEcn: true\n"),
               "scenario.yaml:1:1: unknown section 'Swich'; did you mean 'Switch'?");
     EXPECT_EQ(error_of("", {"Switch[].EnableEcn=true"}),
@@ -175,6 +175,25 @@ TEST(config_instances, inspect_shows_values_that_differ_per_device)
     EXPECT_EQ(j["leaf0"]["Switch.EcmpHashMethod"], "crc32");
     EXPECT_EQ(instances_text(sc), "# leaf0: Switch.EcmpHashMethod: crc32\n");
     EXPECT_TRUE(instances_json(resolve_text(small)).empty());
+}
+
+// Link[glob] configures links by link name: a glob must match a link (not a device), and the
+// tier delays stay fabric-wide.
+TEST(config_instances, link_globs_name_links)
+{
+    EXPECT_EQ(error_of("", {"Link[leaf0].Rate=200Gbps"}),
+              "Link[leaf0].Rate: 'leaf0' matches no link of this topology; its links are "
+              "host0-leaf0..host15-leaf1, leaf0-spine0..leaf1-spine7");
+    EXPECT_EQ(error_of("", {"Topology.UplinksPerSpine=2", "Link[leaf0-spine0].Delay=1us"}),
+              "Link[leaf0-spine0].Delay: 'leaf0-spine0' matches no link of this topology; its "
+              "links are host0-leaf0..host15-leaf1, leaf0-spine0.0..leaf1-spine7.1");
+    EXPECT_EQ(error_of("", {"Link[host*].NicDelay=1us"}),
+              "Link[host*].NicDelay: Link.NicDelay holds for the whole fabric and cannot be set "
+              "per device; set Link.NicDelay instead");
+    EXPECT_EQ(error_of("", {"Link[].Rate=1Tbps"}),
+              "Link[]: no device-name glob between [ and ], e.g. Link[leaf0-spine*]");
+    // A Link glob that also matches a device name configures no device.
+    EXPECT_EQ(error_of("", {"Link[*].BitErrorRate=1e-9"}), "no error");
 }
 
 }  // namespace

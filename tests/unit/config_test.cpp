@@ -224,7 +224,7 @@ TEST(config, unknown_key_names_the_closest)
               "'UetNic.RdmaDataMSS'?");
     EXPECT_EQ(error_of("Link:\n  Bogus: 1\n"),
               "scenario.yaml:2:3: unknown key 'Link.Bogus'; the Link keys are Link.NicDelay, "
-              "Link.SwitchDelay");
+              "Link.SwitchDelay, Link.Rate, Link.Delay, Link.BitErrorRate");
     // Sections without keys in this version: any key is unknown.
     EXPECT_EQ(error_of("Check:\n  Foo: 1\n"),
               "scenario.yaml:2:3: unknown key 'Check.Foo'; the Check section has no keys in "

@@ -137,3 +137,28 @@ TEST(fabric_rtt, warning_names_the_key_both_values_and_auto)
     EXPECT_EQ(w->find('\n'), std::string::npos);
     EXPECT_FALSE(initial_base_rtt_warning(11.332731e-6, r));  // equal: no warning
 }
+
+// Links of a tier that differ (Link[glob]): the slowest pair of hosts 4 hops apart. From
+// leaf_spine_with_1us_links' 11,332,731 ps: host15's link at 3 us adds 2 us each way to every
+// pair it ends; host5's link at 200 Gbps adds, as the receiver, its data frame's second half
+// (168,080 - 84,040 ps) and its ACK's (3,120 - 1,560 ps), and as the sender only the ACK's
+// (its own data serialization is not in a sample).
+TEST(fabric_rtt, a_slower_host_link_makes_the_slowest_pair_the_fabrics_round_trip)
+{
+    const fabric_case c = leaf_spine(1e-6);
+    topology t = build_topology(c.topo, c.link);
+    t.links[t.devices[15].ports[0].link].delay_s = 3e-6;
+    fabric_round_trip r = derive_fabric_rtt(t, c.sw, c.nic, c.pcie);
+    EXPECT_EQ(r.propagation_ps, 12'000'000u);
+    EXPECT_EQ(r.unloaded_rtt_ps, 11'332'731u + 4'000'000u);
+    const std::vector<std::string> delayed{"host15", "leaf1", "spine0", "leaf0", "host0"};
+    EXPECT_EQ(r.longest_path, delayed);
+
+    topology u = build_topology(c.topo, c.link);
+    u.links[u.devices[5].ports[0].link].rate_bps = 200e9;
+    r = derive_fabric_rtt(u, c.sw, c.nic, c.pcie);
+    EXPECT_EQ(r.serialization_ps, 3 * 84'040u + 4 * 1'560u + 84'040u + 1'560u);
+    EXPECT_EQ(r.unloaded_rtt_ps, 11'332'731u + 85'600u);
+    const std::vector<std::string> slow{"host8", "leaf1", "spine0", "leaf0", "host5"};
+    EXPECT_EQ(r.longest_path, slow);
+}
