@@ -43,7 +43,7 @@ struct recording_client : nic_port_client
         pool->release(p);
     }
     void on_sent(const sent_frame& f) override { sent.push_back(f.kind); }
-    void on_pool_free() override {}
+    void on_pool_free(int) override {}
 };
 
 struct time_resolution
@@ -56,7 +56,8 @@ nic_port_config config(uint32_t host, uint32_t pfc_bytes)
     nic_port_config c;
     c.host = host;
     c.ip = 0x0a000001 + host;
-    c.egress_data_pool_bytes = 100'000;
+    c.egress.total_buffer_bytes = 100'000;  // a pool of that size for classes 0 and 1
+    c.egress.pool_allocation = {1.0, 1.0};
     c.rx_stages[0].cycles = 4;
     c.pfc.ip = c.ip;
     c.pfc.frame_bytes = pfc_bytes;

@@ -43,7 +43,7 @@ struct recording_client : nic_port_client
         pool->release(p);
     }
     void on_sent(const sent_frame& f) override { sent.push_back(f.psn); }
-    void on_pool_free() override { pool_free_ps.push_back(sc_core::sc_time_stamp().value()); }
+    void on_pool_free(int) override { pool_free_ps.push_back(sc_core::sc_time_stamp().value()); }
 };
 
 struct time_resolution
@@ -56,7 +56,8 @@ nic_port_config config(uint32_t host)
     nic_port_config c;
     c.host = host;
     c.ip = 0x0a000001 + host;
-    c.egress_data_pool_bytes = 3000;
+    c.egress.total_buffer_bytes = 3000;  // a pool of that size for classes 0 and 1
+    c.egress.pool_allocation = {1.0, 1.0};
     c.rx_stages[0].cycles = 4;  // RxParse: 4 cycles of 1 ns
     return c;
 }
@@ -125,12 +126,12 @@ TEST(nic_port, the_egress_pool_is_charged_when_queued_and_wakes_when_half_draine
     port_pair n;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i), now_ps());
-    EXPECT_EQ(n.a.pool_room(), 0u);
-    n.a.block_on_pool();
+    EXPECT_EQ(n.a.pool_room(0), 0u);
+    n.a.block_on_pool(0);
     sc_core::sc_start();
     // Released at 20 ns (2000 B left: more than half of 3000) and 40 ns (1000 B): woken once.
     EXPECT_EQ(n.client_a.pool_free_ps, (std::vector<uint64_t>{40 * ns}));
-    EXPECT_EQ(n.a.pool_room(), 3000u);
+    EXPECT_EQ(n.a.pool_room(0), 3000u);
 }
 
 TEST(nic_port, held_control_frames_leave_in_order_no_earlier_than_due)
