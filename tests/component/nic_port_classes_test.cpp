@@ -15,41 +15,13 @@
 #include <systemc>
 
 #include "hw/kernel/time.h"
-#include "hw/link/link.h"
-#include "hw/nic/common/nic_port.h"
-#include "tests/support/stub_host_dma.h"
-#include "tlm/packet_pool.h"
+#include "tests/support/nic_port_pair.h"
 
 using namespace uetsim;
-using uetsim::test::stub_host_dma;
 
 namespace {
 
 constexpr uint64_t ns = 1000;  // ps
-
-struct recording_client : nic_port_client
-{
-    struct arrival
-    {
-        uint32_t psn;
-        uint64_t at_ps;
-    };
-    packet_pool* pool = nullptr;
-    std::vector<arrival> received;
-    std::vector<uint64_t> pool_free_ps;
-    void on_receive(packet* p) override
-    {
-        received.push_back({p->pds.psn, sc_core::sc_time_stamp().value()});
-        pool->release(p);
-    }
-    void on_sent(const sent_frame&) override {}
-    void on_pool_free(int) override { pool_free_ps.push_back(sc_core::sc_time_stamp().value()); }
-};
-
-struct time_resolution
-{
-    time_resolution() { sc_core::sc_set_time_resolution(1, sc_core::SC_PS); }
-};
 
 // Egress: TotalBufferSize 100,000 B, the given PoolAllocationVector and scheduling.
 nic_port_config config(uint32_t host, const std::array<double, k_tc_count>& pools,
@@ -68,51 +40,13 @@ nic_port_config config(uint32_t host, const std::array<double, k_tc_count>& pool
     return c;
 }
 
-struct port_pair
+struct port_pair : uetsim::test::nic_port_pair
 {
-    struct wire_frame
-    {
-        uint64_t start_ps;
-        packet_kind kind;
-        uint32_t bytes;
-        int tc;
-        uint32_t psn;
-    };
-    time_resolution resolution;
-    packet_pool pool;
-    stub_host_dma dma_a, dma_b;
-    recording_client client_a, client_b;
-    uetsim::link wire{"wire", 400e9, sc_core::sc_time(100, sc_core::SC_NS), pool};
-    nic_port a, b;
-    std::vector<wire_frame> a_to_b;
-
     explicit port_pair(const std::array<double, k_tc_count>& pools,
                        queue_scheduling sched = queue_scheduling::strict_priority,
                        const std::array<uint32_t, k_tc_count>& weights = {1, 1, 1})
-        : a("port_a", config(0, pools, sched, weights), pool, dma_a, client_a)
-        , b("port_b", config(1, pools, sched, weights), pool, dma_b, client_b)
+        : nic_port_pair(config(0, pools, sched, weights), config(1, pools, sched, weights), 1000)
     {
-        client_a.pool = client_b.pool = &pool;
-        a.tx.out.bind(wire.from_a);
-        wire.to_a.bind(a.in);
-        b.tx.out.bind(wire.from_b);
-        wire.to_b.bind(b.in);
-        a.set_link({400e9, 100 * ns});
-        b.set_link({400e9, 100 * ns});
-        wire.add_tap([this](const packet& p, uetsim::link::direction d, const sc_core::sc_time& t) {
-            if (d == uetsim::link::a_to_b)
-                a_to_b.push_back(
-                    {t.value(), p.kind, p.wire_bytes, dscp::traffic_class(p.ip.dscp), p.pds.psn});
-        });
-    }
-    packet* frame(uint32_t psn, uint8_t tc, uint32_t wire_bytes = 1000)
-    {
-        packet* p = pool.acquire();
-        p->kind = packet_kind::uet_data;
-        p->wire_bytes = wire_bytes;
-        p->pds.psn = psn;
-        p->ip.dscp = dscp::make(tc, dscp::role::no_trim);
-        return p;
     }
     // The classes of A's frames on the wire, in order ("0222..."), PFC frames left out.
     std::string classes() const
@@ -132,6 +66,14 @@ uint64_t now_ps()
 void run_until(uint64_t ps)
 {
     sc_core::sc_start(picoseconds(ps) - sc_core::sc_time_stamp());
+}
+
+// B pauses class `tc` at 0 (A holds it from 101.28 ns on); the run goes on to 200 ns.
+void pause_until_200_ns(port_pair& n, uint8_t tc)
+{
+    run_until(0);
+    n.b.pfc_xoff(tc);
+    run_until(200 * ns);
 }
 
 }  // namespace
@@ -176,9 +118,7 @@ TEST(nic_port_classes, two_data_classes_share_the_wire_by_the_wrr_weights)
 TEST(nic_port_classes, a_paused_class_does_not_block_another_class)
 {
     port_pair n({0.5, 0.1, 0.4});
-    run_until(0);
-    n.b.pfc_xoff(0);
-    run_until(200 * ns);
+    pause_until_200_ns(n, 0);
     for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i, 0), now_ps());
     for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(100 + i, 2), now_ps());
     run_until(1000 * ns);
@@ -208,9 +148,7 @@ TEST(nic_port_classes, a_paused_class_does_not_block_another_class)
 TEST(nic_port_classes, a_full_pool_holds_only_its_class)
 {
     port_pair n({0.03, 0.1, 0.05});
-    run_until(0);
-    n.b.pfc_xoff(0);
-    run_until(200 * ns);
+    pause_until_200_ns(n, 0);
     for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i, 0), now_ps());
     EXPECT_EQ(n.a.pool_room(0), 0u);
     n.a.block_on_pool(0);
@@ -239,9 +177,7 @@ TEST(nic_port_classes, control_frames_wait_for_room_in_the_control_pool)
 {
     port_pair n({0.5, 0.002});
     ASSERT_EQ(n.a.egress_pools().pool_bytes(1), 200u);
-    run_until(0);
-    n.b.pfc_xoff(1);
-    run_until(200 * ns);
+    pause_until_200_ns(n, 1);
     for (uint32_t i = 1; i <= 4; ++i) n.a.push_control(n.frame(i, 1, 100));
     EXPECT_EQ(n.a.egress_pools().reserved(1), 200u);  // two frames; two wait outside the pool
     EXPECT_EQ(n.a.control_queue_depth(), 4u);

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/roce_pcap.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim::test;
@@ -65,21 +65,11 @@ TEST(nic_egress_classes, two_data_classes_share_the_senders_link_by_the_wrr_weig
     ASSERT_EQ(r.exit_code, 0) << r.err;
     expect_clean(dir, "wrr");
     // The sender's data frames in wire order, by DSCP (the RoCE NIC's class x 8).
-    const std::string out =
-        shell_output("tshark -r " + dir +
-                     "/wrr-host0-switch0.pcap -Y 'ip.src==10.0.0.1 && "
-                     "infiniband.bth.opcode <= 10' -T fields -e ip.dsfield.dscp -e frame.len "
-                     "2>/dev/null");
     std::vector<int> classes;
-    std::istringstream lines(out);
-    std::string line;
-    while (std::getline(lines, line)) {
-        std::istringstream cells(line);
-        int dscp = 0;
-        unsigned len = 0;
-        cells >> dscp >> len;
-        classes.push_back(dscp / 8);
-        ASSERT_EQ(len + 4, 4154u);  // every data frame full (pcap leaves the FCS out)
+    for (const roce_frame& f : read_roce_frames(dir + "/wrr-host0-switch0.pcap")) {
+        if (f.src != "10.0.0.1" || !f.is_data()) continue;
+        classes.push_back(f.dscp / 8);
+        ASSERT_EQ(f.wire_bytes, 4154u);  // every data frame full
     }
     ASSERT_EQ(classes.size(), 1024u);
     uint64_t bytes[3] = {};
