@@ -200,7 +200,9 @@ void nic_port::frame_done()
         admit_waiting_control();
     if (m_wire_copied) m_client.on_transmit(m_wire_copy);
     m_client.on_sent(m_wire);
-    if (m_wire.data && m_egress.half_drained_after_release(cls)) m_client.on_pool_free(cls);
+    if (m_wire.data && __builtin_expect(m_egress.blocked() != 0, 0) &&
+        m_egress.half_drained_after_release(cls))
+        m_client.on_pool_free(cls);
 }
 
 void nic_port::received(packet* p)
@@ -227,17 +229,6 @@ void nic_port::received(packet* p)
     const uint32_t src = p->src_node;
     m_pool.release(p);
     m_dma.connection_message_received(src, m);
-}
-
-void nic_port::queue_control(packet* p)
-{
-    const int ctc = m_cfg.control_traffic_class;
-    m_egress.reserve(ctc, p->wire_bytes);
-    m_control_reserved += p->wire_bytes;
-    if (m_count_pools) m_tx_pools[size_t(ctc)].charged(p->wire_bytes, m_control_reserved);
-    m_control_q.push_back(p);
-    m_pfc.egress_changed();
-    tx.kick();
 }
 
 // Room freed in the control class's pool: the control frames waiting for it go, in order,

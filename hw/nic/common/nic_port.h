@@ -235,7 +235,17 @@ public:
     void start_buffer_stats_interval(uint64_t now_ps);
 
 private:
-    void queue_control(packet* p);
+    // A control frame into the control class's queue, its room reserved.
+    void queue_control(packet* p)
+    {
+        const int ctc = m_cfg.control_traffic_class;
+        m_egress.reserve(ctc, p->wire_bytes);
+        m_control_reserved += p->wire_bytes;
+        if (m_count_pools) m_tx_pools[size_t(ctc)].charged(p->wire_bytes, m_control_reserved);
+        m_control_q.push_back(p);
+        m_pfc.egress_changed();
+        tx.kick();
+    }
     void admit_waiting_control();
     void queue_data(packet* p)
     {

@@ -110,8 +110,8 @@ pds_decision pds_scheduler::decide(const nic_egress_pools& pools)
             continue;
         }
         // The egress pool of the packet's own class.
-        if ((d.payload + m_wire_overhead > pools.room(d.traffic_class) ||
-             ((m_waiting_classes >> d.traffic_class) & 1u))) {
+        if (d.payload + m_wire_overhead > pools.room(d.traffic_class) ||
+            (m_waiting_classes && ((m_waiting_classes >> d.traffic_class) & 1u))) {
             if (wait_for_pool(gi, d.traffic_class)) continue;  // the next group's turn
             d.what = pds_decision::kind::blocked_on_pool;      // the group stays at the head
             d.group = gi;
@@ -194,7 +194,7 @@ pds_decision pds_scheduler::decide_prefetch(const nic_egress_pools& pools)
         }
         if (d.what != pds_decision::kind::fetch &&
             (d.payload + m_wire_overhead > pools.room(d.traffic_class) ||
-             ((m_waiting_classes >> d.traffic_class) & 1u))) {
+             (m_waiting_classes && ((m_waiting_classes >> d.traffic_class) & 1u)))) {
             if (wait_for_pool(gi, d.traffic_class)) continue;  // the next group's turn
             d.what = pds_decision::kind::blocked_on_pool;      // the group stays at the head
             d.group = gi;
