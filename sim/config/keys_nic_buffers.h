@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,18 @@
 #include "sim/config/keys_common.h"
 
 namespace uetsim::config {
+
+// The traffic classes a NIC's data packets use: RdmaDataPacketTC with the application (and the
+// Chakra workload), each Flows entry's TrafficClass. Each needs an egress pool that holds one
+// data packet (its own class's pool reserves it).
+inline std::set<int> nic_data_classes(const scenario& sc)
+{
+    std::set<int> out;
+    if (sc.rdma.enabled) out.insert(sc.rdma.data_tc);
+    for (const auto& f : sc.flows.messages) out.insert(f.traffic_class);
+    if (out.empty()) out.insert(sc.rdma.data_tc);
+    return out;
+}
 
 struct nic_buffer_key_notes
 {

@@ -3,8 +3,6 @@
 #include "sim/config/keys_common.h"
 #include "sim/config/keys_nic_buffers.h"
 
-#include <set>
-
 #include "tlm/header_sizes.h"
 
 namespace uetsim::config {
@@ -14,17 +12,6 @@ namespace {
 // The transport page's sizes on the wire: a data packet is MSS + 58 B, an ACK or NAK 126 B.
 constexpr uint32_t k_roce_data_overhead = wire::roce_data_overhead;
 constexpr uint32_t k_roce_ack_wire_bytes = 126;
-
-// The traffic classes RoCE data packets use: RdmaDataPacketTC with the application, each Flows
-// entry's TrafficClass.
-std::set<int> roce_data_classes(const scenario& sc)
-{
-    std::set<int> out;
-    if (sc.rdma.enabled) out.insert(sc.rdma.data_tc);
-    for (const auto& f : sc.flows.messages) out.insert(f.traffic_class);
-    if (out.empty()) out.insert(sc.rdma.data_tc);
-    return out;
-}
 
 }  // namespace
 
@@ -104,11 +91,12 @@ void add_roce_nic_keys(scenario_schema& s)
     add_nic_buffer_keys(
         k, "RoceNic", UETSIM_FIELD(nic.roce),
         {1,
-         " A data packet reserves MSS + 58 B before its payload is fetched; a "
-         "full pool holds generation back, nothing is dropped.",
+         " A data packet reserves MSS + 58 B in its own class's pool before its payload is "
+         "fetched; a full pool holds back that class's generation, nothing is dropped. ACKs "
+         "and NAKs reserve theirs in the control class's pool and wait for room there.",
          "PFC frames and CNPs",
-         " The data class's pool holds one full packet (MSS + 58 B), the control "
-         "class's one 126-byte ACK.",
+         " Each class has its own pool and queue; every data class's pool holds one full "
+         "packet (MSS + 58 B), the control class's one 126-byte ACK.",
          "on for TC0 and TC1 by default, unlike the UET NIC", "; set it below Xoff"});
 
     // First of RoCE's rules: the ones below read the class it sets.
@@ -150,7 +138,7 @@ void add_roce_nic_keys(scenario_schema& s)
              std::vector<std::string> errors = {
                  pool_allocation_error(r.egress, "RoceNic.Egress"),
                  pool_allocation_error(r.ingress, "RoceNic.Ingress")};
-             for (int data_class : roce_data_classes(sc))
+             for (int data_class : nic_data_classes(sc))
                  errors.push_back(
                      egress_pool_error(r.egress, "RoceNic.Egress",
                                        {"MSS", r.mss, k_roce_data_overhead, k_roce_ack_wire_bytes},

@@ -263,8 +263,9 @@ void add_uet_nic_keys(scenario_schema& s)
     // EgressBufferManager and IngressBufferManager, prefixed Egress / Ingress where both have one.
     add_nic_buffer_keys(k, "UetNic", UETSIM_FIELD(nic.uet),
                         {78, "", "PFC frames",
-                         " A data packet holds its wire size from its payload fetch until "
-                         "serialized.",
+                         " Each class has its own pool and queue: a data packet holds its wire "
+                         "size in its class's pool from its payload fetch until serialized; ACKs, "
+                         "NACKs and probes in the control class's, waiting for room there.",
                          "", ""});
     k.quantity("UetNic.ClockFrequency", dimension::frequency, UETSIM_FIELD(nic.uet.clock_hz),
                {1e6, 10e9}, "NIC clock: the unit of the pipeline latencies below.");
@@ -470,20 +471,24 @@ void add_uet_nic_keys(scenario_schema& s)
          }});
     s.rules.push_back(
         {"UetNic: each PoolAllocationVector gives classes 0 and 1 a pool, its non-zero entries "
-         "first; the egress pools hold one data packet (RdmaDataMSS + 106 B) and one 78-byte "
-         "ACK; WeightedRoundRobin weights of classes 0 and 1 are at least 1.",
+         "first; the egress pool of every data class (RdmaApplication.RdmaDataPacketTC, each "
+         "Flows TrafficClass) holds one data packet (RdmaDataMSS + 106 B) and the control "
+         "class's one 78-byte ACK; WeightedRoundRobin weights of classes 0 and 1 are at least 1.",
          {"UetNic.EgressPoolAllocationVector", "UetNic.IngressPoolAllocationVector",
           "UetNic.EgressTotalBufferSize", "UetNic.EgressWRRQueueWeights",
-          "UetNic.IngressWRRQueueWeights", "UetNic.RdmaDataMSS"},
+          "UetNic.IngressWRRQueueWeights", "UetNic.RdmaDataMSS",
+          "RdmaApplication.RdmaDataPacketTC"},
          [](scenario& sc, const given_keys&) {
+             if (sc.nic.type != nic_kind::uet) return;
              const uet_nic_config& u = sc.nic.uet;
-             for (const std::string& e :
-                  {pool_allocation_error(u.egress, "UetNic.Egress"),
-                   pool_allocation_error(u.ingress, "UetNic.Ingress"),
-                   egress_pool_error(u.egress, "UetNic.Egress", u.rdma_data_mss, 0,
-                                     u.control_traffic_class),
-                   wrr_weights_error(u.egress, "UetNic.Egress"),
-                   wrr_weights_error(u.ingress, "UetNic.Ingress")})
+             std::vector<std::string> errors = {pool_allocation_error(u.egress, "UetNic.Egress"),
+                                                pool_allocation_error(u.ingress, "UetNic.Ingress")};
+             for (int data_class : nic_data_classes(sc))
+                 errors.push_back(egress_pool_error(u.egress, "UetNic.Egress", u.rdma_data_mss,
+                                                    data_class, u.control_traffic_class));
+             errors.push_back(wrr_weights_error(u.egress, "UetNic.Egress"));
+             errors.push_back(wrr_weights_error(u.ingress, "UetNic.Ingress"));
+             for (const std::string& e : errors)
                  if (!e.empty()) fail_rule(e);
          }});
 }

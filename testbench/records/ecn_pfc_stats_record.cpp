@@ -12,8 +12,6 @@ namespace {
 using row = ecn_pfc_stats_row;
 
 constexpr uint32_t no_subtier = 4294967295u;
-// Classes with a receive pool on a NIC (the NIC buffers pages' default PoolAllocationVector).
-constexpr int k_nic_classes = 2;
 
 bool is_host(const row& r)
 {
@@ -110,11 +108,12 @@ const record_def& ecn_pfc_stats_record()
         r.intro =
             "One row per port and traffic class every `Simulation.NDStatsReportInterval`, and a "
             "last set when the\nrun ends, in node id, port and class order: classes 0 to 7 on a "
-            "switch port, 0 and 1 (the classes\nwith a receive pool) on a NIC. A row is written "
-            "only once one of its counters is non-zero, so a\nport's rows start with its first "
-            "PFC frame or ECN mark and continue every interval after. A port's\ntraffic class is "
-            "paused from the arrival of a pause frame naming it until a resume frame or the end\n"
-            "of its pause time ([buffers-and-pfc.md](buffers-and-pfc.md#pfc)).";
+            "switch port, the classes with a\nreceive pool on a NIC (the NIC's "
+            "`IngressPoolAllocationVector` entries above 0: classes 0 and 1 by\ndefault). A row "
+            "is written only once one of its counters is non-zero, so a port's rows start with\n"
+            "its first PFC frame or ECN mark and continue every interval after. A port's traffic "
+            "class is paused\nfrom the arrival of a pause frame naming it until a resume frame "
+            "or the end of its pause time\n([buffers-and-pfc.md](buffers-and-pfc.md#pfc)).";
         r.columns = column_docs(ecn_pfc_stats_columns());
         r.notes =
             "Nothing sends pause frames until the switch's shared buffer (or a NIC's receive "
@@ -157,7 +156,8 @@ void ecn_pfc_stats_record_module::write(double now)
         pfc_unit& pfc = host ? m_fab.nic_at(pr.device).port.pfc()
                              : m_fab.switch_at(dev.index).port(pr.port).pfc();
         const egress_queue* q = host ? nullptr : &m_fab.switch_at(dev.index).port(pr.port).queue();
-        const int classes = host ? k_nic_classes : 8;
+        // A NIC's classes are those with a receive pool (IngressPoolAllocationVector).
+        const int classes = host ? m_fab.nic_at(pr.device).port.rx_classes() : 8;
         for (int tc = 0; tc < classes; ++tc) {
             const pfc_pause_timer& rx = pfc.pauses();
             const pfc_class_counters& c = pfc.counters(tc);

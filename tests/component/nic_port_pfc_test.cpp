@@ -15,104 +15,32 @@
 #include <systemc>
 
 #include "hw/kernel/time.h"
-#include "hw/link/link.h"
-#include "hw/nic/common/nic_port.h"
-#include "tests/support/stub_host_dma.h"
-#include "tlm/packet_pool.h"
+#include "tests/support/nic_port_pair.h"
 
 using namespace uetsim;
-using uetsim::test::stub_host_dma;
 
 namespace {
 
 constexpr uint64_t ns = 1000;  // ps
-
-struct recording_client : nic_port_client
-{
-    struct arrival
-    {
-        uint32_t psn;
-        uint64_t at_ps;
-    };
-    packet_pool* pool = nullptr;
-    std::vector<arrival> received;
-    std::vector<packet_kind> sent;
-    void on_receive(packet* p) override
-    {
-        received.push_back({p->pds.psn, sc_core::sc_time_stamp().value()});
-        pool->release(p);
-    }
-    void on_sent(const sent_frame& f) override { sent.push_back(f.kind); }
-    void on_pool_free() override {}
-};
-
-struct time_resolution
-{
-    time_resolution() { sc_core::sc_set_time_resolution(1, sc_core::SC_PS); }
-};
 
 nic_port_config config(uint32_t host, uint32_t pfc_bytes)
 {
     nic_port_config c;
     c.host = host;
     c.ip = 0x0a000001 + host;
-    c.egress_data_pool_bytes = 100'000;
+    c.egress.total_buffer_bytes = 100'000;  // a pool of that size for classes 0 and 1
+    c.egress.pool_allocation = {1.0, 1.0};
     c.rx_stages[0].cycles = 4;
     c.pfc.ip = c.ip;
     c.pfc.frame_bytes = pfc_bytes;
     return c;
 }
 
-struct port_pair
+struct port_pair : uetsim::test::nic_port_pair
 {
-    struct wire_frame
-    {
-        uint64_t start_ps;
-        packet_kind kind;
-        uint32_t bytes;
-        uint8_t class_enable;
-        uint16_t quanta0, quanta1;
-    };
-    time_resolution resolution;
-    packet_pool pool;
-    stub_host_dma dma_a, dma_b;
-    recording_client client_a, client_b;
-    uetsim::link wire{"wire", 400e9, sc_core::sc_time(100, sc_core::SC_NS), pool};
-    nic_port a, b;
-    std::vector<wire_frame> a_to_b;
-
     explicit port_pair(uint32_t pfc_bytes = wire::pfc_uet_bytes)
-        : a("port_a", config(0, pfc_bytes), pool, dma_a, client_a)
-        , b("port_b", config(1, pfc_bytes), pool, dma_b, client_b)
+        : nic_port_pair(config(0, pfc_bytes), config(1, pfc_bytes), 4000)
     {
-        client_a.pool = client_b.pool = &pool;
-        a.tx.out.bind(wire.from_a);
-        wire.to_a.bind(a.in);
-        b.tx.out.bind(wire.from_b);
-        wire.to_b.bind(b.in);
-        a.set_link({400e9, 100 * ns});
-        b.set_link({400e9, 100 * ns});
-        wire.add_tap([this](const packet& p, uetsim::link::direction d, const sc_core::sc_time& t) {
-            if (d == uetsim::link::a_to_b)
-                a_to_b.push_back({t.value(), p.kind, p.wire_bytes, p.pfc.class_enable,
-                                  p.pfc.quanta[0], p.pfc.quanta[1]});
-        });
-    }
-    packet* frame(uint32_t psn, uint8_t tc, uint32_t wire_bytes = 4000)
-    {
-        packet* p = pool.acquire();
-        p->kind = packet_kind::uet_data;
-        p->wire_bytes = wire_bytes;
-        p->pds.psn = psn;
-        p->ip.dscp = dscp::make(tc, dscp::role::no_trim);
-        return p;
-    }
-    std::vector<uint64_t> pfc_starts() const
-    {
-        std::vector<uint64_t> r;
-        for (const auto& f : a_to_b)
-            if (f.kind == packet_kind::pfc) r.push_back(f.start_ps);
-        return r;
     }
 };
 
@@ -150,9 +78,9 @@ TEST(nic_port_pfc, a_pause_holds_the_class_after_the_current_frame_other_classes
     EXPECT_EQ(n.a_to_b[0].bytes, 64u);
     EXPECT_EQ(n.a_to_b[0].quanta0, 65535u);
     EXPECT_EQ(n.a_to_b[1].quanta0, 0u);
-    EXPECT_TRUE(n.client_b.received.empty());  // PFC never reaches the transport
-    EXPECT_TRUE(n.client_a.sent.empty());      // nor its on_sent
-    EXPECT_EQ(n.a.stats().tx_bytes, 128u);     // two PFC frames, counted as frames
+    EXPECT_TRUE(n.client_b.received.empty());    // PFC never reaches the transport
+    EXPECT_TRUE(n.client_a.sent_kinds.empty());  // nor its on_sent
+    EXPECT_EQ(n.a.stats().tx_bytes, 128u);       // two PFC frames, counted as frames
     EXPECT_EQ(n.b.pfc().pauses().xoff_rx(0), 1u);
     EXPECT_EQ(n.b.pfc().pauses().xon_rx(0), 1u);
     EXPECT_EQ(n.b.pfc().pauses().paused_ps(0, 5000 * ns), 1000 * ns);

@@ -13,80 +13,28 @@
 
 #include <systemc>
 
-#include "hw/link/link.h"
-#include "hw/nic/common/nic_port.h"
-#include "tests/support/stub_host_dma.h"
-#include "tlm/packet_pool.h"
+#include "tests/support/nic_port_pair.h"
 
 using namespace uetsim;
-using uetsim::test::stub_host_dma;
 
 namespace {
 
 constexpr uint64_t ns = 1000;  // ps
-
-struct recording_client : nic_port_client
-{
-    struct arrival
-    {
-        uint32_t psn;
-        uint64_t at_ps;
-    };
-    packet_pool* pool = nullptr;
-    std::vector<arrival> received;
-    std::vector<uint32_t> sent;  // PSNs, at the end of their serialization
-    std::vector<uint64_t> pool_free_ps;
-
-    void on_receive(packet* p) override
-    {
-        received.push_back({p->pds.psn, sc_core::sc_time_stamp().value()});
-        pool->release(p);
-    }
-    void on_sent(const sent_frame& f) override { sent.push_back(f.psn); }
-    void on_pool_free() override { pool_free_ps.push_back(sc_core::sc_time_stamp().value()); }
-};
-
-struct time_resolution
-{
-    time_resolution() { sc_core::sc_set_time_resolution(1, sc_core::SC_PS); }
-};
 
 nic_port_config config(uint32_t host)
 {
     nic_port_config c;
     c.host = host;
     c.ip = 0x0a000001 + host;
-    c.egress_data_pool_bytes = 3000;
+    c.egress.total_buffer_bytes = 3000;  // a pool of that size for classes 0 and 1
+    c.egress.pool_allocation = {1.0, 1.0};
     c.rx_stages[0].cycles = 4;  // RxParse: 4 cycles of 1 ns
     return c;
 }
 
-struct port_pair
+struct port_pair : uetsim::test::nic_port_pair
 {
-    time_resolution resolution;
-    packet_pool pool;
-    stub_host_dma dma_a, dma_b;
-    recording_client client_a, client_b;
-    uetsim::link wire{"wire", 400e9, sc_core::sc_time(100, sc_core::SC_NS), pool};
-    nic_port a{"port_a", config(0), pool, dma_a, client_a};
-    nic_port b{"port_b", config(1), pool, dma_b, client_b};
-
-    port_pair()
-    {
-        client_a.pool = client_b.pool = &pool;
-        a.tx.out.bind(wire.from_a);
-        wire.to_a.bind(a.in);
-        b.tx.out.bind(wire.from_b);
-        wire.to_b.bind(b.in);
-    }
-    packet* frame(uint32_t psn, uint32_t wire_bytes = 1000)
-    {
-        packet* p = pool.acquire();
-        p->kind = packet_kind::uet_data;
-        p->wire_bytes = wire_bytes;
-        p->pds.psn = psn;
-        return p;
-    }
+    port_pair() : nic_port_pair(config(0), config(1), 1000) {}
 };
 
 uint64_t now_ps()
@@ -104,7 +52,7 @@ TEST(nic_port, a_control_frame_goes_before_queued_data)
     n.a.push_data(n.frame(2), now_ps());
     n.a.push_data(n.frame(3), now_ps());
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_NS));  // frame 1 is on the wire
-    n.a.push_control(n.frame(9, 500));
+    n.a.push_control(n.frame(9, 0, 500));
     sc_core::sc_start();
     // 1 from 0 to 20 ns, the control frame (10 ns) from 20 to 30, then 2 and 3.
     ASSERT_EQ(n.client_b.received.size(), 4u);
@@ -114,7 +62,7 @@ TEST(nic_port, a_control_frame_goes_before_queued_data)
     EXPECT_EQ(n.client_b.received[0].at_ps, 124 * ns);  // 20 + 100 + 4
     EXPECT_EQ(n.client_b.received[1].at_ps, 134 * ns);  // 30 + 100 + 4
     EXPECT_EQ(n.client_b.received[3].at_ps, 174 * ns);  // 70 + 100 + 4
-    EXPECT_EQ(n.client_a.sent, (std::vector<uint32_t>{1, 9, 2, 3}));
+    EXPECT_EQ(n.client_a.sent_psns, (std::vector<uint32_t>{1, 9, 2, 3}));
     EXPECT_EQ(n.a.stats().tx_packets, 4u);
     EXPECT_EQ(n.a.stats().tx_bytes, 3500u);
     EXPECT_EQ(n.b.stats().rx_packets, 4u);
@@ -125,20 +73,20 @@ TEST(nic_port, the_egress_pool_is_charged_when_queued_and_wakes_when_half_draine
     port_pair n;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i), now_ps());
-    EXPECT_EQ(n.a.pool_room(), 0u);
-    n.a.block_on_pool();
+    EXPECT_EQ(n.a.pool_room(0), 0u);
+    n.a.block_on_pool(0);
     sc_core::sc_start();
     // Released at 20 ns (2000 B left: more than half of 3000) and 40 ns (1000 B): woken once.
     EXPECT_EQ(n.client_a.pool_free_ps, (std::vector<uint64_t>{40 * ns}));
-    EXPECT_EQ(n.a.pool_room(), 3000u);
+    EXPECT_EQ(n.a.pool_room(0), 3000u);
 }
 
 TEST(nic_port, held_control_frames_leave_in_order_no_earlier_than_due)
 {
     port_pair n;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    n.a.hold_control(n.frame(1, 500), 50'000);  // ps
-    n.a.hold_control(n.frame(2, 500), 10'000);  // behind 1
+    n.a.hold_control(n.frame(1, 0, 500), 50'000);  // ps
+    n.a.hold_control(n.frame(2, 0, 500), 10'000);  // behind 1
     sc_core::sc_start();
     ASSERT_EQ(n.client_b.received.size(), 2u);
     EXPECT_EQ(n.client_b.received[0].psn, 1u);

@@ -303,10 +303,14 @@ TEST(uet_ack_path, acks_carry_the_receivers_out_of_order_count)
 // its ACKs: each NIC sends a 1 MiB message to the other at once, and B's 256 data frames leave
 // back to back from 20 ns (frame k starts at 20 + 84.04 k ns; B's window never closes, its ACKs
 // from A return within a microsecond), with no ACK of B's between them: B's first ACK starts
-// once its last data frame has ended, at 20 + 256 x 84.04 = 21,534.24 ns or later.
+// once its last data frame has ended, at 20 + 256 x 84.04 = 21,534.24 ns or later. Class 2's data
+// reserves in class 2's own egress pool, so both NICs give it one: [0.5, 0.1, 0.4] of 256,000 B,
+// 102,400 B (24 data packets, refilled long before the 12 left after a drain to half are sent).
 TEST(uet_ack_path, data_of_a_class_above_the_control_class_goes_before_acks)
 {
-    nic_pair n;
+    uet_nic_config three;
+    three.egress.pool_allocation = {0.5, 0.1, 0.4};
+    nic_pair n(pair_params(three), pair_params(three));
     std::vector<uint64_t> b_data;
     uint64_t b_first_ack = 0;
     n.wire.add_tap([&](const packet& p, uetsim::link::direction d, const sc_core::sc_time& t) {

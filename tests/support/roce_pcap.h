@@ -23,6 +23,7 @@ struct roce_frame
     uint32_t dest_qp = 0;
     uint32_t psn = 0;
     int aeth_opcode = -1;  // AETH syndrome bits 6:5: 0 ACK, 3 NAK; -1 without an AETH
+    int dscp = -1;         // the IPv4 DSCP (the RoCE NIC's traffic class x 8); -1 without IPv4
 
     bool is_data() const { return opcode >= 0 && opcode <= ib::rc_rdma_write_only; }
     bool is_ack() const { return opcode == ib::rc_acknowledge && aeth_opcode == 0; }
@@ -35,7 +36,7 @@ inline std::vector<roce_frame> read_roce_frames(const std::string& pcap)
         "tshark -r " + pcap +
         " -T fields -E separator=, -E occurrence=f -e frame.time_epoch -e ip.src -e "
         "udp.dstport -e frame.len -e infiniband.bth.opcode -e infiniband.bth.destqp -e "
-        "infiniband.bth.psn -e infiniband.aeth.syndrome.opcode 2>/dev/null");
+        "infiniband.bth.psn -e infiniband.aeth.syndrome.opcode -e ip.dsfield.dscp 2>/dev/null");
     std::vector<roce_frame> frames;
     std::istringstream lines(out);
     std::string line;
@@ -48,7 +49,7 @@ inline std::vector<roce_frame> read_roce_frames(const std::string& pcap)
         std::istringstream cells(line);
         std::string cell;
         while (std::getline(cells, cell, ',')) c.push_back(cell);
-        c.resize(8);
+        c.resize(9);
         roce_frame f;
         f.time_s = std::stod(c[0]);
         f.src = c[1];
@@ -58,6 +59,7 @@ inline std::vector<roce_frame> read_roce_frames(const std::string& pcap)
         f.dest_qp = c[5].empty() ? 0 : uint32_t(num(c[5]));
         f.psn = c[6].empty() ? 0 : uint32_t(num(c[6]));
         f.aeth_opcode = int(num(c[7]));
+        f.dscp = int(num(c[8]));
         frames.push_back(f);
     }
     return frames;

@@ -275,13 +275,16 @@ TEST(rdma_app, setup_messages_and_data_class_on_the_wire)
 {
     // The Initiator's link, decoded by tshark: the three setup messages (request and
     // acknowledgment out, response in) as 78-byte UDP frames to port 18515, then data packets
-    // in class RdmaDataPacketTC = 3 (DSCP 8 x 3 plus the UET role bits).
+    // in class RdmaDataPacketTC = 3 (DSCP 8 x 3 plus the UET role bits). Class 3's data reserves
+    // in class 3's own egress pool, so the NIC's PoolAllocationVector gives it one.
     const std::string out = scratch_dir("rdma-wire");
     const nlohmann::json j = inspect(two_hosts);
     ASSERT_EQ(j["placement"]["initiators"][0], 0);
-    const command_result r =
-        run_app(out, with(two_hosts, {"RdmaApplication.RdmaDataPacketTC=3",
-                                      "Capture.Links=[host0-switch0]", "Simulation.RunTime=0"}));
+    const command_result r = run_app(
+        out, with(two_hosts, {"RdmaApplication.RdmaDataPacketTC=3",
+                              "UetNic.EgressPoolAllocationVector=[0.6, 0.1, 0.1, 0.2, 0, 0, "
+                              "0, 0]",
+                              "Capture.Links=[host0-switch0]", "Simulation.RunTime=0"}));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string fields =
         shell_output("tshark -r " + out +

@@ -75,5 +75,24 @@ TEST(config_nic_buffers, rules_name_the_key)
             "UetNic.EgressQueueSchedulingType"));
 }
 
+// Every data class reserves in its own egress pool: a Flows message of class 2 needs class 2's
+// pool to hold one data packet, RdmaDataMSS + 106 = 4,202 B; [0.5, 0.3, 0.2] of 256,000 B gives
+// it 51,200 B, [0.9, 0.1] none.
+TEST(config_nic_buffers, each_data_class_needs_an_egress_pool_for_one_packet)
+{
+    const std::string flows = "Flows:\n  - {Src: 0, Dst: 1, Bytes: 1MB, TrafficClass: 2}\n";
+    EXPECT_EQ(error_of(flows),
+              "UetNic.EgressPoolAllocationVector = [0.9, 0.1, 0, 0, 0, 0, 0, 0] with "
+              "UetNic.EgressTotalBufferSize = 256000 B: the data class's pool (class 2, 0 B) "
+              "must hold one full data packet, RdmaDataMSS + 106 = 4202 B");
+    EXPECT_EQ(error_of(flows, {"UetNic.EgressPoolAllocationVector=[0.5, 0.3, 0.2, 0, 0, 0, 0, 0]"}),
+              "no error");
+    // The RoCE NIC does not read the UetNic buffers.
+    EXPECT_EQ(error_of("Nic: {Type: roce}\nRoceNic: {EgressPoolAllocationVector: [0.5, 0.3, 0.2, "
+                       "0, 0, 0, 0, 0]}\n" +
+                       flows),
+              "no error");
+}
+
 }  // namespace
 }  // namespace uetsim::config

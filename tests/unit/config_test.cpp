@@ -106,6 +106,7 @@ Switch:
   MaxMarkProbability: 0.25
 UetNic:
   RdmaDataMSS: 2048
+  EgressPoolAllocationVector: [0.6, 0.1, 0.1, 0.2, 0, 0, 0, 0]  # a pool for class 3's data
 Flows:
   - {Src: 0, Dst: 31, Bytes: 1MB, Start: 5us, Entropy: 0x100, EntropyValues: 64, TrafficClass: 3}
   - Src: 4
@@ -497,6 +498,8 @@ RdmaApplication:
   RdmaDataPacketTC: 7
   OpCode: RDMA_OPCODE_WRITE_FIRST
   RdmaVerb: RDMA_VERB_POST_WRITE
+UetNic:
+  EgressPoolAllocationVector: [0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]  # a pool for class 7
 Records:
   Enabled: [rdma-perf, beacon, pcie-stats]
 )");

@@ -23,11 +23,13 @@ struct bench
     pds_scheduler sched{table, messages, mss, wire_overhead, nominal_overhead};
     nscc_config cc;
 
-    // A PDC to `dst` carrying a new message of `bytes`; returns it.
-    sender_pdc& message_to(uint32_t dst, uint64_t bytes)
+    // A PDC to `dst` carrying a new message of `bytes` in class `tc`; returns it.
+    sender_pdc& message_to(uint32_t dst, uint64_t bytes, uint8_t tc = 0)
     {
         uet_message m;
         m.bytes = bytes;
+        m.traffic_class = tc;
+        sched.data_class_used(tc);
         m.packets = uint32_t((bytes + mss - 1) / mss);
         const uint64_t slot = messages.add(m);
         sender_pdc& p = table.open(table.allocate_id(), dst, 0, 100, slot);
@@ -54,7 +56,18 @@ struct bench
     }
 };
 
-constexpr uint32_t room = 1'000'000;
+// Egress pools of `bytes` each for classes 0, 1 and 2 (data reserved in them: `used`, class 0).
+nic_egress_pools pools(uint32_t bytes, uint32_t used = 0)
+{
+    nic_buffer_settings s;
+    s.total_buffer_bytes = bytes;
+    s.pool_allocation = {1.0, 1.0, 1.0};
+    nic_egress_pools p(s);
+    p.reserve(0, used);
+    return p;
+}
+
+const nic_egress_pools room = pools(1'000'000);
 
 }  // namespace
 
@@ -101,13 +114,41 @@ TEST(pds_scheduler, the_egress_pool_blocks_with_the_group_at_the_head)
     bench b;
     b.message_to(5, 1000);
     // A 1000 B payload is 1106 B on the wire: 1105 B of room is too little.
-    pds_decision d = b.sched.decide(1105);
+    pds_decision d = b.sched.decide(pools(1105));
     EXPECT_EQ(d.what, pds_decision::kind::blocked_on_pool);
     EXPECT_EQ(b.sched.ready(), 1u);
-    d = b.sched.decide(1106);
+    d = b.sched.decide(pools(1106));
     EXPECT_EQ(d.what, pds_decision::kind::send);
     EXPECT_EQ(d.payload, 1000u);
     EXPECT_EQ(b.sched.ready(), 0u);
+}
+
+// With several data classes, a group whose packet its class's pool cannot hold waits apart for
+// that pool and the next group goes: class 0's pool has 1,105 B left (1,106 B needed), class
+// 2's all 2,000 B. Once class 0's pool drains, its group is back at the head of the ring.
+TEST(pds_scheduler, with_several_classes_a_full_pool_holds_only_its_class)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 1000, 0);
+    sender_pdc& c = b.message_to(6, 1000, 2);
+    b.message_to(7, 1000, 2);
+    pds_decision d = b.sched.decide(pools(2000, 895));
+    ASSERT_EQ(d.what, pds_decision::kind::send);
+    EXPECT_EQ(d.pdc, &c);
+    EXPECT_EQ(d.traffic_class, 2);
+    EXPECT_EQ(b.sched.take_new_pool_waits(), 0b1u);  // the NIC blocks on class 0's pool
+    EXPECT_EQ(b.sched.take_new_pool_waits(), 0u);
+    b.issue(d);
+    // Class 0 still waits (even with room now) until its pool is said to have drained.
+    d = b.sched.decide(room);
+    ASSERT_EQ(d.what, pds_decision::kind::send);
+    EXPECT_EQ(d.pdc->dst, 7u);
+    b.issue(d);
+    EXPECT_EQ(b.sched.decide(room).what, pds_decision::kind::idle);
+    b.sched.pool_freed(0);
+    d = b.sched.decide(room);
+    EXPECT_EQ(d.pdc, &a);
+    EXPECT_EQ(d.traffic_class, 0);
 }
 
 TEST(pds_scheduler, a_full_window_takes_the_group_out_of_the_ring)

@@ -20,13 +20,15 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     , m_pfc(cfg.pfc, pool, m_arbiter, [this] { tx.kick(); })
     , m_fetch("fetch",
               [this](packet* p) {
-                  m_data_q.push_back(p);
+                  queue_data(p);
                   m_pfc.egress_changed();
                   tx.kick();
               })
     , m_rx_pipeline("rx_pipeline", [this](packet* p) { received(p); })
     , m_ack_hold("ack_hold", [this](packet* p) { push_control(p); })
     , m_control_built("control_built", [this](packet* p) { push_control(p); })
+    , m_pooled(m_tx_sched.classes_mask())
+    , m_egress(cfg.egress)
 {
     for (int i = 0; i < k_rx_stages; ++i) {
         m_rx[i] = pipeline_stage(cfg.rx_stages[i], cfg.cycle_ps);
@@ -70,12 +72,10 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         return sc_core::SC_ZERO_TIME;
     });
     tx.on_frame_done([this] { frame_done(); });
-    // The classes with a frame waiting: each ring stands for its class (the data ring for the
-    // class of its head frame), as the egress arbiter sees them.
+    // The classes with a frame waiting, as the egress arbiter sees them.
     m_pfc.on_egress_waiting([this] {
-        uint8_t w = 0;
+        uint8_t w = m_data_waiting;
         if (!m_control_q.empty()) w |= uint8_t(1u << m_cfg.control_traffic_class);
-        if (!m_data_q.empty()) w |= uint8_t(1u << dscp::traffic_class(m_data_q.front()->ip.dscp));
         return w;
     });
     if (m_rx_buf.any_pfc()) {
@@ -122,13 +122,15 @@ uint64_t nic_port::rx_backlog(const packet& p)
     return held > own ? held - own : 0;
 }
 
-packet* nic_port::take(ring<packet*>& q)
+packet* nic_port::take(ring<packet*>& q, int cls, bool data)
 {
     packet* p = q.front();
     q.pop_front();
-    m_pfc.egress_changed();  // the data ring's new head may be of a paused class
+    if (data && q.empty()) m_data_waiting &= uint8_t(~(1u << cls));
+    m_pfc.egress_changed();  // the class may have nothing left waiting
     m_wire.kind = p->kind;
-    m_wire.data = &q == &m_data_q;
+    m_wire.data = data;
+    m_wire.traffic_class = uint8_t(cls);
     m_wire.retransmit = p->pds.retransmit;
     m_wire.ack_request = p->pds.ack_request;
     m_wire.spdcid = p->pds.spdcid;
@@ -168,45 +170,39 @@ packet* nic_port::next_frame()
     // The PFC queue goes ahead of every class and is never paused.
     if (__builtin_expect(m_pfc.waiting(), 0)) return next_pfc();
     // One traffic class by the EgressBufferManager's QueueSchedulingType among those with a
-    // frame that PFC has not paused. The control ring is the control class; the data ring is
-    // one FIFO, so the class of the frame at its head stands for it.
-    const bool control = !m_control_q.empty();
-    const bool data = !m_data_q.empty();
-    if (!control && !data) return nullptr;
+    // frame that PFC has not paused; the scheduler is asked only when there is a choice.
     const int ctc = m_cfg.control_traffic_class;
-    const int dtc = data ? dscp::traffic_class(m_data_q.front()->ip.dscp) : -1;
-    const uint8_t paused = m_arbiter.paused();
-    const bool c_ok = control && !((paused >> ctc) & 1u);
-    const bool d_ok = data && !((paused >> dtc) & 1u);
-    if (!c_ok && !d_ok) return nullptr;
-    if (!d_ok) return take(m_control_q);
-    if (!c_ok) return take(m_data_q);
-    if (ctc == dtc) return take(m_control_q);  // one class, two rings: control first
-    const uint8_t sendable = uint8_t((1u << ctc) | (1u << dtc));
-    // A class without an egress pool takes no part in the turns: strict priority for it.
-    const int cls = m_tx_sched.has_pool(ctc) && m_tx_sched.has_pool(dtc) ? m_tx_sched.pick(sendable)
-                                                                         : std::max(ctc, dtc);
-    return take(cls == ctc ? m_control_q : m_data_q);
+    uint8_t waiting = m_data_waiting;
+    if (!m_control_q.empty()) waiting |= uint8_t(1u << ctc);
+    if (!waiting) return nullptr;
+    const uint8_t sendable = waiting & uint8_t(~m_arbiter.paused());
+    if (!sendable) return nullptr;
+    int cls;
+    if ((sendable & (sendable - 1)) == 0)
+        cls = __builtin_ctz(sendable);
+    else if (sendable & ~m_pooled)
+        cls = 31 - __builtin_clz(sendable);  // a class without a pool takes no turns: first
+    else
+        cls = m_tx_sched.pick(sendable);
+    // The control class's queue: its control frames ahead of its data.
+    if (cls == ctc && !m_control_q.empty()) return take(m_control_q, cls, false);
+    return take(m_data_q[size_t(cls)], cls, true);
 }
 
 void nic_port::frame_done()
 {
     if (m_wire.kind == packet_kind::pfc) return;  // the transport never sees PFC frames
-    if (m_wire.data) m_data_reserved -= m_wire.wire_bytes;
-    if (m_count_pools) {
-        if (m_wire.data) {
-            m_tx_pools[data_class].released(m_wire.wire_bytes);
-        } else {
-            m_control_reserved -= m_wire.wire_bytes;
-            m_tx_pools[m_cfg.control_traffic_class].released(m_wire.wire_bytes);
-        }
-    }
+    const int cls = m_wire.traffic_class;
+    m_egress.release(cls, m_wire.wire_bytes);
+    if (!m_wire.data) m_control_reserved -= m_wire.wire_bytes;
+    if (m_count_pools) m_tx_pools[size_t(cls)].released(m_wire.wire_bytes);
+    if (__builtin_expect(!m_control_wait.empty(), 0) && cls == m_cfg.control_traffic_class)
+        admit_waiting_control();
     if (m_wire_copied) m_client.on_transmit(m_wire_copy);
     m_client.on_sent(m_wire);
-    if (m_wire.data && m_pool_blocked && m_data_reserved <= m_cfg.egress_data_pool_bytes / 2) {
-        m_pool_blocked = false;
-        m_client.on_pool_free();
-    }
+    if (m_wire.data && __builtin_expect(m_egress.blocked() != 0, 0) &&
+        m_egress.half_drained_after_release(cls))
+        m_client.on_pool_free(cls);
 }
 
 void nic_port::received(packet* p)
@@ -235,18 +231,16 @@ void nic_port::received(packet* p)
     m_dma.connection_message_received(src, m);
 }
 
-void nic_port::control_charged(uint32_t bytes)
+// Room freed in the control class's pool: the control frames waiting for it go, in order,
+// while each fits.
+void nic_port::admit_waiting_control()
 {
-    m_control_reserved += bytes;
-    m_tx_pools[m_cfg.control_traffic_class].charged(bytes, m_control_reserved);
-}
-
-uint64_t nic_port::tx_occupancy(int c) const
-{
-    uint64_t o = 0;
-    if (c == data_class) o += m_data_reserved;
-    if (c == m_cfg.control_traffic_class) o += m_control_reserved;
-    return o;
+    while (!m_control_wait.empty() &&
+           m_egress.fits(m_cfg.control_traffic_class, m_control_wait.front()->wire_bytes)) {
+        packet* p = m_control_wait.front();
+        m_control_wait.pop_front();
+        queue_control(p);
+    }
 }
 
 nic_pool_sample nic_port::tx_sample(int c) const

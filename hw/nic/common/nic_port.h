@@ -1,15 +1,17 @@
 // The network port every NIC type has, whatever its transport: the `in` socket and the
-// transmitter, egress arbitration (PFC frames first, then a control ring and a data ring, each
-// standing for its traffic class, chosen by the EgressBufferManager's QueueSchedulingType:
-// tx_class_scheduler; classes paused by PFC are skipped), the receive buffer (nic_rx_buffer: per
-// class pools, admission and drops, PFC pauses at Xoff and XON at Xon), the egress data pool (a
-// data frame is charged when queued and released when its serialization ends; a blocked transport
-// is woken when the pool is half drained), the receive pipeline stages (RxParse behind the MAC's
-// receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage arithmetic, one timed FIFO towards
-// the transport), the ACK hold line (ACKs leave in order after the receiver's service time; NACKs
-// and probe answers pass it by), host_port_stats, and connection-management frames (built here;
-// received ones go straight to host_dma). The transport behind it is a nic_port_client: one virtual
-// call per frame event (and, while a monitor observes, one more when a frame finishes).
+// transmitter, egress arbitration (PFC frames first, then one queue per traffic class, chosen by
+// the EgressBufferManager's QueueSchedulingType: tx_class_scheduler; classes paused by PFC are
+// skipped; the control class's queue holds its control frames ahead of its data), the receive
+// buffer (nic_rx_buffer: per class pools, admission and drops, PFC pauses at Xoff and XON at Xon),
+// the egress pools (nic_egress_pools: a data frame is charged to its class's pool when queued and
+// released when its serialization ends, a blocked transport is woken when that pool is half
+// drained; a control frame waits for room in the control class's pool), the receive pipeline
+// stages (RxParse behind the MAC's receive FIFO, PdcLookup, SackUpdate, HostWrite: pipeline_stage
+// arithmetic, one timed FIFO towards the transport), the ACK hold line (ACKs leave in order
+// after the receiver's service time; NACKs and probe answers pass it by), host_port_stats, and
+// connection-management frames (built here; received ones go straight to host_dma). The
+// transport behind it is a nic_port_client: one virtual call per frame event (and, while a
+// monitor observes, one more when a frame finishes).
 #pragma once
 
 #include <algorithm>
@@ -25,6 +27,7 @@
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/host_port_stats.h"
 #include "hw/nic/common/nic_buffer_config.h"
+#include "hw/nic/common/nic_egress_pools.h"
 #include "hw/nic/common/nic_pool_stats.h"
 #include "hw/nic/common/nic_rx_buffer.h"
 #include "hw/nic/common/pipeline_stage.h"
@@ -40,9 +43,9 @@ struct nic_port_config
     uint32_t host = 0;  // source host index of the frames it builds
     uint32_t ip = 0;
     uint8_t control_traffic_class = 1;
-    uint32_t egress_data_pool_bytes = 0;  // the data class's egress pool (class 0's)
-    // The transmit scheduling across classes (EgressBufferManager QueueSchedulingType, weights,
-    // the classes with a pool) and the receive buffer (IngressBufferManager: pools, PFC).
+    // The egress pools and the transmit scheduling across classes (EgressBufferManager
+    // TotalBufferSize, PoolAllocationVector, QueueSchedulingType, weights) and the receive buffer
+    // (IngressBufferManager: pools, PFC).
     nic_buffer_settings egress = default_egress_buffer();
     nic_ingress_settings ingress = default_ingress_buffer();
     // The receive stages in order (rx_stage); RxParse's FIFO is the MAC's receive FIFO.
@@ -65,7 +68,8 @@ inline constexpr int k_rx_stages = 4;
 struct sent_frame
 {
     packet_kind kind = packet_kind::raw_data;
-    bool data = false;  // from the data ring: its egress pool charge is released
+    bool data = false;          // from a data queue: its egress pool charge is released
+    uint8_t traffic_class = 0;  // the queue (and egress pool) it left
     bool retransmit = false;
     bool ack_request = false;
     uint16_t spdcid = 0;
@@ -81,8 +85,9 @@ public:
     virtual void on_receive(packet* p) = 0;
     // A frame's serialization ended.
     virtual void on_sent(const sent_frame& f) = 0;
-    // The egress data pool is half drained after the client was blocked on it.
-    virtual void on_pool_free() = 0;
+    // The egress pool of `traffic_class`, which the client was blocked on (block_on_pool), is
+    // half drained.
+    virtual void on_pool_free(int traffic_class) = 0;
     // A frame has finished serializing (a copy of it as it started: the link owns the frame
     // by then), just before on_sent(); called only while the port is told to
     // observe_transmit(). A frame still on the wire when the run ends is never reported.
@@ -102,33 +107,34 @@ public:
     packet_target_socket in;
     transmitter tx;
 
-    // The traffic class the data ring is served as by the egress arbiter.
-    static constexpr int data_class = 0;
-
     nic_port(const sc_core::sc_module_name& name, const nic_port_config& cfg, packet_pool& pool,
              host_dma& dma, nic_port_client& client);
 
-    // Free bytes of the egress data pool.
-    uint32_t pool_room() const { return m_cfg.egress_data_pool_bytes - m_data_reserved; }
-    // The client could not queue a data frame for lack of room: on_pool_free() when half drained.
-    void block_on_pool() { m_pool_blocked = true; }
-    // A data frame, charged to the egress data pool now and queued at `ready` (payload fetched,
-    // header built), in order: `ready_ps` no earlier than the previous data frame's.
+    // The egress pools: free bytes of class `cls`'s, and every class's reservations.
+    uint32_t pool_room(int cls) const { return m_egress.room(cls); }
+    const nic_egress_pools& egress_pools() const { return m_egress; }
+    // The client could not queue a data frame of class `cls` for lack of room in its pool:
+    // on_pool_free() when that pool is half drained.
+    void block_on_pool(int cls) { m_egress.block(cls); }
+    // A data frame, charged to its class's egress pool now and queued in its class's queue at
+    // `ready` (payload fetched, header built), in order: `ready_ps` no earlier than the previous
+    // data frame's.
     void push_data(packet* p, uint64_t ready_ps)
     {
-        m_data_reserved += p->wire_bytes;
-        if (m_count_pools) m_tx_pools[data_class].charged(p->wire_bytes, m_data_reserved);
+        const int cls = dscp::traffic_class(p->ip.dscp);
+        m_egress.reserve(cls, p->wire_bytes);
+        if (m_count_pools) m_tx_pools[size_t(cls)].charged(p->wire_bytes, m_egress.reserved(cls));
         m_fetch.push(p, ready_ps);
     }
-    // Egress data pool reservations made ahead of their frames (RoCE: a segment's wire size is
+    // Egress pool reservations made ahead of their frames (RoCE: a segment's wire size is
     // reserved before its payload fetch, the frame queued once numbered): reserve, give back
-    // unused (a stale fetch), and queue a frame whose bytes are reserved, now. Its serialization
-    // end releases the reservation as for push_data().
-    void reserve_data(uint32_t bytes) { m_data_reserved += bytes; }
-    void release_data(uint32_t bytes) { m_data_reserved -= bytes; }
+    // unused (a stale fetch), and queue a frame whose bytes are reserved, now, in its class's
+    // queue. Its serialization end releases the reservation as for push_data().
+    void reserve_data(int cls, uint32_t bytes) { m_egress.reserve(cls, bytes); }
+    void release_data(int cls, uint32_t bytes) { m_egress.release(cls, bytes); }
     void push_reserved_data(packet* p)
     {
-        m_data_q.push_back(p);
+        queue_data(p);
         tx.kick();
     }
     // A frame through the PFC queue (a RoCE CNP): ahead of every class, in order with the PFC
@@ -138,13 +144,16 @@ public:
         m_pfc.push_frame(p);
         tx.kick();
     }
-    // A control frame, queued now.
+    // A control frame: queued now if the control class's egress pool has room for it (its
+    // reservation held until its serialization ends), else it waits, in order, for that room.
     void push_control(packet* p)
     {
-        if (m_count_pools) control_charged(p->wire_bytes);
-        m_control_q.push_back(p);
-        m_pfc.egress_changed();
-        tx.kick();
+        if (__builtin_expect(!m_control_wait.empty(), 0) ||
+            !m_egress.fits(m_cfg.control_traffic_class, p->wire_bytes)) {
+            m_control_wait.push_back(p);
+            return;
+        }
+        queue_control(p);
     }
     // An ACK held for the receiver's service time: queued at `due_ps` or behind the ACKs held
     // before it, whichever is later (ACKs leave in the order they were made).
@@ -166,10 +175,19 @@ public:
     const host_port_stats& stats() const { return m_stats; }
     // Connection-management frames received (handed to host_dma, not to the client).
     uint64_t connection_frames_received() const { return m_cm_received; }
-    uint32_t data_reserved() const { return m_data_reserved; }
-    // Queue depths in frames, for waveforms: data frames being fetched or waiting for the wire.
-    size_t control_queue_depth() const { return m_control_q.size(); }
-    size_t data_queue_depth() const { return m_fetch.size() + m_data_q.size(); }
+    // Data reservations of every class (the control class's control frames left out).
+    uint64_t data_reserved() const { return m_egress.total_reserved() - m_control_reserved; }
+    // Queue depths in frames, for waveforms: control frames queued or waiting for pool room;
+    // data frames being fetched or waiting for the wire, of every class.
+    size_t control_queue_depth() const { return m_control_q.size() + m_control_wait.size(); }
+    size_t data_queue_depth() const
+    {
+        size_t n = m_fetch.size();
+        for (const ring<packet*>& q : m_data_q) n += q.size();
+        return n;
+    }
+    // Frames waiting in class `cls`'s data queue for the wire.
+    size_t data_queue_depth(int cls) const { return m_data_q[size_t(cls)].size(); }
     size_t ack_hold_backlog() const { return m_ack_hold.size(); }
     port_scheduler& arbiter() { return m_arbiter; }
     const port_scheduler& arbiter() const { return m_arbiter; }
@@ -197,13 +215,15 @@ public:
     // The receive pool of `p`'s class (0: the class has none).
     uint64_t rx_pool_bytes(const packet& p) const { return m_rx_buf.pool_bytes(rx_class(p)); }
     const nic_rx_buffer& rx_buffer() const { return m_rx_buf; }
+    // Classes 0 .. rx_classes()-1 have a receive pool (IngressBufferManager PoolAllocationVector).
+    int rx_classes() const { return m_cfg.ingress.classes(); }
     // A bench without a host side holds `bytes` of class `cls` in the receive pool.
     void rx_preload(int cls, uint64_t bytes) { m_rx_buf.set_preload(cls, bytes); }
     const tx_class_scheduler& tx_scheduler() const { return m_tx_sched; }
 
     // net-buff-stats (asked before the run): from now on the pools' traffic is counted. The
-    // transmit pools as the record reads them: the data ring's reservations are the data class's
-    // pool (class 0), the control frames' (from queued to serialized) the control class's.
+    // transmit pools as the record reads them: each class's reservations, data and control
+    // frames (from queued to serialized) alike.
     void keep_buffer_stats()
     {
         m_count_pools = true;
@@ -215,8 +235,25 @@ public:
     void start_buffer_stats_interval(uint64_t now_ps);
 
 private:
-    void control_charged(uint32_t bytes);
-    uint64_t tx_occupancy(int c) const;
+    // A control frame into the control class's queue, its room reserved.
+    void queue_control(packet* p)
+    {
+        const int ctc = m_cfg.control_traffic_class;
+        m_egress.reserve(ctc, p->wire_bytes);
+        m_control_reserved += p->wire_bytes;
+        if (m_count_pools) m_tx_pools[size_t(ctc)].charged(p->wire_bytes, m_control_reserved);
+        m_control_q.push_back(p);
+        m_pfc.egress_changed();
+        tx.kick();
+    }
+    void admit_waiting_control();
+    void queue_data(packet* p)
+    {
+        const int cls = dscp::traffic_class(p->ip.dscp);
+        m_data_q[size_t(cls)].push_back(p);
+        m_data_waiting |= uint8_t(1u << cls);
+    }
+    uint64_t tx_occupancy(int c) const { return m_egress.reserved(c); }
     packet* next_frame();
     int rx_class(const packet& p) const
     {
@@ -227,7 +264,7 @@ private:
     void arm_rx_release();
     [[gnu::noinline, gnu::cold]] packet* next_pfc();
     [[gnu::noinline, gnu::cold]] sc_core::sc_time receive_pfc(packet& p);
-    [[gnu::always_inline]] inline packet* take(ring<packet*>& q);
+    [[gnu::always_inline]] inline packet* take(ring<packet*>& q, int cls, bool data);
     void frame_done();
     void received(packet* p);
 
@@ -246,18 +283,20 @@ private:
     pipeline_stage m_rx[k_rx_stages];
     bool m_rx_delays_only = true;  // every receive stage is a pure delay (the defaults)
     uint64_t m_rx_latency_ps = 0;
-    delay_line m_rx_pipeline;    // frame received -> out of the receive stages
-    delay_line m_ack_hold;       // ACKs held for the receiver's service time, in order
-    delay_line m_control_built;  // NACKs and probe answers until built: never behind ACKs
-    ring<packet*> m_control_q;
-    ring<packet*> m_data_q;
+    delay_line m_rx_pipeline;      // frame received -> out of the receive stages
+    delay_line m_ack_hold;         // ACKs held for the receiver's service time, in order
+    delay_line m_control_built;    // NACKs and probe answers until built: never behind ACKs
+    ring<packet*> m_control_q;     // the control class's control frames, their room reserved
+    ring<packet*> m_control_wait;  // control frames waiting for room in the control pool
+    std::array<ring<packet*>, k_tc_count> m_data_q;  // one data queue per traffic class
+    uint8_t m_data_waiting = 0;                      // bit c: class c's data queue holds a frame
+    uint8_t m_pooled = 0;  // bit c: class c has an egress pool (takes part in the turns)
     sent_frame m_wire;
     packet m_wire_copy;  // the frame on the wire, while observed (on_transmit)
     bool m_wire_copied = false;
-    uint32_t m_data_reserved = 0;
-    bool m_pool_blocked = false;
-    bool m_count_pools = false;  // net-buff-stats: the counters below are kept
-    uint64_t m_control_reserved = 0;
+    nic_egress_pools m_egress;
+    uint64_t m_control_reserved = 0;  // the control frames' part of the control class's pool
+    bool m_count_pools = false;       // net-buff-stats: the counters below are kept
     std::array<nic_pool_counters, k_tc_count> m_tx_pools{};
     bool m_observe_tx = false;
     uint64_t m_cm_received = 0;

@@ -35,6 +35,7 @@ public:
 
     // Whether class c takes part (it has an egress pool).
     bool has_pool(int c) const { return c < m_classes; }
+    uint8_t classes_mask() const { return m_classes_mask; }  // bit c: has_pool(c)
     queue_scheduling type() const { return m_type; }
     int turn() const { return m_turn; }  // the class whose turn it is (round robins)
 

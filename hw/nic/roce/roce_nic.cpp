@@ -23,7 +23,6 @@ nic_port_config port_config(const nic_context& ctx, const roce_nic_config& cfg)
     p.egress = cfg.egress;
     p.ingress = cfg.ingress;
     // The data ring stands for the data class: class 0's pool (the port has one data pool).
-    p.egress_data_pool_bytes = uint32_t(cfg.egress.pool_bytes(0));
     for (int t = 0; t < 8; ++t)
         p.ingress.pfc_enable[size_t(t)] = cfg.pfc_enable_vector[size_t(t)] == 1;
     for (int t = 0; t < cfg.ingress.classes(); ++t)
@@ -155,6 +154,7 @@ void roce_nic::start_message(queue_pair& qp, const pending_message& m)
     qp.message = m.id;
     qp.sent_reported = false;
     qp.data_class = m.traffic_class;
+    m_data_classes |= uint8_t(1u << m.traffic_class);
     qp.req.start_message(m.bytes, m.verb);
     make_ready(qp);
     kick_generation();
@@ -186,10 +186,21 @@ void roce_nic::kick_generation()
     m_gen_wake.notify(picoseconds(k_roce_generation_start_ps));
 }
 
-void roce_nic::on_pool_free()
+void roce_nic::on_pool_free(int traffic_class)
 {
     m_gen_blocked = false;
+    resume_class(traffic_class);
     kick_generation();
+}
+
+// With several data classes, the queue pairs of a class whose pool is full wait for it apart, in
+// their order, and go back to the head of the ready queue once it has drained to half.
+void roce_nic::resume_class(int traffic_class)
+{
+    m_waiting_classes &= uint8_t(~(1u << traffic_class));
+    ring<uint32_t>& w = m_pool_waiting[size_t(traffic_class)];
+    for (size_t i = w.size(); i-- > 0;) m_ready.push_front(w.at(i));
+    while (!w.empty()) w.pop_front();
 }
 
 void roce_nic::generate()
@@ -207,15 +218,26 @@ void roce_nic::generate()
             continue;
         }
         const uint32_t bytes = wire_size(packet_kind::roce_data, qp->req.next_payload());
-        if (port.pool_room() < bytes) {
-            // Generation stops until the pool has drained to half its size.
-            m_gen_blocked = true;
-            port.block_on_pool();
-            return;
+        const int tc = qp->data_class;
+        if (port.pool_room(tc) < bytes || ((m_waiting_classes >> tc) & 1u)) {
+            if (!several_data_classes()) {
+                // Generation stops until the pool has drained to half its size.
+                m_gen_blocked = true;
+                port.block_on_pool(tc);
+                return;
+            }
+            // Several data classes: only this class's generation stops, the others go on.
+            m_ready.pop_front();
+            m_pool_waiting[size_t(tc)].push_back(qp->qpn);
+            if (!((m_waiting_classes >> tc) & 1u)) {
+                m_waiting_classes |= uint8_t(1u << tc);
+                port.block_on_pool(tc);
+            }
+            continue;
         }
         m_ready.pop_front();
         const roce_segment s = qp->req.next_segment();
-        port.reserve_data(bytes);
+        port.reserve_data(tc, bytes);
         packet* p = m_pool.acquire();
         p->kind = packet_kind::roce_data;
         p->src_node = uint16_t(m_host);
@@ -224,7 +246,7 @@ void roce_nic::generate()
         p->wire_bytes = bytes;
         p->ip.src = m_ip;
         p->ip.dst = qp->dst_ip;
-        p->ip.dscp = dscp::make(qp->data_class, dscp::role::no_trim);  // CSn: class x 8
+        p->ip.dscp = dscp::make(uint8_t(tc), dscp::role::no_trim);  // CSn: class x 8
         p->ip.ecn = m_cfg.ecn.enable_ecn ? ecn::ect0 : ecn::not_ect;
         p->udp.src_port = qp->udp_src_port;
         p->udp.dst_port = wire::roce_udp_port;
@@ -273,7 +295,7 @@ void roce_nic::on_fetched(const fetch& f)
         ++m_counters.rdma_send_cnt;
     else
         ++m_counters.rdma_write_cnt;
-    m_queued.push_back({qp->qpn, p->bth.psn});
+    m_queued[dscp::traffic_class(p->ip.dscp)].push_back({qp->qpn, p->bth.psn});
     port.push_reserved_data(p);
     if (m_probe) m_probe->changed();
 }
@@ -281,8 +303,9 @@ void roce_nic::on_fetched(const fetch& f)
 void roce_nic::on_sent(const sent_frame& f)
 {
     if (!f.data) return;
-    const queued_data q = m_queued.front();
-    m_queued.pop_front();
+    ring<queued_data>& queued = m_queued[f.traffic_class];
+    const queued_data q = queued.front();
+    queued.pop_front();
     if (queue_pair* qp = find_qp(q.qpn)) {
         qp->req.sent(q.psn, now_ps());
         qp->rate.on_data_sent();
@@ -290,15 +313,18 @@ void roce_nic::on_sent(const sent_frame& f)
     if (m_probe) m_probe->changed();
 }
 
-void roce_nic::release_stale(const roce_requester::discard& d)
+void roce_nic::release_stale(const roce_requester::discard& d, int traffic_class)
 {
     if (!d.segments) return;
     m_counters.tx_payload_discards += d.segments;
-    port.release_data(uint32_t(d.payload_bytes + d.segments * wire::roce_data_overhead));
+    port.release_data(traffic_class,
+                      uint32_t(d.payload_bytes + d.segments * wire::roce_data_overhead));
     // The discarded reservations may be all the pool held (nothing left to drain it): below
     // half, generation may restart.
-    const uint64_t pool = uint64_t(port.pool_room()) + port.data_reserved();
-    if (m_gen_blocked && 2 * uint64_t(port.data_reserved()) <= pool) m_gen_blocked = false;
+    const nic_egress_pools& pools = port.egress_pools();
+    if (2 * uint64_t(pools.reserved(traffic_class)) > pools.pool_bytes(traffic_class)) return;
+    m_gen_blocked = false;
+    if ((m_waiting_classes >> traffic_class) & 1u) resume_class(traffic_class);
 }
 
 // After a rewind (a NAK or a timer expiry): stale payload discarded, the window empty, the queue
@@ -306,7 +332,7 @@ void roce_nic::release_stale(const roce_requester::discard& d)
 void roce_nic::rewind_done(queue_pair& qp, const roce_requester::discard& d)
 {
     ++m_counters.rtx;
-    release_stale(d);
+    release_stale(d, qp.data_class);
     stop_transport_timer(qp);
     make_ready(qp);
     kick_generation();

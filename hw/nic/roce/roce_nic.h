@@ -13,6 +13,7 @@
 // the choices the pages leave open.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -157,7 +158,7 @@ private:
     // nic_port_client.
     void on_receive(packet* p) override;
     void on_sent(const sent_frame& f) override;
-    void on_pool_free() override;
+    void on_pool_free(int traffic_class) override;
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override;
 
     // Sending side.
@@ -167,7 +168,7 @@ private:
     void kick_generation();
     void generate();
     void on_fetched(const fetch& f);
-    void release_stale(const roce_requester::discard& d);
+    void release_stale(const roce_requester::discard& d, int traffic_class);
     void rewind_done(queue_pair& qp, const roce_requester::discard& d);
     void complete(queue_pair& qp);
 
@@ -207,9 +208,17 @@ private:
     ring<uint32_t> m_ready;  // queue pairs with a segment to generate, in turn
     wakeup m_gen_wake{[this] { generate(); }};
     bool m_gen_pending = false;
-    bool m_gen_blocked = false;  // waiting for the egress data pool to drain to half
+    bool m_gen_blocked = false;  // one data class: waiting for its pool to drain to half
+    // Several data classes: a class whose pool is full holds back only its own queue pairs.
+    uint8_t m_data_classes = 0;     // bit c: a message of class c was started
+    uint8_t m_waiting_classes = 0;  // bit c: class c's queue pairs wait for its pool
+    std::array<ring<uint32_t>, k_tc_count> m_pool_waiting;
+    bool several_data_classes() const { return (m_data_classes & (m_data_classes - 1)) != 0; }
+    void resume_class(int traffic_class);
     timed_fifo<fetch> m_fetches;
-    ring<queued_data> m_queued;
+    // Data frames queued in the port, per traffic class (each class's queue is a FIFO; classes
+    // pass one another).
+    std::array<ring<queued_data>, k_tc_count> m_queued;
 
     deadline_heap<timer> m_timers;
     wakeup m_timer_wake{[this] { on_timer(); }};

@@ -47,9 +47,29 @@ void pds_scheduler::prefetch_room_freed()
     m_prefetch_waiting.clear();
 }
 
-pds_decision pds_scheduler::decide(uint32_t pool_room)
+bool pds_scheduler::wait_for_pool(uint32_t g, int tc)
 {
-    if (m_prefetch) return decide_prefetch(pool_room);
+    if (!several_data_classes()) return false;
+    m_ready.pop_front();  // still queued: enqueue() leaves it where it waits
+    m_pool_waiting[size_t(tc)].push_back(g);
+    if (!((m_waiting_classes >> tc) & 1u)) {
+        m_waiting_classes |= uint8_t(1u << tc);
+        m_new_waits |= uint8_t(1u << tc);
+    }
+    return true;
+}
+
+void pds_scheduler::pool_freed(int tc)
+{
+    m_waiting_classes &= uint8_t(~(1u << tc));
+    ring<uint32_t>& w = m_pool_waiting[size_t(tc)];
+    for (size_t i = w.size(); i-- > 0;) m_ready.push_front(w.at(i));
+    while (!w.empty()) w.pop_front();
+}
+
+pds_decision pds_scheduler::decide(const nic_egress_pools& pools)
+{
+    if (m_prefetch) return decide_prefetch(pools);
     pds_decision d;
     size_t attempts = m_ready.size();
     while (attempts-- > 0 && !m_ready.empty()) {
@@ -63,8 +83,10 @@ pds_decision pds_scheduler::decide(uint32_t pool_room)
             uint32_t payload;
             if (r) {
                 payload = r->payload;
+                d.traffic_class = m_messages[r->message].traffic_class;
             } else {
                 const uet_message& m = m_messages[p.message];
+                d.traffic_class = m.traffic_class;
                 if (!m.has_new_data()) continue;
                 // The fetch test: a new segment is fetched only while the bytes fetched and
                 // not yet acknowledged are at most the window (lost packets waiting for their
@@ -87,8 +109,11 @@ pds_decision pds_scheduler::decide(uint32_t pool_room)
             g.queued = false;
             continue;
         }
-        if (d.payload + m_wire_overhead > pool_room) {
-            d.what = pds_decision::kind::blocked_on_pool;  // the group stays at the head
+        // The egress pool of the packet's own class.
+        if (d.payload + m_wire_overhead > pools.room(d.traffic_class) ||
+            (m_waiting_classes && ((m_waiting_classes >> d.traffic_class) & 1u))) {
+            if (wait_for_pool(gi, d.traffic_class)) continue;  // the next group's turn
+            d.what = pds_decision::kind::blocked_on_pool;      // the group stays at the head
             d.group = gi;
             d.pdc = chosen;
             return d;
@@ -103,7 +128,7 @@ pds_decision pds_scheduler::decide(uint32_t pool_room)
     return pds_decision{};
 }
 
-pds_decision pds_scheduler::decide_prefetch(uint32_t pool_room)
+pds_decision pds_scheduler::decide_prefetch(const nic_egress_pools& pools)
 {
     pds_decision d;
     size_t attempts = m_ready.size();
@@ -120,13 +145,18 @@ pds_decision pds_scheduler::decide_prefetch(uint32_t pool_room)
             sent_packet* r = p.st.peek_retransmission();
             pds_decision::kind what = pds_decision::kind::send;
             uint32_t payload;
+            uint32_t message;
             if (r) {
                 payload = r->payload;
+                message = r->message;
             } else if (p.prefetch.ready()) {
                 // Committed when it fits the window in flight (the wire test).
-                payload = p.st.find(p.prefetch.oldest().psn)->payload;
+                const sent_packet* c = p.st.find(p.prefetch.oldest().psn);
+                payload = c->payload;
+                message = c->message;
                 what = pds_decision::kind::commit;
             } else {
+                message = p.message;
                 const uet_message& m = m_messages[p.message];
                 if (!m.has_new_data()) continue;
                 // Before the fetch the window is checked only for the bytes fetched.
@@ -143,6 +173,7 @@ pds_decision pds_scheduler::decide_prefetch(uint32_t pool_room)
                 continue;
             chosen = &p;
             d.what = what;
+            d.traffic_class = m_messages[message].traffic_class;
             d.retransmission = r;
             d.payload = payload;
             g.turn = (g.turn + k + 1) % std::max<size_t>(1, g.pdcs.size());
@@ -161,8 +192,11 @@ pds_decision pds_scheduler::decide_prefetch(uint32_t pool_room)
             }
             continue;
         }
-        if (d.what != pds_decision::kind::fetch && d.payload + m_wire_overhead > pool_room) {
-            d.what = pds_decision::kind::blocked_on_pool;  // the group stays at the head
+        if (d.what != pds_decision::kind::fetch &&
+            (d.payload + m_wire_overhead > pools.room(d.traffic_class) ||
+             (m_waiting_classes && ((m_waiting_classes >> d.traffic_class) & 1u)))) {
+            if (wait_for_pool(gi, d.traffic_class)) continue;  // the next group's turn
+            d.what = pds_decision::kind::blocked_on_pool;      // the group stays at the head
             d.group = gi;
             d.pdc = chosen;
             return d;

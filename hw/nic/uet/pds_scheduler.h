@@ -8,10 +8,12 @@
 // blocks, or that nothing may go); the NIC does it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "hw/common/ring.h"
+#include "hw/nic/common/nic_egress_pools.h"
 #include "hw/nic/uet/pdc_table.h"
 #include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/uet_message_table.h"
@@ -22,7 +24,7 @@ struct pds_decision
 {
     enum class kind : uint8_t {
         idle,             // no ready group may send now
-        blocked_on_pool,  // the head group's packet does not fit the egress data pool
+        blocked_on_pool,  // the head group's packet does not fit its class's egress pool
         send,             // send from `pdc` of `group` (out of the ring now)
         fetch,            // prefetch buffer: fetch `pdc`'s next segment into it (no wire yet)
         commit,           // prefetch buffer: `pdc`'s oldest fetched payload to the wire
@@ -32,6 +34,7 @@ struct pds_decision
     sender_pdc* pdc = nullptr;
     sent_packet* retransmission = nullptr;  // nullptr: the message's next new packet
     uint32_t payload = 0;
+    uint8_t traffic_class = 0;  // the packet's message's class: its egress pool and queue
 };
 
 class pds_scheduler
@@ -47,8 +50,8 @@ public:
     // tail for a new message), unless it is in already or dead.
     void enqueue(uint32_t g, bool at_head);
     // One pass over the ready groups, as many as are queued: groups that may not send leave the
-    // ring until enqueued again. `pool_room` is the egress data pool's free bytes.
-    pds_decision decide(uint32_t pool_room);
+    // ring until enqueued again. `pools`: the egress pools, the packet's class's is checked.
+    pds_decision decide(const nic_egress_pools& pools);
     // After the NIC sent decide()'s packet: the group goes back to the tail if it has more.
     void sent(uint32_t g)
     {
@@ -63,8 +66,28 @@ public:
     bool empty() const { return m_ready.empty(); }
     size_t ready() const { return m_ready.size(); }
 
+    // A message of class `traffic_class` was posted. With one data class, a packet its pool
+    // cannot hold stops every group (blocked_on_pool); with several, only its own class's: the
+    // group waits apart for that pool, and the others go on.
+    void data_class_used(int traffic_class) { m_data_classes |= uint8_t(1u << traffic_class); }
+    // The classes whose pools groups started waiting for since the last call (the NIC blocks on
+    // them).
+    uint8_t take_new_pool_waits()
+    {
+        const uint8_t n = m_new_waits;
+        m_new_waits = 0;
+        return n;
+    }
+    // Class `traffic_class`'s pool drained to half: its waiting groups go back to the head of
+    // the ring, in their order.
+    void pool_freed(int traffic_class);
+
 private:
-    pds_decision decide_prefetch(uint32_t pool_room);
+    pds_decision decide_prefetch(const nic_egress_pools& pools);
+    bool several_data_classes() const { return (m_data_classes & (m_data_classes - 1)) != 0; }
+    // The head group's packet of class `tc` does not fit its pool (or the class waits already):
+    // true when it waits apart (several classes), false when every group stops (one class).
+    bool wait_for_pool(uint32_t g, int tc);
 
     pdc_table& m_pdcs;
     const uet_message_table& m_messages;
@@ -74,6 +97,10 @@ private:
     ring<uint32_t> m_ready;
     prefetch_buffer* m_prefetch;               // marked blocked when a fetch finds it full
     std::vector<uint32_t> m_prefetch_waiting;  // groups a full prefetch buffer held back
+    uint8_t m_data_classes = 0;                // bit c: a message of class c was posted
+    uint8_t m_waiting_classes = 0;             // bit c: groups wait for class c's pool
+    uint8_t m_new_waits = 0;
+    std::array<ring<uint32_t>, k_tc_count> m_pool_waiting;  // the groups waiting, per class
 };
 
 }  // namespace uetsim

@@ -21,7 +21,6 @@ nic_port_config port_config(const nic_context& ctx, const uet_nic_config& cfg)
     c.host = ctx.host;
     c.ip = ctx.ip;
     c.control_traffic_class = cfg.control_traffic_class;
-    c.egress_data_pool_bytes = uint32_t(cfg.egress.pool_bytes(0));  // data: class 0's pool
     c.egress = cfg.egress;
     c.ingress = cfg.ingress;
     for (int t = 0; t < 8; ++t)
@@ -113,6 +112,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.dst = dst_host;
     m.bytes = bytes;
     m.traffic_class = traffic_class;
+    m_scheduler.data_class_used(traffic_class);
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
     const uint64_t slot = m_messages.add(m);
     if (queue_pair == k_no_queue_pair) ++m_counters.wqes_created;  // a doorbell counts the others
@@ -215,10 +215,15 @@ void uet_nic::schedule()
             return;
         }
     }
-    const pds_decision d = m_scheduler.decide(port.pool_room());
+    const pds_decision d = m_scheduler.decide(port.egress_pools());
+    // Several data classes: groups whose class's pool is full wait apart until it drains.
+    if (uint8_t w = m_scheduler.take_new_pool_waits(); __builtin_expect(w != 0, 0))
+        for (int c = 0; c < k_tc_count; ++c)
+            if ((w >> c) & 1u) port.block_on_pool(c);
     if (d.what == pds_decision::kind::idle) return;
     if (d.what == pds_decision::kind::blocked_on_pool) {
-        port.block_on_pool();  // the group stays at the head until the pool drains to half
+        // The group stays at the head until its class's pool drains to half.
+        port.block_on_pool(d.traffic_class);
         return;
     }
     pdc_group& g = m_pdcs.group(d.group);

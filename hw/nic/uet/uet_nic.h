@@ -140,7 +140,11 @@ private:
     // nic_port_client.
     void on_receive(packet* p) override;
     void on_sent(const sent_frame& f) override;
-    void on_pool_free() override { kick_scheduler(); }
+    void on_pool_free(int traffic_class) override
+    {
+        m_scheduler.pool_freed(traffic_class);
+        kick_scheduler();
+    }
     void on_transmit(const packet& p) override;
     uint64_t context_ready(const packet& p, uint64_t at_ps) override;
 

@@ -19,7 +19,9 @@ nic_port_config port_config(const nic_context& ctx, const echo_nic_config& cfg)
     nic_port_config p;
     p.host = ctx.host;
     p.ip = ctx.ip;
-    p.egress_data_pool_bytes = cfg.egress_pool_bytes;
+    // Every class's egress pool is EgressPoolSize.
+    p.egress.total_buffer_bytes = cfg.egress_pool_bytes;
+    p.egress.pool_allocation.fill(1.0);
     p.pfc.ip = ctx.ip;
     return p;
 }
@@ -53,8 +55,8 @@ void echo_nic::send()
         message& m = m_messages.at(m_waiting.front());
         const uint32_t payload = uint32_t(std::min<uint64_t>(m_cfg.mss, m.bytes - m.next_offset));
         const uint32_t wire = wire_size(packet_kind::raw_data, payload);
-        if (port.pool_room() < wire) {
-            port.block_on_pool();
+        if (port.pool_room(m.traffic_class) < wire) {
+            port.block_on_pool(m.traffic_class);
             return;
         }
         packet* p = m_pool.acquire();

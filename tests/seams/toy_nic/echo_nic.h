@@ -46,7 +46,7 @@ private:
 
     void on_receive(packet* p) override;
     void on_sent(const sent_frame& f) override { (void)f; }
-    void on_pool_free() override { send(); }
+    void on_pool_free(int) override { send(); }
     // Queues the next segments while the egress data pool has room.
     void send();
 

@@ -21,7 +21,7 @@ void add_echo_nic_keys(config::scenario_schema& s)
     k.bytes(
         "EchoNic.EgressPoolSize", [cfg](auto& o) -> auto& { return cfg(o).egress_pool_bytes; },
         {9106, config::u32_max},
-        "Transmit pool of the data class: a data packet holds its wire size from its payload "
+        "Transmit pool of each traffic class: a packet holds its wire size from its payload "
         "fetch until serialized.");
 }
 
