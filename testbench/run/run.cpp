@@ -419,9 +419,10 @@ run_summary simulation::run()
         m->manifest_path, {sc, m->opts.resolved_scenario, s, fab, m->app.get(), m->files});
     fab.close_rtl_blocks();
     if (!s.output_error.empty())
-        throw run_input_error("record " + s.output_error + fmt::format("; the run stopped at simulated time {} s and its manifest says "
-                                          "\"output_error\"",
-                                          s.sim_time_s));
+        throw run_input_error(
+            fmt::format("record {}; the run stopped at simulated time {} s and its manifest says "
+                        "\"output_error\"",
+                        s.output_error, s.sim_time_s));
     if (!manifest_written)
         throw run_input_error("the manifest '" + m->manifest_path +
                               "' could not be written; the records beside it are partial");
