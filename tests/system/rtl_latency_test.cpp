@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/rtl_scenario.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim::test;
@@ -25,20 +26,8 @@ namespace {
 
 std::string failing_link_scenario()
 {
-    std::string y =
-        "Simulation: {Name: rtl, StopTime: 20ms}\n"
-        "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}\n"
-        "UetNic: {PacketSprayingType: Recycled Entropy Packet Spraying}\n"
-        "Faults:\n"
-        "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
-        "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 100Gbps}\n"
-        "  - {At: 30us, Link: leaf1-spine5, Action: down}\n"
-        "Records: {UetMonitor: true}\n"
-        "Flows:\n";
-    for (int i = 0; i < 8; ++i)
-        y += "  - {Src: " + std::to_string(i) + ", Dst: " + std::to_string(8 + i) +
-             ", Bytes: 2MiB}\n";
-    return y;
+    return cross_leaf_reps_scenario("rtl", "2MiB", "",
+                                    "  - {At: 30us, Link: leaf1-spine5, Action: down}\n");
 }
 
 // The run's manifest after checking that it ended with exit code 0 and a clean scoreboard.
@@ -183,14 +172,8 @@ TEST(rtl_latency, a_stage_below_the_blocks_latency_is_exit_2_naming_both_numbers
          "cycles, Rtl[host1*].EntropyLoadBalancer: both on host1, host10..host15); allowed: auto "
          "or 2..100000"},
     };
-    for (const auto& [sets, message] : cases) {
-        std::vector<std::string> args = {"run", file, "--quiet", "--out", dir + "/o"};
-        for (const auto& set : sets) args.insert(args.end(), {"--set", set});
-        const command_result r = run_uetsim(args);
-        EXPECT_EQ(r.exit_code, 2) << sets.back();
-        EXPECT_NE(r.err.find(message), std::string::npos) << sets.back() << ": " << r.err;
-        EXPECT_FALSE(std::filesystem::exists(dir + "/o/rtl-manifest.json")) << sets.back();
-    }
+    for (const auto& [sets, message] : cases)
+        expect_refused(file, dir + "/o", sets, message, "rtl-manifest.json");
     // Model mode, and rtl on the other hosts only: the number is the stage's.
     const json s =
         inspect(file, {"UetNic.EntropyLookupCycles=1", "UetNic[host3].SackUpdateCycles=0",

@@ -28,6 +28,7 @@
 #include "rtl/entropy_lb/entropy_lb_rtl.h"
 #include "sim/cli.h"
 #include "testbench/elab/rtl_blocks.h"
+#include "tests/support/rtl_scenario.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;
@@ -42,19 +43,7 @@ const std::string fakes = UETSIM_FAKE_RTL_LIBRARY_DIR;  // tests/rtl/library/fak
 
 std::string scenario_text(const std::string& extra = "")
 {
-    std::string y =
-        "Simulation: {Name: lib, StopTime: 20ms}\n"
-        "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}\n"
-        "UetNic: {PacketSprayingType: Recycled Entropy Packet Spraying}\n"
-        "Faults:\n"
-        "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
-        "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 100Gbps}\n"
-        "Records: {UetMonitor: true}\n" +
-        extra + "Flows:\n";
-    for (int i = 0; i < 8; ++i)
-        y += "  - {Src: " + std::to_string(i) + ", Dst: " + std::to_string(8 + i) +
-             ", Bytes: 512KiB}\n";
-    return y;
+    return cross_leaf_reps_scenario("lib", "512KiB", extra);
 }
 
 command_result run(const std::string& file, const std::string& out,
@@ -210,12 +199,8 @@ TEST(rtl_library, a_library_that_does_not_fit_exits_2_naming_what_is_wrong)
              "/entropy_lb.so' is a library for EntropyLoadBalancer (top module entropy_lb), not "
              "for SackTracker"},
     };
-    for (const auto& [sets, message] : cases) {
-        const command_result r = run(file, dir + "/o", sets);
-        EXPECT_EQ(r.exit_code, 2) << sets.back() << ": " << r.err;
-        EXPECT_NE(r.err.find(message), std::string::npos) << sets.back() << ": " << r.err;
-        EXPECT_FALSE(fs::exists(dir + "/o/lib-manifest.json")) << sets.back();
-    }
+    for (const auto& [sets, message] : cases)
+        expect_refused(file, dir + "/o", sets, message, "lib-manifest.json");
 }
 
 // rtl-build checks the Verilated ports against the contract before compiling anything: a

@@ -24,6 +24,7 @@
 #include "rtl/flow_hash/flow_hash_rtl.h"
 #include "sim/cli.h"
 #include "testbench/elab/rtl_blocks.h"
+#include "tests/support/rtl_scenario.h"
 #include "tests/support/run_uetsim.h"
 
 using namespace uetsim;
@@ -34,19 +35,7 @@ namespace {
 
 std::string scenario_text(const std::string& extra = "")
 {
-    std::string y =
-        "Simulation: {Name: rtl, StopTime: 20ms}\n"
-        "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8, LinkRate: 400Gbps}\n"
-        "UetNic: {PacketSprayingType: Recycled Entropy Packet Spraying}\n"
-        "Faults:\n"
-        "  - {At: 20us, Link: leaf0-spine0, Action: degrade, Rate: 100Gbps}\n"
-        "  - {At: 20us, Link: leaf1-spine0, Action: degrade, Rate: 100Gbps}\n"
-        "Records: {UetMonitor: true}\n" +
-        extra + "Flows:\n";
-    for (int i = 0; i < 8; ++i)
-        y += "  - {Src: " + std::to_string(i) + ", Dst: " + std::to_string(8 + i) +
-             ", Bytes: 2MiB}\n";
-    return y;
+    return cross_leaf_reps_scenario("rtl", "2MiB", extra);
 }
 
 json run_ok(const std::string& file, const std::string& out, std::vector<std::string> sets)
@@ -265,14 +254,8 @@ TEST(rtl_modes, bad_values_exit_2_and_the_old_key_is_an_alias)
          "Rtl[host3].FlowHash: 'host3' matches no switch of this topology (Rtl.FlowHash is a "
          "block of the switches)"},
     };
-    for (const auto& [sets, message] : cases) {
-        std::vector<std::string> args = {"run", file, "--quiet", "--out", dir + "/o"};
-        for (const auto& set : sets) args.insert(args.end(), {"--set", set});
-        const command_result r = run_uetsim(args);
-        EXPECT_EQ(r.exit_code, 2) << sets.front();
-        EXPECT_NE(r.err.find(message), std::string::npos) << sets.front() << ": " << r.err;
-        EXPECT_FALSE(std::filesystem::exists(dir + "/o/rtl-manifest.json")) << sets.front();
-    }
+    for (const auto& [sets, message] : cases)
+        expect_refused(file, dir + "/o", sets, message, "rtl-manifest.json");
     const command_result r =
         run_uetsim({"inspect", file, "--json", "--set", "Switch.RtlFlowHashLockstep=true"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
