@@ -12,6 +12,7 @@
 #include "testbench/records/ecn_pfc_stats_record.h"
 #include "testbench/records/flow_perf_record.h"
 #include "testbench/records/lb_stats_record.h"
+#include "testbench/records/link_stats_record.h"
 #include "testbench/records/nd_stats_record.h"
 #include "testbench/records/net_buff_stats_record.h"
 #include "testbench/records/nic_pipeline_record.h"
@@ -49,6 +50,7 @@ std::vector<const record_def*>& registry()
         &net_buff_stats_record(),
         &topology_report_record(),
         &tier_hop_record(),
+        &link_stats_record(),
         &cpu_mem_stats_record(),
         &rdma_perf_record(),
         &beacon_record(),

@@ -1,0 +1,142 @@
+// link-stats: its column table, its registry declaration and the sampler that reads each link's
+// ends and counters.
+#include "testbench/records/link_stats_record.h"
+
+#include <string>
+#include <vector>
+
+#include "testbench/elab/fabric.h"
+#include "testbench/records/periodic_open_record.h"
+
+namespace uetsim {
+
+namespace {
+
+using row = link_stats_row;
+
+class link_stats_open : public periodic_open_record<row>
+{
+public:
+    link_stats_open(record_context& ctx, const std::string& path)
+        : periodic_open_record(ctx.clocks.periodic, path, link_stats_columns())
+        , m_sc(ctx.sc)
+        , m_fab(ctx.fab)
+        , m_last_bytes(2 * ctx.fab.link_count(), 0)
+    {
+    }
+
+private:
+    // What the port at one end of a link started: its transmitter's counts.
+    void sent(uint32_t device_index, uint32_t port, uint64_t& frames, uint64_t& bytes) const
+    {
+        const device& d = m_fab.topo().devices[device_index];
+        if (d.kind == device_kind::host) {
+            const host_port_stats h = m_fab.host_stats(d.index);
+            frames = h.tx_packets, bytes = h.tx_bytes;
+        } else {
+            const switch_port& sp = m_fab.switch_at(d.index).port(port);
+            frames = sp.tx.packets(), bytes = sp.tx.bytes();
+        }
+    }
+
+    void write(double now) override
+    {
+        const topology& t = m_fab.topo();
+        const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
+        const double interval = now - m_last_s;
+        for (size_t i = 0; i < t.links.size(); ++i) {
+            const link_spec& l = t.links[i];
+            for (int d = 0; d < 2; ++d) {
+                row r;
+                r.time_utc = utc;
+                r.sim_time_s = now;
+                r.spec = &l;
+                r.lk = &m_fab.link_at(i);
+                r.dir = link::direction(d);
+                const bool a = d == link::a_to_b;
+                r.from = &t.devices[a ? l.a_device : l.b_device];
+                r.to = &t.devices[a ? l.b_device : l.a_device];
+                sent(a ? l.a_device : l.b_device, a ? l.a_port : l.b_port, r.frames, r.bytes);
+                uint64_t& last = m_last_bytes[2 * i + size_t(d)];
+                r.interval_bytes = r.bytes - last;
+                r.interval_s = interval;
+                last = r.bytes;
+                m_csv.write(r);
+            }
+        }
+        m_last_s = now;
+    }
+
+    const scenario& m_sc;
+    fabric& m_fab;
+    std::vector<uint64_t> m_last_bytes;  // per link and direction, at the previous row
+    double m_last_s = 0;
+};
+
+const char* direction_name(link::direction d)
+{
+    return d == link::a_to_b ? "a_to_b" : "b_to_a";
+}
+
+}  // namespace
+
+const column_table<link_stats_row>& link_stats_columns()
+{
+    static const column_table<row> c = {
+        {"time_utc", "see above", UETSIM_CELL(row, r.time_utc)},
+        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(row, r.sim_time_s)},
+        {"link_name", "the link, e.g. `leaf0-spine2` (as in nd-stats and topology-report)",
+         UETSIM_CELL(row, r.spec->name)},
+        {"direction", "`a_to_b` (from the end nearer the hosts, A, up to B) or `b_to_a`",
+         UETSIM_CELL(row, direction_name(r.dir))},
+        {"from", "the sending device, e.g. `leaf0`", UETSIM_CELL(row, r.from->name)},
+        {"to", "the receiving device", UETSIM_CELL(row, r.to->name)},
+        {"rate_Gbps", "the link's nominal rate, /10⁹ bit/s",
+         UETSIM_CELL(row, r.lk->nominal_rate_bps() / 1e9)},
+        {"frames",
+         "frames the sending port started on this direction since the start (nd-stats' "
+         "`total_packets_tx` of that port)",
+         UETSIM_CELL(row, r.frames)},
+        {"bytes", "their bytes on the wire (Ethernet frame with FCS) since the start",
+         UETSIM_CELL(row, r.bytes)},
+        {"interval_bytes", "the same since the previous row", UETSIM_CELL(row, r.interval_bytes)},
+        {"tx_rate_Gbps", "interval bytes × 8 / interval length, /10⁹",
+         UETSIM_CELL(row,
+                     r.interval_s > 0 ? double(r.interval_bytes) * 8 / r.interval_s / 1e9 : 0.0)},
+        {"corrupted",
+         "frames that arrived with a bit error (`Link.BitErrorRate`) and failed the receiving "
+         "end's FCS check since the start (the manifest's `fcs_errors`)",
+         UETSIM_CELL(row, r.lk->fcs_errors(r.dir))},
+        {"lost", "frames lost on a down direction or to a `Faults` loss since the start",
+         UETSIM_CELL(row, r.lk->frames_lost(r.dir))},
+    };
+    return c;
+}
+
+const record_def& link_stats_record()
+{
+    static const record_def d = [] {
+        record_def r;
+        r.name = "link-stats";
+        r.enabled_position = 25;
+        r.on_by_default = false;
+        r.when = "when `Records.Enabled` lists it (not by default)";
+        r.intro =
+            "Two rows per link (in link order: `a_to_b`, then `b_to_a`) every\n"
+            "`Simulation.NDStatsReportInterval`, with nd-stats' timing (a last set for the "
+            "partial interval when\nthe run ends): what the sending end put on the wire and what "
+            "the receiving end dropped\n([link-layer.md](link-layer.md)).";
+        r.columns = column_docs(link_stats_columns());
+        r.notes =
+            "A frame counts in `frames` when it starts serializing, as in nd-stats; a corrupted "
+            "frame counts\nin both `frames` and `corrupted`.";
+        r.applies = [](const record_context&) { return true; };
+        r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
+            return std::make_unique<link_stats_open>(ctx, path);
+        };
+        return r;
+    }();
+    return d;
+}
+
+}  // namespace uetsim

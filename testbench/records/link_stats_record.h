@@ -1,0 +1,36 @@
+// The link-stats record: every link, each direction, every Simulation.NDStatsReportInterval: what
+// the sending end put on the wire and what the receiving end's FCS check dropped (docs/
+// link-layer.md). A row reads the link and its ends' counters; nothing is counted per frame for
+// it. A column that reads a new counter of the link is one line in link_stats_columns().
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "hw/link/link.h"
+#include "testbench/elab/topology.h"
+#include "testbench/records/column_table.h"
+#include "testbench/records/record_registry.h"
+
+namespace uetsim {
+
+// One link direction at the row's time.
+struct link_stats_row
+{
+    std::string_view time_utc;
+    double sim_time_s = 0;
+    const link_spec* spec = nullptr;
+    const link* lk = nullptr;
+    link::direction dir = link::a_to_b;
+    const device* from = nullptr;  // the sending end
+    const device* to = nullptr;
+    uint64_t frames = 0;  // started by the sending end's port, since the start
+    uint64_t bytes = 0;
+    uint64_t interval_bytes = 0;
+    double interval_s = 0;
+};
+
+const column_table<link_stats_row>& link_stats_columns();
+const record_def& link_stats_record();
+
+}  // namespace uetsim
