@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/topology.h"
 #include "testbench/traffic/chakra/collective_plan.h"
 
@@ -263,7 +264,7 @@ void add_chakra_keys(scenario_schema& s)
                            " is given with RdmaApplication.Enabled: true: the Chakra workload "
                            "is the only application of its run");
              sc.rdma.enabled = false;
-             if (sc.nic.type == nic_kind::raw)
+             if (fabric_nic(sc, host_count(sc.topology)).type == nic_kind::raw)
                  fail_rule(std::string("Nic.Type is raw but ") + what +
                            " sends its transfers as RDMA WRITEs: set Nic.Type: uet or roce");
              c.traffic_class = sc.rdma.data_tc;

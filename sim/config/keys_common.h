@@ -51,6 +51,8 @@ void add_rdma_application_keys(scenario_schema& s);
 void add_flows_keys(scenario_schema& s);
 void add_chakra_keys(scenario_schema& s);
 void add_faults_keys(scenario_schema& s);
+// After Flows, the application and Chakra: the rules of a fabric of more than one Nic.Type.
+void add_mixed_fabric_rules(scenario_schema& s);
 void add_records_keys(scenario_schema& s);
 void add_capture_keys(scenario_schema& s);
 void add_trace_keys(scenario_schema& s);

@@ -2,6 +2,7 @@
 // Faults and Capture against the topology.
 #include "sim/config/keys_common.h"
 
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/topology.h"
 
 namespace uetsim::config {
@@ -70,9 +71,10 @@ void add_faults_keys(scenario_schema& s)
                  if (f.action == fault_action::degrade && f.rate_bps <= 0)
                      fail_rule(name + ": Action degrade needs a Rate, e.g. Rate: 100Gbps");
                  if ((f.action == fault_action::pause || f.action == fault_action::resume) &&
-                     sc.nic.type == nic_kind::raw &&
                      t.devices[t.links[size_t(t.find_link(f.link))].a_device].kind ==
-                         device_kind::host)
+                         device_kind::host &&
+                     host_nic_kind(sc, t.links[size_t(t.find_link(f.link))].a_device) ==
+                         nic_kind::raw)
                      fail_rule(name + ".Action: " +
                                (f.action == fault_action::pause ? "pause" : "resume") +
                                " on the host link " + f.link +

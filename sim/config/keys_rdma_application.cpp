@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/traffic/app/placement.h"
 #include "testbench/traffic/app/timeline.h"
 #include "testbench/elab/topology.h"
@@ -68,7 +69,7 @@ void add_rdma_application_keys(scenario_schema& s)
              if (!given.count(enabled))
                  app.enabled = sc.flows.messages.empty() && !sc.chakra.enabled();
              if (!app.enabled) return;
-             if (sc.nic.type == nic_kind::raw)
+             if (fabric_nic(sc, host_count(sc.topology)).type == nic_kind::raw)
                  fail_rule(
                      "Nic.Type is raw but the RDMA application needs NICs: set Nic.Type: uet, or "
                      "give Flows and RdmaApplication.Enabled: false");

@@ -2,8 +2,11 @@
 // the rules that tie the host count to the shape.
 #include "sim/config/keys_common.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/elab/scale_estimate.h"
 #include "testbench/elab/topology.h"
@@ -29,10 +32,14 @@ std::string gigabytes(uint64_t bytes)
 void check_memory(const scenario& sc, uint64_t memory)
 {
     const topology_config& t = sc.topology;
-    const uint64_t per_host = nic_type_of(sc.nic).bytes_per_host;
+    // A mixed fabric (Nic[glob].Type) at its largest type's bytes per host: a bound.
+    const bool raw = fabric_nic(sc, host_count(t)).type == nic_kind::raw;
+    uint64_t per_host = 0;
+    for (const nic_kind k : nic_kinds_in_use(sc, host_count(t)))
+        per_host = std::max(per_host, find_nic_type(k)->bytes_per_host);
     const scale_estimate need = estimate_scale(t, per_host);
     if (memory == 0 || need.bytes <= memory) return;
-    const char* nic = sc.nic.type == nic_kind::raw ? "raw" : "with NICs";
+    const char* nic = raw ? "raw" : "with NICs";
     std::string key, value, fits;
     if (t.kind == topology_kind::fat_tree) {
         key = "Topology.K";
@@ -67,7 +74,7 @@ void check_memory(const scenario& sc, uint64_t memory)
         "{}: {} needs about {} of memory ({} hosts {}, {} switch ports), more than this "
         "machine's {}: {}{}",
         key, value, gigabytes(need.bytes), need.hosts, nic, need.switch_ports, gigabytes(memory),
-        fits, sc.nic.type == nic_kind::raw ? "" : " (Nic.Type raw needs less per host)"));
+        fits, raw ? "" : " (Nic.Type raw needs less per host)"));
 }
 
 }  // namespace

@@ -70,7 +70,10 @@ scenario_schema build()
          "The links: propagation delays by tier, and each link's rate, delay and bit error "
          "rate (Link[glob] by link name, e.g. Link[leaf0-spine*]).",
          instance_kind::links},
-        {"Nic", false, "What sits at each host's network port."},
+        {"Nic", false,
+         "What sits at each host's network port (Nic[glob].Type by host name, e.g. "
+         "Nic[host[4-7]]: a fabric of RoCE and UET NICs).",
+         instance_kind::hosts},
         {"Switch", false, "Every fabric switch (the switch pages' attributes).",
          instance_kind::switches},
         {"UetNic", false, "The UET NIC, its PDS manager and packet spraying.",
@@ -125,6 +128,7 @@ scenario_schema build()
     add_flows_keys(s);
     add_chakra_keys(s);  // after the application's rule: it turns the application off
     add_faults_keys(s);
+    add_mixed_fabric_rules(s);
     add_records_keys(s);
     add_trace_keys(s);
     add_rtl_keys(s);

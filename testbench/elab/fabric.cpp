@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "hw/kernel/time.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 
@@ -38,7 +39,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                          nullptr);
     }
 
-    if (sc.nic.type == nic_kind::raw) {
+    // Raw ports never share a fabric with NICs (the rules refuse it): host 0's type decides.
+    if (host_nic_kind(sc, 0) == nic_kind::raw) {
         std::vector<flow_host*> hosts;
         for (uint32_t h = 0; h < m_topo.hosts; ++h) {
             m_hosts.push_back(std::make_unique<flow_host>(

@@ -9,6 +9,7 @@
 #include "hw/nic/uet/uet_nic.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "testbench/elab/fabric_rtt.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/instance_config.h"
 #include "tlm/dscp.h"
 #include "testbench/elab/scale_estimate.h"
@@ -43,8 +44,10 @@ std::string some_names(const std::vector<std::string>& names)
 std::optional<std::string> reps_flowlet_warning(const scenario& sc, const topology& t)
 {
     std::vector<std::string> reps_hosts, flowlet_switches;
+    const std::vector<nic_kind> kinds = host_nic_kinds(sc, t.hosts);
     for (uint32_t h = 0; h < t.hosts; ++h)
-        if (nic_for(sc, t.devices[h].name).spraying.type == packet_spraying_type::reps)
+        if (kinds[h] == nic_kind::uet &&
+            nic_for(sc, t.devices[h].name).spraying.type == packet_spraying_type::reps)
             reps_hosts.push_back(t.devices[h].name);
     for (size_t d = t.hosts; d < t.devices.size(); ++d)
         if (switch_for(sc, t.devices[d].name).lb_method == load_balancing_method::flowlet)

@@ -9,6 +9,7 @@
 #include "tlm/header_sizes.h"
 #include "testbench/traffic/app/app_inspect.h"
 #include "testbench/elab/fabric_rtt.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/run/simulation.h"
@@ -82,9 +83,17 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                         {"pools", pools}});
     }
     j["switch_buffer"] = bufs;
+    // Each host's NIC type (Nic[glob].Type); a message is cut at its sender's MSS.
+    const std::vector<nic_kind> kinds = host_nic_kinds(sc, t.hosts);
+    nlohmann::ordered_json host_types = nlohmann::ordered_json::object();
+    for (uint32_t h = 0; h < t.hosts; ++h)
+        host_types[t.devices[h].name] = std::string(kinds[h].name);
+    j["nic_types"] = std::move(host_types);
     uint64_t packets = 0, bytes = 0;
     for (const auto& f : sc.flows.messages) {
-        packets += wire::packets_for(f.bytes, nic_data_mss(sc.nic));
+        nic_config sender = sc.nic;
+        if (f.src < t.hosts) sender.type = kinds[f.src];
+        packets += wire::packets_for(f.bytes, nic_data_mss(sender));
         bytes += f.bytes;
     }
     j["flows"] = {{"messages", sc.flows.messages.size()}, {"packets", packets}, {"bytes", bytes}};
@@ -157,7 +166,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                    {"initial_base_rtt_s", sc.nic.nscc.initial_base_rtt_s}};
 
     const nlohmann::ordered_json app =
-        rdma_app_json(sc, t.hosts, host_rate, nic_framing_of(sc.nic));
+        rdma_app_json(sc, t.hosts, host_rate, nic_framing_of(fabric_nic(sc, t.hosts)));
     for (auto it = app.begin(); it != app.end(); ++it) j[it.key()] = it.value();
     if (sc.chakra.enabled())
         j["chakra"] =

@@ -26,6 +26,7 @@
 #include "testbench/traffic/faults.h"
 #include "testbench/traffic/flows.h"
 #include "testbench/elab/instance_config.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/records/csv_writer.h"
 #include "testbench/run/manifest.h"
@@ -282,8 +283,12 @@ void simulation::elaborate()
     kept.push_back(std::make_unique<fabric>(sc, *m->pool, *m->traffic, opts.configure_nic));
     m->fab = kept.back().get();
     fabric& fab = *m->fab;
-    const auto nic_warnings = nic_type_of(sc.nic).warnings;
-    m->warnings = nic_warnings ? nic_warnings(sc, fab.topo()) : std::vector<std::string>{};
+    // Each NIC type's warnings, once per type the hosts have.
+    for (const nic_kind k : nic_kinds_in_use(sc, fab.topo().hosts)) {
+        const auto nic_warnings = find_nic_type(k)->warnings;
+        if (!nic_warnings) continue;
+        for (std::string& w : nic_warnings(sc, fab.topo())) m->warnings.push_back(std::move(w));
+    }
     for (const auto& w : m->warnings) std::cerr << "uetsim: warning: " << w << "\n";
     m->faults = std::make_unique<fault_injector>("faults", sc, fab);
     // Every run has the records' clocks, whichever records are on (record_clock.h).
@@ -328,8 +333,9 @@ void simulation::elaborate()
         fabric* f = m->fab;
         m->replay = std::make_unique<chakra::chakra_replay>(
             m->workload->prepared, sc.chakra, m->workload->placement,
-            m->workload->map ? &*m->workload->map : nullptr, nic_data_mss(sc.nic),
-            sc.simulation.timeline.start_time, sc.simulation.beacon_interval_s,
+            m->workload->map ? &*m->workload->map : nullptr,
+            nic_data_mss(fabric_nic(sc, fab.topo().hosts)), sc.simulation.timeline.start_time,
+            sc.simulation.beacon_interval_s,
             [f, tc](uint32_t src, uint64_t message, uint32_t dst, uint64_t bytes) {
                 f->post_transfer(src, message, dst, bytes, tc);
             });

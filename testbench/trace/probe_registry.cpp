@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "testbench/elab/fabric.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/trace/chakra_probe.h"
 #include "testbench/trace/link_probe.h"
@@ -18,7 +19,8 @@ namespace {
 // The NIC's own probe, from its type's registry row (testbench/nics/).
 void attach_nic(probe_site& s, size_t h, const std::string& c)
 {
-    const auto make = nic_type_of(s.sc.nic).make_probe;
+    // The host's own type's probe (Nic[glob].Type).
+    const auto make = find_nic_type(host_nic_kind(s.sc, uint32_t(h)))->make_probe;
     if (!make) return;
     host_nic& nic = s.fab.nic_at(h);
     nic.set_probe(&s.keep(make(s.signals, c, nic, s.sc)));

@@ -6,6 +6,7 @@
 #include "hw/common/random.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/flow_host.h"
 #include "testbench/elab/topology.h"
@@ -14,9 +15,18 @@
 namespace uetsim {
 
 flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_pool& pool)
-    : sc_core::sc_module(name), m_pool(pool), m_mss(nic_data_mss(sc.nic))
+    : sc_core::sc_module(name), m_pool(pool)
 {
     random_stream rng(sc.simulation.random_seed, "flows.entropy");
+    // Each sender's MSS: its NIC type's (Nic[glob].Type), the one type's on most fabrics.
+    uint32_t hosts = 0;
+    for (const auto& spec : sc.flows.messages) hosts = std::max(hosts, spec.src + 1);
+    std::vector<uint32_t> mss;
+    for (const nic_kind k : host_nic_kinds(sc, hosts)) {
+        nic_config n = sc.nic;
+        n.type = k;
+        mss.push_back(nic_data_mss(n));
+    }
     for (const auto& spec : sc.flows.messages) {
         flow_message m;
         m.spec = spec;
@@ -25,7 +35,8 @@ flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_poo
         // does not change the values drawn for the others.
         const auto drawn = uint16_t(rng.below(65536));
         m.entropy_base = spec.entropy >= 0 ? uint16_t(spec.entropy) : drawn;
-        m.packets_total = uint32_t(wire::packets_for(spec.bytes, m_mss));
+        m.mss = mss[spec.src];
+        m.packets_total = uint32_t(wire::packets_for(spec.bytes, m.mss));
         m.received.assign(m.packets_total, false);
         m_msgs.push_back(std::move(m));
     }
@@ -64,9 +75,9 @@ packet* flows::next_packet(uint32_t id, bool& more)
     }
     const uint32_t seq = m.packets_sent++;
     more = m.packets_sent < m.packets_total;
-    const uint64_t offset = uint64_t(seq) * m_mss;
+    const uint64_t offset = uint64_t(seq) * m.mss;
     const uint32_t payload =
-        uint32_t(std::min<uint64_t>(m_mss, m.spec.bytes - std::min(m.spec.bytes, offset)));
+        uint32_t(std::min<uint64_t>(m.mss, m.spec.bytes - std::min(m.spec.bytes, offset)));
 
     packet* p = m_pool.acquire();
     p->kind = packet_kind::raw_data;
@@ -121,7 +132,7 @@ void flows::completed(uint64_t message, double time_s)
 void flows::receive_payload(flow_message& m, uint64_t offset, uint32_t bytes)
 {
     // Scoreboard: each packet's bytes must reach the destination exactly once.
-    const uint32_t seq = uint32_t(offset / m_mss);
+    const uint32_t seq = uint32_t(offset / m.mss);
     if (seq >= m.received.size() || m.received[seq]) {
         ++m.duplicates;
         return;

@@ -27,6 +27,8 @@ struct flow_message
     flow_spec spec;
     uint32_t id = 0;
     uint16_t entropy_base = 0;
+    // The sender's data MSS (its NIC type's; on a mixed fabric, each host's own).
+    uint32_t mss = 0;
     uint32_t packets_total = 0;
     uint32_t packets_sent = 0;
     uint32_t packets_received = 0;
@@ -85,7 +87,6 @@ private:
     void complete(flow_message& m, double now);
 
     packet_pool& m_pool;
-    uint32_t m_mss;
     std::vector<flow_message> m_msgs;
     std::vector<uint32_t> m_start_order;
     size_t m_next_start = 0;

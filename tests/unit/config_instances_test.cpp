@@ -79,12 +79,13 @@ TEST(config_instances, refused_sections)
 {
     EXPECT_EQ(error_of("Simulation[leaf*]:\n  Name: x\n"),
               "scenario.yaml:1:1: Simulation[leaf*]: Simulation is not a device section: its keys "
-              "hold for the whole run; per-device keys (Section[glob].Key) are for Link, "
+              "hold for the whole run; per-device keys (Section[glob].Key) are for Link, Nic, "
               "Switch, UetNic, RoceNic, Pcie, Rtl");
-    EXPECT_EQ(error_of("", {"Topology[leaf0].Spines=2"}),
-              "Topology[leaf0]: Topology is not a device section: its keys hold for the whole "
-              "run; per-device keys (Section[glob].Key) are for Link, Switch, UetNic, RoceNic, "
-              "Pcie, Rtl");
+    EXPECT_EQ(
+        error_of("", {"Topology[leaf0].Spines=2"}),
+        "Topology[leaf0]: Topology is not a device section: its keys hold for the whole "
+        "run; per-device keys (Section[glob].Key) are for Link, Nic, Switch, UetNic, RoceNic, "
+        "Pcie, Rtl");
     EXPECT_EQ(error_of("Swich[leaf*]:\n  EnableEcn: true\n"),
               "scenario.yaml:1:1: unknown section 'Swich'; did you mean 'Switch'?");
     EXPECT_EQ(error_of("", {"Switch[].EnableEcn=true"}),

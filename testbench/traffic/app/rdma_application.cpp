@@ -6,6 +6,7 @@
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
 #include "hw/nic/common/host_commands.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/app/wqe_math.h"
 #include "tlm/header_sizes.h"
@@ -27,7 +28,7 @@ rdma_application::rdma_application(const sc_core::sc_module_name& name, const sc
     , m_placement(place({sc.rdma.initiator_ratio, sc.rdma.responder_ratio,
                          uint32_t(fab.host_count()), sc.simulation.random_seed}))
     , m_timeline(make_timeline(sc.simulation.timeline))
-    , m_board(sc.rdma.wqe_bytes, nic_data_mss(sc.nic))
+    , m_board(sc.rdma.wqe_bytes, nic_data_mss(fabric_nic(sc, uint32_t(fab.host_count()))))
 {
     // Connections pair by pair (pairs sorted by Initiator, then Responder), N per pair.
     const uint32_t n = sc.rdma.num_connections;
