@@ -5,6 +5,7 @@
 
 #include "sim/config/loader.h"
 #include "sim/config/output.h"
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/instance_config.h"
 
 namespace uetsim::config {
@@ -73,6 +74,31 @@ TEST(config_instances, set_form_and_precedence)
     sc = resolve_text(small, {"Switch[spine[1-9]].EcmpHashMethod=hashWithSalt"});
     EXPECT_EQ(switch_for(sc, "spine1").hash_method, ecmp_hash_method::hash_with_salt);
     EXPECT_EQ(switch_for(sc, "spine0").hash_method, ecmp_hash_method::crc32_with_salt);
+}
+
+// Nic[glob].Type: the later override wins for the hosts both match; a fabric whose hosts all get
+// one type through overrides is a fabric of that type.
+TEST(config_instances, nic_type_per_host)
+{
+    const std::string flows =
+        "Flows:\n  - {Src: 0, Dst: 2, Bytes: 1MB}\n"
+        "  - {Src: 1, Dst: 3, Bytes: 1MB}\n";
+    scenario sc = resolve_text(small + flows, {"Nic[host*].Type=roce", "Nic[host[13]].Type=uet"});
+    EXPECT_TRUE(sets_nic_type_per_host(sc));
+    EXPECT_EQ(sc.nic.type, nic_kind::uet);  // the section keeps its own value
+    const std::vector<nic_kind> kinds = host_nic_kinds(sc, 16);
+    for (uint32_t h = 0; h < 16; ++h) {
+        EXPECT_EQ(kinds[h], h == 1 || h == 3 ? nic_kind::uet : nic_kind::roce) << h;
+        EXPECT_EQ(host_nic_kind(sc, h), kinds[h]);
+        EXPECT_EQ(nic_for(sc, "host" + std::to_string(h)).type, kinds[h]);
+    }
+    EXPECT_EQ(nic_kinds_in_use(sc, 16), (std::vector<nic_kind>{nic_kind::roce, nic_kind::uet}));
+    EXPECT_EQ(fabric_nic(sc, 16).type, nic_kind::uet);  // mixed: the section as given
+
+    const scenario all_roce = resolve_text(small + flows, {"Nic[host*].Type=roce"});
+    EXPECT_EQ(nic_kinds_in_use(all_roce, 16), std::vector<nic_kind>{nic_kind::roce});
+    EXPECT_EQ(fabric_nic(all_roce, 16).type, nic_kind::roce);
+    EXPECT_FALSE(sets_nic_type_per_host(resolve_text(small + flows)));
 }
 
 TEST(config_instances, refused_sections)
