@@ -3,6 +3,7 @@
 #include <deque>
 #include <stdexcept>
 
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/scale_estimate.h"
 #include "testbench/nics/roce_nic_entry.h"
 #include "testbench/nics/uet_nic_entry.h"
@@ -82,6 +83,23 @@ nic_data_framing nic_framing_of(const nic_config& nic)
 {
     const nic_type& t = nic_type_of(nic);
     return {t.framing, t.data_mss(nic), t.data_overhead_bytes};
+}
+
+std::vector<uint32_t> host_data_mss(const scenario& sc, uint32_t hosts)
+{
+    // One MSS per type in use, looked up once (a NIC section is large to copy per host).
+    std::vector<std::pair<nic_kind, uint32_t>> by_kind;
+    nic_config n = sc.nic;
+    for (const nic_kind k : nic_kinds_in_use(sc, hosts)) {
+        n.type = k;
+        by_kind.emplace_back(k, nic_data_mss(n));
+    }
+    std::vector<uint32_t> out;
+    out.reserve(hosts);
+    for (const nic_kind k : host_nic_kinds(sc, hosts))
+        for (const auto& [kind, mss] : by_kind)
+            if (kind == k) out.push_back(mss);
+    return out;
 }
 
 std::unique_ptr<host_nic> make_nic(const std::string& name, const nic_config& nic,

@@ -73,6 +73,10 @@ uint32_t nic_data_mss(const nic_config& nic);
 // The scenario's data framing: its NIC type's name for it, MSS and per-packet overhead.
 nic_data_framing nic_framing_of(const nic_config& nic);
 
+// The data MSS of each of the first `hosts` hosts: its own NIC type's (Nic[glob].Type; Flows cut
+// a message with its sender's).
+std::vector<uint32_t> host_data_mss(const scenario& sc, uint32_t hosts);
+
 // Builds the NIC of the scenario's Nic.Type (not raw).
 std::unique_ptr<host_nic> make_nic(const std::string& name, const nic_config& nic,
                                    const nic_context& ctx, double link_rate_bps);

@@ -89,11 +89,10 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     for (uint32_t h = 0; h < t.hosts; ++h)
         host_types[t.devices[h].name] = std::string(kinds[h].name);
     j["nic_types"] = std::move(host_types);
+    const std::vector<uint32_t> mss = host_data_mss(sc, t.hosts);
     uint64_t packets = 0, bytes = 0;
     for (const auto& f : sc.flows.messages) {
-        nic_config sender = sc.nic;
-        if (f.src < t.hosts) sender.type = kinds[f.src];
-        packets += wire::packets_for(f.bytes, nic_data_mss(sender));
+        packets += wire::packets_for(f.bytes, mss[f.src]);
         bytes += f.bytes;
     }
     j["flows"] = {{"messages", sc.flows.messages.size()}, {"packets", packets}, {"bytes", bytes}};

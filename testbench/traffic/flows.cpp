@@ -6,7 +6,6 @@
 #include "hw/common/random.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
-#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/flow_host.h"
 #include "testbench/elab/topology.h"
@@ -21,12 +20,7 @@ flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_poo
     // Each sender's MSS: its NIC type's (Nic[glob].Type), the one type's on most fabrics.
     uint32_t hosts = 0;
     for (const auto& spec : sc.flows.messages) hosts = std::max(hosts, spec.src + 1);
-    std::vector<uint32_t> mss;
-    for (const nic_kind k : host_nic_kinds(sc, hosts)) {
-        nic_config n = sc.nic;
-        n.type = k;
-        mss.push_back(nic_data_mss(n));
-    }
+    const std::vector<uint32_t> mss = host_data_mss(sc, hosts);
     for (const auto& spec : sc.flows.messages) {
         flow_message m;
         m.spec = spec;
