@@ -184,11 +184,18 @@ TEST(mixed_fabric, a_roce_flow_beside_a_uet_incast_finishes_as_alone_when_the_cl
     EXPECT_GT(fct_us(shared.flows, 8, 1), 1.5 * solo);
 }
 
-// Each sender's messages are cut at its own NIC type's MSS.
+// Each sender's messages are cut at its own NIC type's MSS; a UET-only record has rows for the
+// UET NICs only.
 TEST(mixed_fabric, flows_are_cut_at_each_senders_mss)
 {
-    const run_result r = run("mixed_mss", {"--set", "RoceNic.MSS=1024"});
+    const run_result r = run("mixed_mss", {"--set", "RoceNic.MSS=1024", "--set",
+                                           "Records.Enabled=[flow-perf, ecn-pfc-stats, "
+                                           "nic-pipeline-stats]"});
     expect_clean(r, 8);
+    // The UET NIC's own pipeline record: the UET hosts only.
+    EXPECT_EQ(components(read_csv(r.dir + "/mixed-fabric-nic-pipeline-stats-0.csv")),
+              (std::set<std::string>{"host4", "host5", "host6", "host7", "host12", "host13",
+                                     "host14", "host15"}));
     for (size_t i = 0; i < r.flows.rows.size(); ++i)
         EXPECT_EQ(r.flows.num(i, "packets"), r.flows.num(i, "src_host") == 12 ? 512 : 2048)
             << r.flows.str(i, "src_host");
@@ -206,9 +213,9 @@ TEST(mixed_fabric, flows_are_cut_at_each_senders_mss)
 TEST(mixed_fabric, each_nic_is_traced_by_its_own_types_probe)
 {
     const std::string dir = scratch_dir("mixed_trace");
-    const auto c = run_uetsim({"run", example(), "--quiet", "--out", dir, "--set",
-                               "Trace.Enabled=true", "--set", "Trace.Components=[host0, host4]",
-                               "--set", "Trace.File=m.vcd"});
+    const auto c =
+        run_uetsim({"run", example(), "--quiet", "--out", dir, "--set", "Trace.Enabled=true",
+                    "--set", "Trace.Components=[host0, host4]", "--set", "Trace.File=m.vcd"});
     ASSERT_EQ(c.exit_code, 0) << c.err;
     const vcd v = parse_vcd(read_text(dir + "/m.vcd"));
     auto has = [&](const std::string& prefix) {
