@@ -364,7 +364,7 @@ TEST(config, unknown_enum_value_lists_the_allowed)
         "roce-transport-stats, net-buff-stats, topology-report, tier-hop, cpu-mem-stats, "
         "application-report, perf, chakra-capable-hosts, chakra-mapping, chakra-apps, "
         "chakra-perf, chakra-completion-stats, chakra-cdf, chakra-comm-collective-stats, "
-        "chakra-comm-collective-percentiles-stats, chakra-busbw");
+        "chakra-comm-collective-percentiles-stats, chakra-busbw, link-stats");
     EXPECT_EQ(error_of("Records:\n  Enabled: [nd-stats, nd-stats]\n"),
               "scenario.yaml:2:23: Records.Enabled[1]: 'nd-stats' is listed twice");
 }
