@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all run test build sanitize bench bench-scaling format clean
+.PHONY: all run test build sanitize sanitize-campaign campaign bench bench-scaling format clean
 
 all: build
 
@@ -23,6 +23,16 @@ sanitize:
 	@cmake --build build-asan -j$(JOBS)
 	cd build-asan && ctest -j$(JOBS) --output-on-failure --timeout 1800
 
+# The example fault campaign, 1,000 random cases (docs/campaign.md).
+campaign: build
+	$(BUILD)/bin/uetsim campaign examples/campaign/faults.yaml --cases 1000 --jobs $(JOBS) --out campaign-out
+
+# Its 50 cases under AddressSanitizer and UndefinedBehaviorSanitizer.
+sanitize-campaign:
+	@BUILD_TYPE=Debug scripts/setup.sh build-asan -DUETSIM_SANITIZE=ON
+	@cmake --build build-asan -j$(JOBS) --target uetsim
+	build-asan/bin/uetsim campaign examples/campaign/faults.yaml --jobs $(JOBS) --out campaign-asan-out
+
 bench: build
 	bench/run.sh $(BUILD)
 
@@ -34,4 +44,4 @@ format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')
 
 clean:
-	rm -rf $(BUILD) build-asan out
+	rm -rf $(BUILD) build-asan out campaign-out campaign-asan-out

@@ -32,6 +32,7 @@
 #include "sim/plot_command.h"
 #include "sim/rtl_build.h"
 #include "sim/sweep/sweep_runner.h"
+#include "sim/campaign/campaign_runner.h"
 #include "testbench/run/run_control.h"
 
 namespace uetsim {
@@ -311,6 +312,36 @@ int run_cli(int argc, char** argv)
         ->type_name("N")
         ->check(CLI::PositiveNumber);
 
+    std::string campaign_file;
+    campaign::campaign_options campaign_opts;
+    uint32_t campaign_cases = 0, campaign_case = 0;
+    uint64_t campaign_seed = 0;
+    auto* campaign = app.add_subcommand(
+        "campaign",
+        "Run random scenarios with random faults and check each one ends with a clean scoreboard, "
+        "no stall, no hang and no crash; DIR/campaign.csv has one row per case");
+    campaign->add_option("campaign", campaign_file, "Campaign file (YAML): docs/campaign.md")
+        ->required()
+        ->type_name("CAMPAIGN.yaml");
+    campaign->add_option("--out", campaign_opts.out_dir, "Output folder")
+        ->capture_default_str()
+        ->type_name("DIR");
+    auto* cases_opt = campaign->add_option("--cases", campaign_cases, "Cases (default: the file's)")
+                          ->type_name("N")
+                          ->check(CLI::Range(1u, 1000000u));
+    auto* seed_opt =
+        campaign->add_option("--seed", campaign_seed, "Seed (default: the file's)")->type_name("S");
+    auto* case_opt =
+        campaign->add_option("--case", campaign_case, "Run only this case (its number)")
+            ->type_name("N");
+    campaign
+        ->add_option("--jobs,-j", campaign_opts.jobs,
+                     "Cases at a time (default: the machine's cores)")
+        ->type_name("N")
+        ->check(CLI::PositiveNumber);
+    campaign->add_flag("--keep-passing", campaign_opts.keep_passing,
+                       "Keep the folders of passing cases too");
+
     std::string plot_dir, plot_out, plot_format = "png", metric, x_axis, lines_axis, y_axis,
                                     component;
     std::vector<std::string> figures;
@@ -392,8 +423,8 @@ int run_cli(int argc, char** argv)
 
     // CLI11 would only say "A subcommand is required" for a mistyped command.
     std::vector<std::string> names;
-    for (const auto* sub : {run, inspect, validate, chakra_gen, keys, records, signals, sweep, plot,
-                            rtl_build, rtl_contracts_cmd})
+    for (const auto* sub : {run, inspect, validate, chakra_gen, keys, records, signals, sweep,
+                            campaign, plot, rtl_build, rtl_contracts_cmd})
         names.push_back(sub->get_name());
     if (argc > 1 && argv[1][0] != '-' &&
         std::find(names.begin(), names.end(), argv[1]) == names.end()) {
@@ -419,6 +450,12 @@ int run_cli(int argc, char** argv)
         if (*validate) return cmd_validate(args);
         if (*chakra_gen) return cmd_chakra_gen(args, gen_prefix);
         if (*sweep) return sweep::run_sweep(sweep_file, {sweep_out, jobs});
+        if (*campaign) {
+            if (*cases_opt) campaign_opts.cases = campaign_cases;
+            if (*seed_opt) campaign_opts.seed = campaign_seed;
+            if (*case_opt) campaign_opts.only = campaign_case;
+            return campaign::run_campaign(campaign_file, campaign_opts);
+        }
         if (*plot) {
             std::vector<std::string> pa = {plot_dir, "--format", plot_format};
             auto opt = [&](const char* name, const std::string& v) {

@@ -218,6 +218,15 @@ void session::run()
         m->exit_code = exit_status_for_signal(summary.stop_signal);
         return;
     }
+    if (!summary.stalled.empty()) {
+        std::cerr << "uetsim: error: the run stalled: work outstanding made no progress from "
+                     "simulated time "
+                  << human_time(summary.stalled_since_s) << " to " << human_time(summary.sim_time_s)
+                  << " (Simulation.StallTimeout); the manifest says \"stalled\". Stuck:\n"
+                  << summary.stalled;
+        m->exit_code = exit_internal_error;
+        return;
+    }
     if (summary.mismatch) {
         std::cerr << "uetsim: error: the run stopped at the first RTL mismatch ("
                   << summary.mismatch->component << ", request " << summary.mismatch->request_index

@@ -64,6 +64,9 @@ struct simulation_config
     // TLM-2.0 global quantum: how far the decoupled model runs ahead of the kernel, and the
     // slice between two looks at the stop flag (testbench/run/run_control.h).
     double quantum_s = 10e-6;
+    // StallTimeout: stop a run whose outstanding work has made no progress for this long of
+    // simulated time (testbench/run/stall_watch.h); 0: never.
+    double stall_timeout_s = 0;
 };
 
 struct topology_config

@@ -89,6 +89,14 @@ void add_simulation_keys(scenario_schema& s)
            "ahead of the kernel in the decoupled time base, and the slice of simulated time "
            "between two looks at a stop request (Ctrl-C, SIGTERM) and the progress line. It "
            "changes no record: only how far past a signal an interrupted run goes.");
+    k.time("Simulation.StallTimeout", UETSIM_FIELD(simulation.stall_timeout_s), {0, 100},
+           "Stops a run whose outstanding work has made no progress for this long of simulated "
+           "time: a message started and not done, a WQE posted and not completed, or a Chakra "
+           "transfer posted and not done, while no payload reaches a receiving host and nothing "
+           "completes. The run ends with status \"stalled\" (exit code 1) and a report naming "
+           "each stuck message and the state of its sender's connection. Watched between the "
+           "run's slices (Simulation.Quantum), so it adds no event and changes no record. 0: "
+           "never.");
     k.text("Simulation.EpochUtc", UETSIM_FIELD(simulation.epoch_utc), iso8601_utc,
            "UTC time of simulated time 0 (time_utc columns), so that records stay deterministic.");
 }

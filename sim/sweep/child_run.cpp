@@ -64,14 +64,10 @@ bool already_complete(const plan& p, const run& r, const std::string& run_dir)
     return ss.str() == run_command(p, r, run_dir);
 }
 
-child start_run(const std::string& exe, const plan& p, const run& r, const std::string& out_dir)
+pid_t spawn_logged(const std::string& exe, const std::vector<std::string>& arguments,
+                   const std::string& dir)
 {
-    child c;
-    c.run_index = r.index;
-    c.dir = (fs::path(out_dir) / r.id).string();
-    fs::create_directories(c.dir);
-    std::ofstream(fs::path(c.dir) / command_file) << run_command(p, r, c.dir);
-    std::vector<std::string> args = run_args(p, r, c.dir);
+    std::vector<std::string> args = arguments;
     args.insert(args.begin(), exe);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -79,13 +75,13 @@ child start_run(const std::string& exe, const plan& p, const run& r, const std::
 
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    const std::string out = c.dir + "/stdout.log", err = c.dir + "/stderr.log";
+    const std::string out = dir + "/stdout.log", err = dir + "/stderr.log";
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                      0644);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                      0644);
-    // The sweep ignores SIGPIPE (a closed stderr pipe must not end it); its runs do not.
+    // The parent ignores SIGPIPE (a closed stderr pipe must not end it); its children do not.
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t deflt;
@@ -93,13 +89,24 @@ child start_run(const std::string& exe, const plan& p, const run& r, const std::
     sigaddset(&deflt, SIGPIPE);
     posix_spawnattr_setsigdefault(&attr, &deflt);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-    c.start = std::chrono::steady_clock::now();
-    const int rc = posix_spawn(&c.pid, exe.c_str(), &fa, &attr, argv.data(), environ);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), environ);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
-        throw std::runtime_error("cannot start '" + exe + "' for run " + r.id + ": " +
-                                 std::strerror(rc));
+        throw std::runtime_error("cannot start '" + exe + "' in " + dir + ": " + std::strerror(rc));
+    return pid;
+}
+
+child start_run(const std::string& exe, const plan& p, const run& r, const std::string& out_dir)
+{
+    child c;
+    c.run_index = r.index;
+    c.dir = (fs::path(out_dir) / r.id).string();
+    fs::create_directories(c.dir);
+    std::ofstream(fs::path(c.dir) / command_file) << run_command(p, r, c.dir);
+    c.start = std::chrono::steady_clock::now();
+    c.pid = spawn_logged(exe, run_args(p, r, c.dir), c.dir);
     return c;
 }
 

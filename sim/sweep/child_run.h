@@ -33,6 +33,11 @@ std::string run_command(const plan& p, const run& r, const std::string& run_dir)
 // Whether run_dir holds a complete run made by exactly this command.
 bool already_complete(const plan& p, const run& r, const std::string& run_dir);
 
+// Starts `exe` with `arguments` (after the program name), stdin from /dev/null, stdout and
+// stderr into dir/stdout.log and dir/stderr.log. Throws std::runtime_error when it cannot.
+pid_t spawn_logged(const std::string& exe, const std::vector<std::string>& arguments,
+                   const std::string& dir);
+
 // Starts `uetsim run` for run `r` of plan `p` in out_dir/<id>/. Throws std::runtime_error when
 // the process cannot be started.
 child start_run(const std::string& exe, const plan& p, const run& r, const std::string& out_dir);

@@ -13,9 +13,9 @@
 
 namespace uetsim::sweep {
 
-namespace {
-
 namespace fs = std::filesystem;
+
+namespace {
 
 // The run's manifest path ({Name}-manifest.json), empty when there is none.
 std::string manifest_path(const std::string& run_dir)
@@ -28,6 +28,8 @@ std::string manifest_path(const std::string& run_dir)
     }
     return "";
 }
+
+}  // namespace
 
 bool read_manifest(const std::string& run_dir, nlohmann::json& m, std::string& prefix)
 {
@@ -42,6 +44,8 @@ bool read_manifest(const std::string& run_dir, nlohmann::json& m, std::string& p
     prefix = p.substr(0, p.size() - std::string("manifest.json").size());
     return true;
 }
+
+namespace {
 
 std::string num(double v)
 {

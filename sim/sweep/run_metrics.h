@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace uetsim::sweep {
 
 // How a run's process ended (filled by the runner; `ran` false for a run skipped as complete).
@@ -22,6 +24,10 @@ struct run_outcome
 
 // The metric column names, in summary order (after run_id and the axis columns).
 const std::vector<std::string>& metric_columns();
+
+// The run's manifest ({Name}-manifest.json) in `run_dir`, parsed; `prefix` is its path up to
+// "manifest.json" (the records' common prefix). False when there is none or it does not parse.
+bool read_manifest(const std::string& run_dir, nlohmann::json& m, std::string& prefix);
 
 // The manifest's "status" in `run_dir` ("complete", "interrupted"), empty without a manifest.
 std::string manifest_status(const std::string& run_dir);

@@ -104,13 +104,16 @@ const std::vector<manifest_member>& members()
          "records then end at `sim_time_s`; [command.md](command.md#stopping-a-run)), or "
          "`\"rtl_mismatch\"` when an RTL block in `both` mode differed from the model (`rtl` "
          "below; exit code 1), or `\"output_error\"` when a record could not be written (disk "
-         "full, a file size limit: the run stopped there, exit code 2), or `\"running\"`: the "
-         "manifest written when the run starts, replaced when it ends, so one that still says "
-         "`running` marks the records beside it as partial (the process was killed)",
+         "full, a file size limit: the run stopped there, exit code 2), or `\"stalled\"` when "
+         "`Simulation.StallTimeout` found outstanding work that made no progress (`stall` below; "
+         "exit code 1), or `\"running\"`: the manifest written when the run starts, replaced "
+         "when it ends, so one that still says `running` marks the records beside it as partial "
+         "(the process was killed)",
          [](const manifest_inputs& in) -> std::optional<json> {
              if (in.summary.running) return "running";
              if (!in.summary.output_error.empty()) return "output_error";
              if (in.summary.mismatch) return "rtl_mismatch";
+             if (!in.summary.stalled.empty()) return "stalled";
              return in.summary.stop_signal ? "interrupted" : "complete";
          }},
         {"sim_time_s",
@@ -200,6 +203,14 @@ const std::vector<manifest_member>& members()
          [](const manifest_inputs& in) -> std::optional<json> {
              return json{{"ok", in.summary.scoreboard_ok},
                          {"report", in.summary.scoreboard_message}};
+         }},
+        {"stall",
+         "only when `Simulation.StallTimeout` stopped the run: `{since_s, report}`, the simulated "
+         "time of the last progress and one line per stuck message and per connection with data "
+         "outstanding (its sequence numbers, retransmissions, timer and window)",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             if (in.summary.stalled.empty()) return std::nullopt;
+             return json{{"since_s", in.summary.stalled_since_s}, {"report", in.summary.stalled}};
          }},
         {"warnings",
          "only when the run warned: the warnings printed on stderr, one string each (e.g. an "

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 
@@ -36,6 +37,7 @@
 #include "testbench/records/record_registry.h"
 #include "testbench/run/run_control.h"
 #include "testbench/run/simulation.h"
+#include "testbench/run/stall_watch.h"
 #include "testbench/trace/waveforms.h"
 #include "testbench/traffic/chakra/chakra_profiler.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
@@ -141,6 +143,58 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
         }
     s.scoreboard_ok = s.scoreboard_message.empty();
     return s;
+}
+
+// Simulation.StallTimeout's view of the run: a count that grows whenever work moves (payload
+// lands at a receiving host, a message, WQE or transfer completes, a Chakra node finishes), and
+// whether any work is outstanding. Read between slices only, so it costs the packet path nothing.
+struct work_state
+{
+    uint64_t progress = 0;
+    bool outstanding = false;
+};
+
+work_state observe_work(fabric& fab, const flows& traffic, const rdma_application* app,
+                        const chakra::chakra_replay* replay)
+{
+    work_state w;
+    for (const auto& m : traffic.messages()) w.progress += m.bytes_received;
+    w.progress += traffic.completed();
+    w.outstanding = traffic.started() > traffic.completed();
+    for (size_t h = 0; h < fab.nic_count(); ++h)
+        w.progress += fab.pcie_at(h)
+                          .stats(pcie_link::nic_side)
+                          .transactions[size_t(pcie_purpose::data_write)];
+    if (app) {
+        w.progress += app->wqes_completed();
+        w.outstanding = w.outstanding || app->wqes_posted() > app->wqes_completed();
+    }
+    if (replay) {
+        const auto& d = replay->completed();
+        w.progress += d.sends + d.receives + d.acked + d.computations;
+        w.outstanding = w.outstanding || replay->transfers_unacked() > 0;
+    }
+    return w;
+}
+
+// What a stalled run reports: the messages not done and the connections of every NIC that has
+// data outstanding.
+std::string stall_report(fabric& fab, const flows& traffic, const rdma_application* app,
+                         const chakra::chakra_replay* replay)
+{
+    std::string r;
+    if (app && app->wqes_posted() > app->wqes_completed())
+        r += fmt::format("RDMA application: {} WQEs posted, {} completed\n", app->wqes_posted(),
+                         app->wqes_completed());
+    if (replay && replay->transfers_unacked())
+        r += fmt::format("Chakra: {} transfers posted and not acknowledged\n",
+                         replay->transfers_unacked());
+    for (const auto& m : traffic.messages())
+        if (!m.done() && m.spec.start_s <= to_seconds(sim_now()))
+            r += fmt::format("message {} (host{} -> host{}): {} of {} bytes arrived\n", m.id,
+                             m.spec.src, m.spec.dst, m.bytes_received, m.spec.bytes);
+    for (size_t h = 0; h < fab.nic_count(); ++h) r += fab.nic_at(h).outstanding_connections();
+    return r;
 }
 
 // Rtl.* both: the first mismatch stops the run (sc_stop, so the records so far are flushed and
@@ -393,9 +447,21 @@ run_summary simulation::run()
     }
 
     // Slices of simulated time, stopping early on SIGINT/SIGTERM (testbench/run/run_control.h).
-    std::function<void()> poll;
+    std::function<bool()> poll;
     progress_meter* progress = m->progress.get();
-    if (progress) poll = [progress] { progress->poll(); };
+    stall_watch stall(uint64_t(std::llround(sc.simulation.stall_timeout_s * 1e12)));
+    bool stalled = false;
+    flows& traffic = *m->traffic;
+    const rdma_application* app = m->app.get();
+    const chakra::chakra_replay* replay = m->replay.get();
+    if (progress || stall.enabled())
+        poll = [&] {
+            if (progress) progress->poll();
+            if (!stall.enabled()) return false;
+            const work_state w = observe_work(fab, traffic, app, replay);
+            stalled = stall.observe(sim_now_ps(), w.progress, w.outstanding);
+            return stalled;
+        };
     const int stop_signal = run_until(sc.simulation.stop_time_s, poll);
     if (progress) progress->done();
     if (m->app) m->app->finish();  // its last beacon row, before the records close
@@ -421,6 +487,10 @@ run_summary simulation::run()
     s.elaboration_wall_time_s = m->elaboration->seconds();
     s.peak_rss_bytes = peak_rss_bytes();
     s.output_error = m->write_failure->first;
+    if (stalled) {
+        s.stalled = stall_report(fab, traffic, app, replay);
+        s.stalled_since_s = double(stall.since_ps()) / 1e12;
+    }
     const bool manifest_written = write_manifest(
         m->manifest_path, {sc, m->opts.resolved_scenario, s, fab, m->app.get(), m->files});
     fab.close_rtl_blocks();

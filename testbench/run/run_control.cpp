@@ -45,7 +45,7 @@ int stop_signal()
     return g_stop_signal;
 }
 
-int run_until(double stop_time_s, const std::function<void()>& between_slices)
+int run_until(double stop_time_s, const std::function<bool()>& between_slices)
 {
     using namespace sc_core;
     const sc_time stop = seconds(stop_time_s);
@@ -62,9 +62,9 @@ int run_until(double stop_time_s, const std::function<void()>& between_slices)
         // (model_scheduler.h); the kernel time base ignores the horizon.
         model_scheduler::instance().set_horizon_ps(before.value() + step.value());
         sc_start(step);
-        if (sc_get_status() == SC_STOPPED) break;  // sc_stop: the traffic is done
-        if (sc_time_stamp() == before) break;      // sc_pause, or a zero stop time
-        if (between_slices) between_slices();
+        if (sc_get_status() == SC_STOPPED) break;       // sc_stop: the traffic is done
+        if (sc_time_stamp() == before) break;           // sc_pause, or a zero stop time
+        if (between_slices && between_slices()) break;  // a watcher ended it (StallTimeout)
         if (g_stop_signal && sc_time_stamp() < stop) return g_stop_signal;
     } while (sc_time_stamp() < stop);
     return 0;

@@ -30,8 +30,9 @@ constexpr double default_quantum_s = 10e-6;
 // Runs the kernel up to the absolute simulated time `stop_time_s` (or until sc_stop) in slices
 // of the global quantum, calling `between_slices` (if set) after each slice: things that watch
 // the run from outside (the progress line) look there, never through a notification of their
-// own. Each slice is the model scheduler's horizon in the decoupled time base. Returns the
+// own; it returns true to end the run there, at the slice's end (the stall watch). Each slice
+// is the model scheduler's horizon in the decoupled time base. Returns the
 // signal that interrupted the run, 0 when it ran to its end.
-int run_until(double stop_time_s, const std::function<void()>& between_slices = {});
+int run_until(double stop_time_s, const std::function<bool()>& between_slices = {});
 
 }  // namespace uetsim

@@ -65,6 +65,11 @@ struct run_summary
     // "path: reason". The run stops there; the manifest says "output_error" and the command
     // exits with code 2.
     std::string output_error;
+    // Simulation.StallTimeout stopped the run: since when nothing moved, and what was stuck
+    // (the stuck messages and their senders' connections). The manifest says "stalled" and the
+    // command exits with code 1.
+    std::string stalled;
+    double stalled_since_s = 0;
 };
 
 class fabric;

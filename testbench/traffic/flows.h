@@ -77,6 +77,8 @@ public:
 
     const std::vector<flow_message>& messages() const { return m_msgs; }
     uint32_t completed() const { return m_completed; }
+    // Messages whose start time has come (posted to their sender).
+    uint32_t started() const { return uint32_t(m_next_start); }
     uint64_t data_packets_sent() const { return m_sent; }
     // Empty when every message completed with every byte exactly once.
     std::string scoreboard_report() const;

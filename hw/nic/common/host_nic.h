@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <systemc>
 
@@ -49,6 +50,10 @@ public:
     // The waveform probe of the NIC's own state (Trace.*), or nullptr to detach it; a type
     // without one ignores it.
     virtual void set_probe(state_probe* p) { (void)p; }
+    // One line per connection with data outstanding (its peer, sequence numbers, retransmission
+    // and timer state), for the report of a run that stalled (Simulation.StallTimeout). Not on
+    // any hot path: read once, when the run stops.
+    virtual std::string outstanding_connections() const { return {}; }
 
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override
     {

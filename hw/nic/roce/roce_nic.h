@@ -86,6 +86,7 @@ public:
     size_t fetches_pending() const { return m_fetches.size(); }
     // The waveform probe, told after every change of the state it shows (Trace.*).
     void set_probe(state_probe* p) override { m_probe = p; }
+    std::string outstanding_connections() const override;
     // A queue pair's sending side and rate by its number on the wire (connection + 2), or
     // nullptr when it is not open.
     const roce_requester* requester(uint32_t qpn) const;

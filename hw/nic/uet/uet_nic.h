@@ -117,6 +117,7 @@ public:
     // Called after each scheduler step, received packet, timer and sent frame (nullptr: not
     // traced).
     void set_probe(state_probe* p) override { m_probe = p; }
+    std::string outstanding_connections() const override;
 
 private:
     struct timer

@@ -368,6 +368,7 @@ uint32_t chakra_replay::new_transfer(uint32_t src, uint32_t dst, uint64_t bytes)
     }
     ++m_ranks[src].sends_unacked;
     ++m_posted;
+    ++m_unacked;
     return t;
 }
 
@@ -508,6 +509,7 @@ void chakra_replay::transfer_acked(uint32_t t, double time_s)
     transfer& x = m_transfers[t];
     if (x.acked) return;
     x.acked = true;
+    --m_unacked;
     rank_state& sender = m_ranks[x.src];
     --sender.sends_unacked;
     if (!x.synchronization()) {

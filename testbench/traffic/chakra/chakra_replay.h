@@ -114,6 +114,8 @@ public:
     };
     const totals& completed() const { return m_done; }
     uint64_t transfers_posted() const { return m_posted; }
+    // Transfers posted and not yet acknowledged, synchronization included (StallTimeout).
+    uint64_t transfers_unacked() const { return m_unacked; }
     // The scale-up fabric's counters by rank (nd-stats), and its bandwidth.
     const scale_up_fabric* scale_up() const { return m_scale_up.get(); }
     // What a rank is doing, for waveforms: the collective instance it runs first (k_none for
@@ -192,6 +194,7 @@ private:
     std::vector<std::pair<uint32_t, uint32_t>> m_ready;  // (rank, node) to start now
     totals m_done;
     uint32_t m_ended = 0;
+    uint64_t m_unacked = 0;
     uint64_t m_posted = 0;
     uint64_t m_stale_writes = 0;
     std::string m_violations;
