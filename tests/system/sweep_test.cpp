@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -146,6 +147,27 @@ std::map<std::string, fs::file_time_type> complete_manifests(const std::string& 
     return found;
 }
 
+// Resumes the killed sweep in `out` (whose complete runs were `before`) locally and compares its
+// summary with an uninterrupted sweep's: no complete run is run again.
+void expect_resumed_to_the_whole_summary(const std::string& file, const std::string& out,
+                                         const std::map<std::string, fs::file_time_type>& before)
+{
+    const std::string root = fs::path(file).parent_path().string();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // mtimes would show a rerun
+    command_result resumed = run_uetsim({"sweep", file, "--out", out, "--jobs", "2"});
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find(std::to_string(before.size()) + " complete already"),
+              std::string::npos)
+        << resumed.err;
+    const auto after = complete_manifests(out);
+    EXPECT_EQ(after.size(), 8u);
+    for (const auto& [id, t] : before) EXPECT_EQ(after.at(id), t) << id << " was run again";
+
+    command_result whole = run_uetsim({"sweep", file, "--out", root + "/whole"});
+    ASSERT_EQ(whole.exit_code, 0) << whole.err;
+    EXPECT_EQ(comparable(out + "/summary.csv"), comparable(root + "/whole/summary.csv"));
+}
+
 // Kills a sweep's process group with `sig` after two complete runs, resumes it and compares its
 // summary with an uninterrupted sweep's.
 void kill_and_resume(const std::string& tag, int sig, int expected_exit)
@@ -174,19 +196,7 @@ Axes:
         EXPECT_NE(read_text(root + "/k.err").find("interrupted"), std::string::npos);
     }
 
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // mtimes would show a rerun
-    command_result resumed = run_uetsim({"sweep", file, "--out", out, "--jobs", "2"});
-    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-    EXPECT_NE(resumed.err.find(std::to_string(before.size()) + " complete already"),
-              std::string::npos)
-        << resumed.err;
-    const auto after = complete_manifests(out);
-    EXPECT_EQ(after.size(), 8u);
-    for (const auto& [id, t] : before) EXPECT_EQ(after.at(id), t) << id << " was run again";
-
-    command_result whole = run_uetsim({"sweep", file, "--out", root + "/whole"});
-    ASSERT_EQ(whole.exit_code, 0) << whole.err;
-    EXPECT_EQ(comparable(out + "/summary.csv"), comparable(root + "/whole/summary.csv"));
+    expect_resumed_to_the_whole_summary(file, out, before);
 }
 
 TEST(sweep, killed_sweep_resumes_without_redoing_finished_runs)
@@ -199,6 +209,86 @@ TEST(sweep, killed_sweep_resumes_without_redoing_finished_runs)
 TEST(sweep, a_sweep_killed_with_sigkill_resumes_to_the_same_summary)
 {
     kill_and_resume("sweep-sigkill", SIGKILL, 128 + SIGKILL);
+}
+
+// The command line of process `pid`, arguments separated by spaces ("" once it is gone).
+std::string command_line(const std::string& pid)
+{
+    std::string cmd = read_text("/proc/" + pid + "/cmdline");
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    return cmd;
+}
+
+// Processes whose command line names `path`.
+int processes_naming(const std::string& path)
+{
+    int n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = e.path().filename().string();
+        if (pid.find_first_not_of("0123456789") == std::string::npos &&
+            command_line(pid).find(path) != std::string::npos && pid != std::to_string(getpid()))
+            ++n;
+    }
+    return n;
+}
+
+// The pid of the sweep's MPI rank `rank` writing into `out` (0 while there is none).
+pid_t mpi_rank_pid(int rank, const std::string& out)
+{
+    const std::string want = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = e.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        const std::string cmd = command_line(pid);
+        if (cmd.find(" sweep ") == std::string::npos || cmd.find(out) == std::string::npos)
+            continue;
+        std::string env = read_text("/proc/" + pid + "/environ");
+        std::replace(env.begin(), env.end(), '\0', '\n');
+        if (("\n" + env + "\n").find("\n" + want + "\n") != std::string::npos)
+            return std::stoi(pid);
+    }
+    return 0;
+}
+
+// A machine of an MPI sweep dies: one worker rank is killed with SIGKILL half way, mpirun ends
+// the job, and the sweep resumed on one machine gives the uninterrupted summary.
+TEST(sweep, an_mpi_sweep_whose_rank_is_killed_resumes_to_the_same_summary)
+{
+    const std::string file = sweep_setup("sweep-mpi-kill", R"(Base: small.yaml
+Axes:
+  UetNic.PacketSprayingType: [None, Default Packet Spraying]
+  Simulation.RandomSeed: {From: 1, To: 4}
+)",
+                                         slower_scenario);
+    const std::string root = fs::path(file).parent_path().string();
+    const std::string out = root + "/killed";
+    const std::string mpi =
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 "
+        "mpirun --oversubscribe -n 3 " +
+        uetsim_path() + " sweep " + file + " --out " + out + " > " + root + "/mpi.log 2>&1";
+    int mpi_exit = -1;
+    std::thread job([&] { mpi_exit = shell(mpi); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    pid_t victim = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (complete_manifests(out).size() >= 2 && (victim = mpi_rank_pid(1, out))) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_GT(victim, 0) << read_text(root + "/mpi.log");
+    kill(victim, SIGKILL);
+    job.join();
+    EXPECT_NE(mpi_exit, 0) << "mpirun ends the job when a rank dies\n"
+                           << read_text(root + "/mpi.log");
+    // A run the killed rank had started may go on alone; wait until no process writes in `out`.
+    while (std::chrono::steady_clock::now() < deadline && processes_naming(out) > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(processes_naming(out), 0);
+    const auto before = complete_manifests(out);
+    ASSERT_GE(before.size(), 2u);
+    ASSERT_LT(before.size(), 8u) << "the sweep finished before its rank was killed";
+    expect_resumed_to_the_whole_summary(file, out, before);
 }
 
 TEST(sweep, a_changed_sweep_file_reruns_the_runs_it_changes)
