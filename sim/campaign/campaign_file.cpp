@@ -8,6 +8,7 @@
 #include "sim/campaign/case_draw.h"
 #include "sim/config/loader.h"
 #include "sim/config/schema.h"
+#include "sim/sweep/sweep_file.h"
 #include "sim/units.h"
 
 namespace uetsim::campaign {
@@ -265,8 +266,8 @@ campaign_spec read_campaign_file(const std::string& path)
     for (const auto& d : c.draws)
         for (const auto& v : d.values)
             if (auto problem = scenario_problem(with_value(c.base, d.key, v)); !problem.empty())
-                throw config_error(path + ": Draw." + d.key + ": the value '" + yaml_text(v) +
-                                   "' does not resolve on Base: " + problem);
+                throw config_error(path + ": Draw." + d.key + ": the value '" +
+                                   sweep::value_text(v) + "' does not resolve on Base: " + problem);
     if (auto problem = scenario_problem(c.base); !problem.empty())
         throw config_error(path + ": Base does not resolve: " + problem);
     return c;

@@ -10,6 +10,7 @@
 #include "hw/common/random.h"
 #include "sim/config/loader.h"
 #include "sim/config/schema.h"
+#include "sim/sweep/sweep_file.h"
 #include "sim/units.h"
 #include "testbench/elab/topology.h"
 
@@ -242,16 +243,6 @@ void draw_faults(const campaign_spec::fault_spec& f, const topology& topo, YAML:
 
 }  // namespace
 
-std::string yaml_text(const YAML::Node& n)
-{
-    if (n.IsScalar()) return n.Scalar();
-    YAML::Emitter e;
-    e.SetMapFormat(YAML::Flow);
-    e.SetSeqFormat(YAML::Flow);
-    e << n;
-    return e.c_str();
-}
-
 YAML::Node with_value(const YAML::Node& doc, const std::string& key, const YAML::Node& value)
 {
     YAML::Node out = YAML::Clone(doc);
@@ -291,7 +282,7 @@ drawn_case draw_case(const campaign_spec& spec, uint32_t index)
     for (const auto& e : spec.draws) {
         const YAML::Node& v = d.pick(e.values);
         doc = with_value(doc, e.key, v);
-        c.draws += (c.draws.empty() ? "" : "; ") + e.key + "=" + yaml_text(v);
+        c.draws += (c.draws.empty() ? "" : "; ") + e.key + "=" + sweep::value_text(v);
     }
     doc["Simulation"]["RandomSeed"] = d.next() >> 16;
     doc["Simulation"]["StallTimeout"] = time_text(spec.stall_timeout_s);

@@ -35,7 +35,5 @@ drawn_case draw_case(const campaign_spec& spec, uint32_t index);
 YAML::Node with_value(const YAML::Node& doc, const std::string& key, const YAML::Node& value);
 // The loader's message for a scenario document that does not resolve, empty when it does.
 std::string scenario_problem(const YAML::Node& doc);
-// A node as one line of YAML flow text.
-std::string yaml_text(const YAML::Node& n);
 
 }  // namespace uetsim::campaign

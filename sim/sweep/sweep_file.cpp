@@ -16,17 +16,6 @@ using config::config_error;
 
 const std::vector<std::string> top_keys = {"Base", "Set", "Axes", "Exclude"};
 
-// A value as --set text: scalars verbatim, lists and maps as YAML flow text.
-std::string value_text(const YAML::Node& n)
-{
-    if (n.IsScalar()) return n.Scalar();
-    YAML::Emitter e;
-    e.SetMapFormat(YAML::Flow);
-    e.SetSeqFormat(YAML::Flow);
-    e << n;
-    return e.c_str();
-}
-
 std::string line_of(const YAML::Node& n)
 {
     return n.Mark().is_null() ? "" : ":" + std::to_string(n.Mark().line + 1);
@@ -81,6 +70,16 @@ axis read_axis(const std::string& file, const std::string& key, const YAML::Node
 }
 
 }  // namespace
+
+std::string value_text(const YAML::Node& n)
+{
+    if (n.IsScalar()) return n.Scalar();
+    YAML::Emitter e;
+    e.SetMapFormat(YAML::Flow);
+    e.SetSeqFormat(YAML::Flow);
+    e << n;
+    return e.c_str();
+}
 
 plan read_sweep_file(const std::string& path)
 {

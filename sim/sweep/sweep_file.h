@@ -6,10 +6,15 @@
 
 #include <string>
 
+#include <yaml-cpp/yaml.h>
+
 #include "sim/sweep/sweep_plan.h"
 
 namespace uetsim::sweep {
 
 plan read_sweep_file(const std::string& path);
+
+// A value as --set text: scalars verbatim, lists and maps as YAML flow text.
+std::string value_text(const YAML::Node& n);
 
 }  // namespace uetsim::sweep

@@ -131,6 +131,13 @@ Flows:
   - {Src: 2, Dst: 0, Bytes: 8MiB}
 )";
 
+// Eight of the slower runs.
+const char* two_sprayings_four_seeds = R"(Base: small.yaml
+Axes:
+  UetNic.PacketSprayingType: [None, Default Packet Spraying]
+  Simulation.RandomSeed: {From: 1, To: 4}
+)";
+
 std::map<std::string, fs::file_time_type> complete_manifests(const std::string& out)
 {
     std::map<std::string, fs::file_time_type> found;
@@ -172,12 +179,7 @@ void expect_resumed_to_the_whole_summary(const std::string& file, const std::str
 // summary with an uninterrupted sweep's.
 void kill_and_resume(const std::string& tag, int sig, int expected_exit)
 {
-    const std::string file = sweep_setup(tag, R"(Base: small.yaml
-Axes:
-  UetNic.PacketSprayingType: [None, Default Packet Spraying]
-  Simulation.RandomSeed: {From: 1, To: 4}
-)",
-                                         slower_scenario);
+    const std::string file = sweep_setup(tag, two_sprayings_four_seeds, slower_scenario);
     const std::string root = fs::path(file).parent_path().string();
     const std::string out = root + "/killed";
     const int pid = start_uetsim({"sweep", file, "--out", out, "--jobs", "1"}, root + "/k.out",
@@ -256,12 +258,8 @@ pid_t mpi_rank_pid(int rank, const std::string& out)
 // the job, and the sweep resumed on one machine gives the uninterrupted summary.
 TEST(sweep, an_mpi_sweep_whose_rank_is_killed_resumes_to_the_same_summary)
 {
-    const std::string file = sweep_setup("sweep-mpi-kill", R"(Base: small.yaml
-Axes:
-  UetNic.PacketSprayingType: [None, Default Packet Spraying]
-  Simulation.RandomSeed: {From: 1, To: 4}
-)",
-                                         slower_scenario);
+    const std::string file =
+        sweep_setup("sweep-mpi-kill", two_sprayings_four_seeds, slower_scenario);
     const std::string root = fs::path(file).parent_path().string();
     const std::string out = root + "/killed";
     const std::string mpi =
