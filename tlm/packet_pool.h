@@ -38,6 +38,26 @@ public:
         return p;
     }
 
+    // A second copy of `p` with its id (LLR's replay buffer): no new id is issued, so a run with
+    // copies numbers its packets as one without.
+    packet* copy_of(const packet& p)
+    {
+        packet* c;
+        if (m_free.empty()) {
+            if (m_slab_used == k_slab) {
+                m_slabs.push_back(std::make_unique<packet[]>(k_slab));
+                m_slab_used = 0;
+            }
+            c = &m_slabs.back()[m_slab_used++];
+            ++m_allocated;
+        } else {
+            c = m_free.back();
+            m_free.pop_back();
+        }
+        *c = p;
+        return c;
+    }
+
     void release(packet* p) { m_free.push_back(p); }
 
     size_t allocated() const { return m_allocated; }

@@ -6,7 +6,11 @@
 //    not start its next frame before then (the base protocol's request exclusion rule).
 //  - The link delivers the frame to the far end with nb_transport_fw(pkt, BEGIN_REQ, 0) when its
 //    last bit arrives (store-and-forward). The receiver takes ownership and returns TLM_COMPLETED.
-//  - The backward path is unused: flow control is modelled by the transmitter's own queue.
+//  - A link that cannot start the frame yet (LLR: its replay buffer is full, or the wire carries a
+//    replay or a control ordered set first) answers TLM_ACCEPTED and keeps the frame; when the
+//    frame starts it sends END_REQ on the backward path with `delay` = its serialization time
+//    (end_req()), and the transmitter starts its next frame no earlier than that.
+//  - Otherwise flow control is modelled by the transmitter's own queue.
 #pragma once
 
 #include <functional>
@@ -23,9 +27,16 @@ struct packet_protocol
 };
 
 using packet_fw_if = tlm::tlm_fw_transport_if<packet_protocol>;
+
+// What a link's handler returns for a frame it keeps to start later (TLM_ACCEPTED), and what
+// send() returns then: the END_REQ comes on the backward path.
+inline sc_core::sc_time end_req_later()
+{
+    return sc_core::sc_time::from_value(~sc_dt::uint64(0));
+}
 using packet_bw_if = tlm::tlm_bw_transport_if<packet_protocol>;
 
-// Initiator side of a packet link. The backward path is never used.
+// Initiator side of a packet link. The backward path carries a held frame's END_REQ.
 class packet_initiator_socket : public tlm::tlm_initiator_socket<32, packet_protocol>,
                                 private packet_bw_if
 {
@@ -42,16 +53,24 @@ public:
     {
         tlm::tlm_phase phase = tlm::BEGIN_REQ;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        (*this)->nb_transport_fw(p, phase, delay);
+        if (__builtin_expect((*this)->nb_transport_fw(p, phase, delay) == tlm::TLM_ACCEPTED, 0))
+            return end_req_later();
         return delay;
     }
+    // Called with the END_REQ of a frame send() returned end_req_later() for: the transmitter
+    // may start its next frame after `delay`.
+    void on_end_req(std::function<void(const sc_core::sc_time&)> f) { m_end_req = std::move(f); }
 
 private:
-    tlm::tlm_sync_enum nb_transport_bw(packet&, tlm::tlm_phase&, sc_core::sc_time&) override
+    tlm::tlm_sync_enum nb_transport_bw(packet&, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay) override
     {
+        if (phase == tlm::END_REQ && m_end_req) m_end_req(delay);
         return tlm::TLM_COMPLETED;
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+    std::function<void(const sc_core::sc_time&)> m_end_req;
 };
 
 // Target side of a packet link: hands each arriving packet to a handler.
@@ -70,6 +89,14 @@ public:
     }
 
     void on_receive(handler h) { m_handler = std::move(h); }
+    // The END_REQ of a frame the handler kept (returned end_req_later() for): it starts now and
+    // the transmitter is free after `delay`.
+    void end_req(packet& p, const sc_core::sc_time& delay)
+    {
+        tlm::tlm_phase phase = tlm::END_REQ;
+        sc_core::sc_time d = delay;
+        (*this)->nb_transport_bw(p, phase, d);
+    }
 
 private:
     tlm::tlm_sync_enum nb_transport_fw(packet& p, tlm::tlm_phase& phase,
@@ -77,6 +104,10 @@ private:
     {
         delay = m_handler(p);
         if (delay == sc_core::SC_ZERO_TIME) return tlm::TLM_COMPLETED;
+        if (__builtin_expect(delay == end_req_later(), 0)) {
+            delay = sc_core::SC_ZERO_TIME;
+            return tlm::TLM_ACCEPTED;
+        }
         phase = tlm::END_REQ;
         return tlm::TLM_UPDATED;
     }

@@ -9,7 +9,13 @@
 
 namespace uetsim {
 
-transmitter::transmitter(const char* name, source next) : out(name), m_next(std::move(next)) {}
+transmitter::transmitter(const char* name, source next) : out(name), m_next(std::move(next))
+{
+    // A frame the link kept (LLR) starts later: its END_REQ says when it ends. That end is never
+    // held back: the owner is not the one calling here.
+    out.on_end_req(
+        [this](const sc_core::sc_time& d) { m_free.notify_at_ps(sim_now_ps() + d.value()); });
+}
 
 void transmitter::start_next()
 {
@@ -22,7 +28,9 @@ void transmitter::start_next()
     ++m_packets;
     m_bytes += p->wire_bytes;
     // The link owns the frame from here; its END_REQ delay is the serialization time.
-    const uint64_t end_ps = sim_now_ps() + out.send(*p).value();
+    const sc_core::sc_time ser = out.send(*p);
+    if (__builtin_expect(ser == end_req_later(), 0)) return;  // END_REQ on the backward path
+    const uint64_t end_ps = sim_now_ps() + ser.value();
     if (m_deferral && m_deferral->may_defer_frame_end(end_ps)) {
         m_free.defer_at_ps(end_ps);
         m_deferral->frame_end_deferred(*this);
