@@ -80,6 +80,8 @@ struct topology_config
     double link_rate_bps = 400e9;    // every link unless a device side is slower
 };
 
+enum class link_llr { off, both, a_only, b_only };
+
 struct link_config
 {
     double nic_delay_s = 100e-9;     // propagation delay of host-to-switch links
@@ -91,6 +93,15 @@ struct link_config
     double delay_s = 100e-9;
     bool delay_auto = true;
     double bit_error_rate = 0;  // per bit; a frame is lost with 1 - (1 - BER)^(wire bits)
+    // Link Level Retry (docs/link-layer.md): on both ends, off, or asked for on one end only
+    // (a and b exist to be refused: LLR needs both ends).
+    link_llr llr = link_llr::off;
+    uint64_t llr_replay_buffer_bytes = 0;  // each end's; auto: the LLR round trip's bytes
+    bool llr_replay_buffer_auto = true;
+    double llr_replay_timeout_s = 0;  // auto: twice the LLR round trip
+    bool llr_replay_timeout_auto = true;
+    uint32_t llr_control_bytes = 8;  // an LLR_ACK or LLR_NACK control ordered set on the wire
+    uint32_t llr_ack_spacing_bytes = 2048;  // CTLOS target spacing: at most one ACK per this
 };
 
 // One message of the Flows list: sent as MSS-sized raw packets by a NIC-less host port.

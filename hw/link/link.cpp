@@ -2,11 +2,79 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
+#include "hw/kernel/wakeup.h"
+#include "hw/link/llr_receiver.h"
+#include "hw/link/llr_sender.h"
 
 namespace uetsim {
+
+namespace {
+
+constexpr uint64_t never = ~uint64_t(0);
+
+link::direction opposite(link::direction d)
+{
+    return d == link::a_to_b ? link::b_to_a : link::a_to_b;
+}
+
+}  // namespace
+
+// One direction's LLR: the sender at its sending end, the receiver at the other, the frames and
+// the control ordered sets on its wire (the latter about the other direction's frames).
+struct link::llr_lane
+{
+    struct wire_frame
+    {
+        packet* p;
+        uint64_t seq;
+        bool good;
+    };
+    struct control_os
+    {
+        bool nack;
+        uint64_t seq;
+        bool good;
+    };
+
+    llr_lane(link& l, direction d, uint64_t buffer_bytes)
+        : tx(buffer_bytes)
+        , wire("llr_wire", [&l, d](wire_frame f) { l.llr_arrive(d, f.p, f.seq, f.good); })
+        , control("llr_control", [&l, d](control_os c) { l.llr_control(d, c.nack, c.seq, c.good); })
+        , serve([&l, d] { l.llr_serve(d); })
+        , timer([&l, d] { l.llr_timer(d); })
+    {
+    }
+
+    llr_sender tx;
+    llr_receiver rx;
+    timed_fifo<wire_frame> wire;
+    timed_fifo<control_os> control;
+    uint64_t wire_free_ps = 0;
+    uint64_t next_ack_ps = 0;        // the earliest time the next ACK may start on this wire
+    packet* held = nullptr;          // the port's frame, kept until it can start
+    uint64_t stall_from_ps = never;  // since when it waits for room in the replay buffer
+    uint64_t stall_ps = 0;
+    uint64_t timer_due_ps = never;
+    uint64_t timer_replays = 0;
+    uint64_t control_frames = 0;
+    uint64_t control_bytes = 0;
+    wakeup serve;
+    wakeup timer;
+};
+
+struct link::llr_state
+{
+    llr_settings settings;
+    std::unique_ptr<llr_lane> lane[2];
+};
+
+// The replay buffers' copies stay in the pool's slabs, which free them with the pool.
+link::~link() = default;
 
 link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_time delay,
            packet_pool& pool)
@@ -31,6 +99,7 @@ link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_tim
 
 sc_core::sc_time link::transmit(direction d, packet& p)
 {
+    if (__builtin_expect(m_llr != nullptr, 0)) return llr_transmit(d, p);
     lane& l = m_dir[d];
     double rate = l.rate_bps;
     if (__builtin_expect(p.tx_rate_bps != 0, 0)) {
@@ -50,7 +119,7 @@ sc_core::sc_time link::transmit(direction d, packet& p)
         m_pool.release(&p);
         return ser;  // the transmitter still spends the frame's time on a dead link
     }
-    if (__builtin_expect(m_ber > 0, 0) && corrupted(l, p.wire_bytes)) {
+    if (__builtin_expect(m_check_fcs, 0) && corrupted(l, p.wire_bytes)) {
         // The frame takes its time on the wire; the receiver's FCS check drops it.
         ++l.fcs_errors;
         m_pool.release(&p);
@@ -62,7 +131,18 @@ sc_core::sc_time link::transmit(direction d, packet& p)
 
 bool link::corrupted(lane& l, uint32_t wire_bytes)
 {
+    if (l.corrupt_next) {
+        l.corrupt_next = false;
+        return true;
+    }
+    if (m_ber == 0) return false;
     // 1 - (1 - BER)^bits without cancellation for small BER.
+    const double p = -std::expm1(double(wire_bytes) * 8.0 * m_log_good_bit);
+    return l.bit_errors.uniform() < p;
+}
+
+bool link::corrupted_os(lane& l, uint32_t wire_bytes)
+{
     const double p = -std::expm1(double(wire_bytes) * 8.0 * m_log_good_bit);
     return l.bit_errors.uniform() < p;
 }
@@ -70,6 +150,7 @@ bool link::corrupted(lane& l, uint32_t wire_bytes)
 void link::set_bit_error_rate(double ber, uint64_t seed)
 {
     m_ber = ber;
+    m_check_fcs = m_check_fcs || ber > 0;
     m_log_good_bit = std::log1p(-ber);
     const std::string n = basename();
     m_dir[a_to_b].bit_errors = random_stream(seed, "bit_errors." + n + ".a_to_b");
@@ -78,13 +159,23 @@ void link::set_bit_error_rate(double ber, uint64_t seed)
 
 void link::set_up(bool up)
 {
-    for (auto& l : m_dir) {
+    for (int d = 0; d < 2; ++d) {
+        lane& l = m_dir[d];
         l.up = up;
-        if (!up)
-            l.wire->drain([&](packet* p) {
-                ++l.lost;
-                m_pool.release(p);
-            });
+        if (up) continue;
+        l.wire->drain([&](packet* p) {
+            ++l.lost;
+            m_pool.release(p);
+        });
+        if (!m_llr) continue;
+        // LLR's frames and control ordered sets in flight are lost too; the replay timer sends
+        // the frames again once the link is back.
+        llr_lane& L = *m_llr->lane[d];
+        L.wire.drain([&](llr_lane::wire_frame f) {
+            ++l.lost;
+            m_pool.release(f.p);
+        });
+        L.control.drain([](llr_lane::control_os) {});
     }
     if (m_probe) m_probe->changed();
 }
@@ -93,6 +184,207 @@ void link::set_rate(double rate_bps)
 {
     for (auto& l : m_dir) l.rate_bps = rate_bps;
     if (m_probe) m_probe->changed();
+}
+
+}  // namespace uetsim
+
+namespace uetsim {
+
+void link::enable_llr(const llr_settings& s)
+{
+    m_llr = std::make_unique<llr_state>();
+    m_llr->settings = s;
+    for (int d = 0; d < 2; ++d)
+        m_llr->lane[d] = std::make_unique<llr_lane>(*this, direction(d), s.buffer_bytes);
+}
+
+sc_core::sc_time link::llr_transmit(direction d, packet& p)
+{
+    llr_lane& L = *m_llr->lane[d];
+    const llr_lane& R = *m_llr->lane[opposite(d)];
+    const uint64_t now = sim_now_ps();
+    if (L.held) throw std::logic_error(std::string(name()) + ": a frame offered while one is held");
+    const bool control_due = R.rx.nack_pending() || (R.rx.ack_pending() && now >= L.next_ack_ps);
+    if (L.wire_free_ps <= now && !control_due && !L.tx.replaying() && L.tx.has_room(p.wire_bytes))
+        return picoseconds(llr_new_frame(d, p, now));
+    // The wire carries a control ordered set or a replay first, or the buffer is full.
+    L.held = &p;
+    llr_kick(d);
+    return end_req_later();
+}
+
+uint64_t link::llr_new_frame(direction d, packet& p, uint64_t now_ps)
+{
+    llr_lane& L = *m_llr->lane[d];
+    packet* copy = m_pool.copy_of(p);
+    copy->tx_rate_bps = 0;  // a replay goes at the link's rate
+    const uint64_t seq = L.tx.push(copy, p.wire_bytes);
+    if (L.timer_due_ps == never) {
+        L.timer_due_ps = now_ps + m_llr->settings.timeout_ps;
+        L.timer.notify_at_ps(L.timer_due_ps);
+    }
+    return llr_start(d, &p, seq, now_ps);
+}
+
+uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t now_ps)
+{
+    lane& l = m_dir[d];
+    llr_lane& L = *m_llr->lane[d];
+    double rate = l.rate_bps;
+    if (p->tx_rate_bps != 0) {
+        rate = std::min(rate, p->tx_rate_bps);
+        p->tx_rate_bps = 0;
+    }
+    const uint64_t ser_ps = serialization_ps(p->wire_bytes, rate);
+    if (!m_taps.empty()) {
+        const sc_core::sc_time now = picoseconds(now_ps);
+        for (auto& t : m_taps) t(*p, d, now);
+    }
+    L.wire_free_ps = now_ps + ser_ps;
+    if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {
+        ++l.lost;  // never arrives: the next frame shows the gap, or the replay timer fires
+        m_pool.release(p);
+    } else {
+        const bool good = !(m_check_fcs && corrupted(l, p->wire_bytes));
+        L.wire.push({p, seq, good}, now_ps + ser_ps + m_delay_ps);
+    }
+    if (m_probe) m_probe->changed();
+    return ser_ps;
+}
+
+void link::llr_kick(direction d)
+{
+    llr_lane& L = *m_llr->lane[d];
+    L.serve.notify_at_ps(std::max(sim_now_ps(), L.wire_free_ps));
+}
+
+void link::llr_serve(direction d)
+{
+    lane& l = m_dir[d];
+    llr_lane& L = *m_llr->lane[d];
+    llr_lane& R = *m_llr->lane[opposite(d)];  // its receiver answers on this wire
+    const llr_settings& s = m_llr->settings;
+    const uint64_t now = sim_now_ps();
+    if (L.wire_free_ps > now) {
+        L.serve.notify_at_ps(L.wire_free_ps);
+        return;
+    }
+    if (R.rx.nack_pending() || (R.rx.ack_pending() && now >= L.next_ack_ps)) {
+        const bool nack = R.rx.take_control();
+        const uint64_t ser = serialization_ps(s.control_bytes, l.rate_bps);
+        L.wire_free_ps = now + ser;
+        if (!nack) L.next_ack_ps = now + serialization_ps(s.ack_spacing_bytes, l.rate_bps);
+        ++L.control_frames;
+        L.control_bytes += s.control_bytes;
+        // An injected error is for a frame, not a control ordered set: only the rate draws here.
+        const bool good = l.up && !(m_ber > 0 && corrupted_os(l, s.control_bytes));
+        L.control.push({nack, R.rx.last_good(), good}, now + ser + m_delay_ps);
+    } else if (L.tx.replaying()) {
+        const llr_sender::entry* e = L.tx.next_replay();
+        packet* c = m_pool.copy_of(*e->copy);
+        llr_start(d, c, e->seq, now);
+    } else if (L.held && L.tx.has_room(L.held->wire_bytes)) {
+        packet* p = L.held;
+        L.held = nullptr;
+        if (L.stall_from_ps != never) {
+            L.stall_ps += now - L.stall_from_ps;
+            L.stall_from_ps = never;
+        }
+        const uint64_t ser = llr_new_frame(d, *p, now);
+        // The port's transmitter is free when this frame's serialization ends.
+        from(d).end_req(*L.tx.newest(), picoseconds(ser));
+    } else {
+        if (L.held && L.stall_from_ps == never) L.stall_from_ps = now;  // waits for an ACK
+        if (R.rx.ack_pending()) L.serve.notify_at_ps(L.next_ack_ps);
+        return;
+    }
+    if (R.rx.nack_pending() || R.rx.ack_pending() || L.tx.replaying() || L.held)
+        L.serve.notify_at_ps(L.wire_free_ps);
+}
+
+void link::llr_arrive(direction d, packet* p, uint64_t seq, bool good)
+{
+    lane& l = m_dir[d];
+    llr_lane& L = *m_llr->lane[d];
+    if (!good) ++l.fcs_errors;
+    if (L.rx.on_frame(seq, good))
+        (d == a_to_b ? to_b : to_a).send(*p);
+    else
+        m_pool.release(p);
+    if (L.rx.nack_pending() || L.rx.ack_pending()) llr_kick(opposite(d));
+}
+
+void link::llr_control(direction d, bool nack, uint64_t seq, bool good)
+{
+    // A control ordered set on wire `d` answers the frames of the other direction.
+    const direction s = opposite(d);
+    llr_lane& S = *m_llr->lane[s];
+    if (!good) {
+        ++m_dir[d].fcs_errors;
+        return;
+    }
+    auto release = [this](packet* p) { m_pool.release(p); };
+    const uint64_t now = sim_now_ps();
+    if (nack) {
+        S.tx.nack(seq, release);
+        llr_progress(s, now);
+    } else if (S.tx.ack(seq, release)) {
+        llr_progress(s, now);
+    }
+    if (S.tx.replaying() || S.held) llr_kick(s);
+    if (m_probe) m_probe->changed();
+}
+
+void link::llr_progress(direction d, uint64_t now_ps)
+{
+    llr_lane& L = *m_llr->lane[d];
+    // The pending wake-up is no later than the new due time: it re-arms itself there.
+    L.timer_due_ps = L.tx.held_frames() ? now_ps + m_llr->settings.timeout_ps : never;
+}
+
+void link::llr_timer(direction d)
+{
+    llr_lane& L = *m_llr->lane[d];
+    if (L.timer_due_ps == never) return;
+    const uint64_t now = sim_now_ps();
+    if (now < L.timer_due_ps) {
+        L.timer.notify_at_ps(L.timer_due_ps);
+        return;
+    }
+    if (!L.tx.timeout()) {
+        L.timer_due_ps = never;
+        return;
+    }
+    ++L.timer_replays;
+    L.timer_due_ps = now + m_llr->settings.timeout_ps;
+    L.timer.notify_at_ps(L.timer_due_ps);
+    llr_kick(d);
+    if (m_probe) m_probe->changed();
+}
+
+link::llr_counters link::llr_stats(direction d) const
+{
+    llr_counters c;
+    if (!m_llr) return c;
+    const llr_lane& L = *m_llr->lane[d];
+    c.next_seq = L.tx.next_seq();
+    c.acked_seq = L.tx.acked_seq();
+    c.held_bytes = L.tx.held_bytes();
+    c.replaying = L.tx.replaying();
+    c.replays = L.tx.replays();
+    c.timer_replays = L.timer_replays;
+    c.replayed_frames = L.tx.replayed_frames();
+    c.replayed_bytes = L.tx.replayed_bytes();
+    c.stall_ps = L.stall_ps;
+    if (L.stall_from_ps != never) c.stall_ps += sim_now_ps() - L.stall_from_ps;
+    c.control_frames = L.control_frames;
+    c.control_bytes = L.control_bytes;
+    return c;
+}
+
+uint64_t link::llr_take_peak(direction d)
+{
+    return m_llr ? m_llr->lane[d]->tx.take_peak() : 0;
 }
 
 }  // namespace uetsim

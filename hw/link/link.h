@@ -4,6 +4,11 @@
 // Faults: a direction can be taken down (every frame on it, and every frame in flight, is lost)
 // or run at a degraded rate, and brought back. Bit errors: with a bit error rate, each frame
 // fails the receiver's FCS check with probability 1 - (1 - BER)^(wire bits) and is dropped there.
+// Link Level Retry (enable_llr, docs/link-layer.md): each end numbers its frames, keeps them in a
+// replay buffer (llr_sender) until the far end's LLR_ACK, and replays go-back-N on an LLR_NACK
+// (llr_receiver) or a replay timeout; ACKs and NACKs are control ordered sets that take their
+// time on the reverse wire. A frame that does not fit in the replay buffer is kept by the link
+// and started later (TLM_ACCEPTED, then END_REQ on the backward path): the port stalls.
 #pragma once
 
 #include <cstdint>
@@ -54,8 +59,44 @@ public:
     // link's name; BER 0 draws nothing.
     void set_bit_error_rate(double ber, uint64_t seed);
     double bit_error_rate() const { return m_ber; }
+    // Fault injection: the next frame that starts on direction `d` fails the receiver's FCS check
+    // (a burst error on one frame; tests and fault scenarios). No random draw is taken for it.
+    void inject_fcs_error(direction d)
+    {
+        m_dir[d].corrupt_next = true;
+        m_check_fcs = true;
+    }
     // Frames that arrived with bit errors and were dropped at the receiving end's FCS check.
     uint64_t fcs_errors(direction d) const { return m_dir[d].fcs_errors; }
+
+    // Link Level Retry on both ends, before the run. Off: nothing of it runs.
+    struct llr_settings
+    {
+        uint64_t buffer_bytes = 0;       // each end's replay buffer
+        uint64_t timeout_ps = 0;         // the replay timer
+        uint32_t control_bytes = 8;      // an LLR_ACK or LLR_NACK control ordered set on the wire
+        uint32_t ack_spacing_bytes = 0;  // at most one ACK per this many byte times
+    };
+    void enable_llr(const llr_settings& s);
+    bool llr() const { return m_llr != nullptr; }
+    // LLR of direction `d`: the sender at its sending end, the receiver at the other.
+    struct llr_counters
+    {
+        uint64_t next_seq = 0;  // the number the next new frame gets
+        uint64_t acked_seq = 0;
+        uint64_t held_bytes = 0;  // in the replay buffer now
+        bool replaying = false;
+        uint64_t replays = 0;  // replays started (an LLR_NACK or the replay timer)
+        uint64_t timer_replays = 0;
+        uint64_t replayed_frames = 0;
+        uint64_t replayed_bytes = 0;
+        uint64_t stall_ps = 0;        // a port frame waited for room in the replay buffer
+        uint64_t control_frames = 0;  // ACK and NACK control ordered sets sent on this wire
+        uint64_t control_bytes = 0;
+    };
+    llr_counters llr_stats(direction d) const;
+    // The most bytes direction `d`'s replay buffer held since the last call (link-stats).
+    uint64_t llr_take_peak(direction d);
 
     // Called for every frame as it starts serialising (captures, monitors).
     using tap = std::function<void(const packet&, direction, const sc_core::sc_time& start)>;
@@ -73,12 +114,27 @@ private:
         bool up = true;
         uint64_t lost = 0;
         uint64_t fcs_errors = 0;
+        bool corrupt_next = false;  // inject_fcs_error
         random_stream bit_errors;
         std::unique_ptr<delay_line> wire;
     };
 
     sc_core::sc_time transmit(direction d, packet& p);
     bool corrupted(lane& l, uint32_t wire_bytes);
+    bool corrupted_os(lane& l, uint32_t wire_bytes);
+
+    struct llr_lane;
+    struct llr_state;
+    [[gnu::noinline]] sc_core::sc_time llr_transmit(direction d, packet& p);
+    uint64_t llr_new_frame(direction d, packet& p, uint64_t now_ps);
+    uint64_t llr_start(direction d, packet* p, uint64_t seq, uint64_t now_ps);
+    void llr_serve(direction d);
+    void llr_arrive(direction d, packet* p, uint64_t seq, bool good);
+    void llr_control(direction d, bool nack, uint64_t seq, bool good);
+    void llr_timer(direction d);
+    void llr_kick(direction d);
+    void llr_progress(direction d, uint64_t now_ps);
+    packet_target_socket& from(direction d) { return d == a_to_b ? from_a : from_b; }
 
     double m_nominal_rate_bps;
     sc_core::sc_time m_delay;
@@ -89,8 +145,13 @@ private:
     double m_loss = 0;
     random_stream* m_loss_rng = nullptr;
     double m_ber = 0;
+    bool m_check_fcs = false;   // a bit error rate, or an injected error: frames may be corrupted
     double m_log_good_bit = 0;  // ln(1 - BER)
     state_probe* m_probe = nullptr;
+    std::unique_ptr<llr_state> m_llr;
+
+public:
+    ~link() override;
 };
 
 }  // namespace uetsim

@@ -161,6 +161,17 @@ void add_topology_keys(scenario_schema& s)
          [](scenario& sc, const given_keys&) { check_memory(sc, physical_memory_bytes()); }});
 }
 
+namespace {
+
+// The replay buffer `auto` gives link `l`.
+uint64_t auto_buffer(link_spec l, uint32_t frame)
+{
+    l.llr_replay_buffer_bytes = 0;
+    return llr_values(l, frame).replay_buffer_bytes;
+}
+
+}  // namespace
+
 void add_link_keys(scenario_schema& s)
 {
     auto& k = s.keys;
@@ -182,6 +193,71 @@ void add_link_keys(scenario_schema& s)
            "Probability that a bit on the wire is wrong: a frame of W wire bytes fails the "
            "receiver's FCS check, and is dropped, with probability 1 - (1 - BER)^(8 W), drawn "
            "per link direction from Simulation.RandomSeed. 0: nothing is drawn.");
+    k.choice("Link.Llr", UETSIM_FIELD(link.llr),
+             {{"false", link_llr::off},
+              {"true", link_llr::both},
+              {"a", link_llr::a_only},
+              {"b", link_llr::b_only}},
+             "Link Level Retry on the link (docs/link-layer.md): true on both ends, false on "
+             "neither; a or b names the one end whose port has it, which is refused (LLR needs "
+             "both ends).");
+    k.bytes_or_auto("Link.LlrReplayBufferBytes", UETSIM_FIELD(link.llr_replay_buffer_bytes),
+                    UETSIM_FIELD(link.llr_replay_buffer_auto), {1, int64_t(1) << 32},
+                    "Each end's LLR replay buffer: frames sent and not yet acknowledged; a frame "
+                    "that does not fit waits (the port stalls). auto: the link's LLR round trip "
+                    "at its rate, rounded up to whole largest frames (inspect --json, links). At "
+                    "least one largest frame.");
+    k.quantity_or_auto("Link.LlrReplayTimeout", dimension::time,
+                       UETSIM_FIELD(link.llr_replay_timeout_s),
+                       UETSIM_FIELD(link.llr_replay_timeout_auto), {1e-9, 1},
+                       "LLR replay timer: with frames held and no ACK or NACK that makes "
+                       "progress for this long, every held frame is sent again. auto: twice the "
+                       "link's LLR round trip. At least that round trip.");
+    k.bytes("Link.LlrControlBytes", UETSIM_FIELD(link.llr_control_bytes), {1, 64},
+            "Wire size of one LLR_ACK or LLR_NACK control ordered set (one 64b/66b block).");
+    k.bytes("Link.LlrAckSpacingBytes", UETSIM_FIELD(link.llr_ack_spacing_bytes), {0, 65536},
+            "LLR CtlOS target spacing: a receiver sends at most one LLR_ACK per this many byte "
+            "times of its own wire (NACKs go at once); 0: an ACK after every frame.");
+    s.rules.push_back(
+        {"Link.Llr is on both ends of a link; its replay buffer holds at least one largest frame "
+         "and its replay timeout is at least its LLR round trip.",
+         {"Link.Llr", "Link.LlrReplayBufferBytes", "Link.LlrReplayTimeout"},
+         [](scenario& sc, const given_keys&) {
+             bool any = sc.link.llr != link_llr::off;
+             for (const auto& o : sc.overrides) any = any || o.section == "Link";
+             if (!any) return;
+             const topology t = build_topology(sc);
+             const nic_data_framing f = nic_framing_of(sc.nic);
+             const uint32_t frame = f.mss + f.overhead_bytes;
+             for (const link_spec& l : t.links) {
+                 const std::string at = "Link[" + l.name + "].";
+                 if (l.llr == link_llr::a_only || l.llr == link_llr::b_only) {
+                     const bool a = l.llr == link_llr::a_only;
+                     fail_rule(at + "Llr: " + (a ? "a" : "b") + " (LLR on end " +
+                               (a ? "A, " + t.devices[l.a_device].name
+                                  : "B, " + t.devices[l.b_device].name) +
+                               ", only): LLR needs both ends of a link (each end numbers the "
+                               "frames it sends and acknowledges those it receives); set true "
+                               "or false");
+                 }
+                 if (l.llr != link_llr::both) continue;
+                 const link_llr_values v = llr_values(l, frame);
+                 if (l.llr_replay_buffer_bytes && l.llr_replay_buffer_bytes < frame)
+                     fail_rule(
+                         at + "LlrReplayBufferBytes: " + std::to_string(l.llr_replay_buffer_bytes) +
+                         " B is smaller than one frame of this link (" + std::to_string(frame) +
+                         " B, the data MSS " + std::to_string(f.mss) + " + " +
+                         std::to_string(f.overhead_bytes) + " B of headers); at least " +
+                         std::to_string(frame) + " B, or auto (" +
+                         std::to_string(auto_buffer(l, frame)) + " B here)");
+                 if (l.llr_replay_timeout_s > 0 && l.llr_replay_timeout_s < v.round_trip_s)
+                     fail_rule(at + "LlrReplayTimeout: " + num(l.llr_replay_timeout_s * 1e9) +
+                               " ns is shorter than the link's LLR round trip (" +
+                               num(v.round_trip_s * 1e9) +
+                               " ns): every frame would be replayed before its ACK could "
+                               "arrive; at least that, or auto");
+             }
+         }});
 }
 
 }  // namespace uetsim::config

@@ -353,6 +353,33 @@ public:
         return done(k);
     }
 
+    // A byte count, or the word `auto` that stays in the resolved scenario (its value differs
+    // per instance: Link.LlrReplayBufferBytes is derived from each link).
+    template <class F, class G>
+    key_table& bytes_or_auto(std::string path, F field, G flag, int_range r, std::string doc)
+    {
+        bytes(std::move(path), field, r, std::move(doc));
+        auto& k = m_keys.back();
+        k.info.allowed += ", or auto";
+        k.assign = [field, flag, r](Owner& o, const YAML::Node& n, const value_context& c) {
+            flag(o) = n.IsScalar() && n.Scalar() == "auto";
+            if (flag(o)) return;
+            try {
+                field(o) = static_cast<field_type<F>>(detail::read_bytes(n, c, r));
+            } catch (const config_error& e) {
+                throw config_error(std::string(e.what()) + "; or the word auto");
+            }
+        };
+        k.to_yaml = [field, flag](const Owner& o) {
+            return flag(o) ? YAML::Node("auto") : YAML::Node(format_bytes(field(o)));
+        };
+        k.to_json = [field, flag](const Owner& o) {
+            return flag(o) ? nlohmann::ordered_json("auto")
+                           : nlohmann::ordered_json(uint64_t(field(o)));
+        };
+        return *this;
+    }
+
     // A per-traffic-class list (the NIC buffers' PoolAllocationVector, WRRQueueWeights, ...):
     // eight entries, the index the class, written "[0.9, 0.1, 0, 0, 0, 0, 0, 0]" or as a YAML
     // sequence; each in `r`, whole numbers only when `whole`. The field is a std::array of 8.

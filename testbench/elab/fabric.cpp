@@ -6,6 +6,7 @@
 #include "hw/kernel/time.h"
 #include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/instance_config.h"
+#include "testbench/elab/nic_factory.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
@@ -19,6 +20,16 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
             std::make_unique<link>(l.name.c_str(), l.rate_bps, seconds(l.delay_s), pool));
         if (l.bit_error_rate > 0)
             m_links.back()->set_bit_error_rate(l.bit_error_rate, sc.simulation.random_seed);
+        if (l.llr == link_llr::both) {
+            const nic_data_framing f = nic_framing_of(sc.nic);
+            const link_llr_values v = llr_values(l, f.mss + f.overhead_bytes);
+            link::llr_settings s;
+            s.buffer_bytes = v.replay_buffer_bytes;
+            s.timeout_ps = ps_from_seconds(v.replay_timeout_s);
+            s.control_bytes = l.llr_control_bytes;
+            s.ack_spacing_bytes = l.llr_ack_spacing_bytes;
+            m_links.back()->enable_llr(s);
+        }
     }
 
     std::vector<routing_table> routes = build_routes(m_topo);

@@ -1,5 +1,7 @@
 #include "testbench/elab/topology.h"
 
+#include "hw/link/llr_sizing.h"
+
 #include "testbench/elab/computed_routes.h"
 
 #include <fnmatch.h>
@@ -151,7 +153,7 @@ topology build_topology(const scenario& sc)
         if (o.section == "Link") link_overrides.push_back(&o);
     const link_config& section = sc.link;
     if (link_overrides.empty() && section.rate_auto && section.delay_auto &&
-        section.bit_error_rate == 0)
+        section.bit_error_rate == 0 && section.llr == link_llr::off)
         return t;
     // Holds one link's section while its overrides are applied in order (a copy: the kernel-free
     // library has no default scenario).
@@ -168,8 +170,31 @@ topology build_topology(const scenario& sc)
         else
             l.delay_s = host_link ? c.nic_delay_s : c.switch_delay_s;
         l.bit_error_rate = c.bit_error_rate;
+        l.llr = c.llr;
+        l.llr_replay_buffer_bytes = c.llr_replay_buffer_auto ? 0 : c.llr_replay_buffer_bytes;
+        l.llr_replay_timeout_s = c.llr_replay_timeout_auto ? 0 : c.llr_replay_timeout_s;
+        l.llr_control_bytes = c.llr_control_bytes;
+        l.llr_ack_spacing_bytes = c.llr_ack_spacing_bytes;
     }
     return t;
+}
+
+link_llr_values llr_values(const link_spec& l, uint32_t max_frame_bytes)
+{
+    llr_link_params p;
+    p.rate_bps = l.rate_bps;
+    p.delay_s = l.delay_s;
+    p.max_frame_bytes = max_frame_bytes;
+    p.control_bytes = l.llr_control_bytes;
+    p.ack_spacing_bytes = l.llr_ack_spacing_bytes;
+    link_llr_values v;
+    v.round_trip_s = llr_round_trip_s(p);
+    v.replay_buffer_bytes =
+        l.llr_replay_buffer_bytes ? l.llr_replay_buffer_bytes : llr_auto_buffer_bytes(p);
+    v.replay_timeout_s =
+        l.llr_replay_timeout_s > 0 ? l.llr_replay_timeout_s : llr_auto_timeout_s(p);
+    v.max_frame_bytes = max_frame_bytes;
+    return v;
 }
 
 int topology::find_link(const std::string& name) const

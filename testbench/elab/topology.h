@@ -42,7 +42,25 @@ struct link_spec
     double rate_bps;
     double delay_s;
     double bit_error_rate = 0;
+    // Link Level Retry as the Link[glob] keys give it (auto buffer and timeout: 0 here, derived
+    // from the link and its largest frame by llr_sizing.h where the link is built).
+    link_llr llr = link_llr::off;
+    uint64_t llr_replay_buffer_bytes = 0;
+    double llr_replay_timeout_s = 0;
+    uint32_t llr_control_bytes = 8;
+    uint32_t llr_ack_spacing_bytes = 2048;
 };
+
+// A link's LLR numbers with its `auto` settings resolved (docs/link-layer.md): `max_frame_bytes`
+// is the largest frame of the run (the data MSS + headers, nic_framing_of).
+struct link_llr_values
+{
+    uint64_t replay_buffer_bytes = 0;
+    double replay_timeout_s = 0;
+    double round_trip_s = 0;
+    uint32_t max_frame_bytes = 0;
+};
+link_llr_values llr_values(const link_spec& l, uint32_t max_frame_bytes);
 
 struct topology
 {

@@ -61,6 +61,10 @@ private:
                 r.interval_bytes = r.bytes - last;
                 r.interval_s = interval;
                 last = r.bytes;
+                if (r.lk->llr()) {
+                    r.llr = r.lk->llr_stats(r.dir);
+                    r.llr_buffer_peak = m_fab.link_at(i).llr_take_peak(r.dir);
+                }
                 m_csv.write(r);
             }
         }
@@ -109,6 +113,33 @@ const column_table<link_stats_row>& link_stats_columns()
          UETSIM_CELL(row, r.lk->fcs_errors(r.dir))},
         {"lost", "frames lost on a down direction or to a `Faults` loss since the start",
          UETSIM_CELL(row, r.lk->frames_lost(r.dir))},
+        {"llr",
+         "1 when the link runs Link Level Retry (`Link.Llr`), else 0; the `llr_` columns "
+         "are 0 without it",
+         UETSIM_CELL(row, r.lk->llr() ? 1 : 0)},
+        {"llr_replays",
+         "LLR replays the sender started since the start: one per LLR_NACK received and one "
+         "per replay timer expiry",
+         UETSIM_CELL(row, r.llr.replays)},
+        {"llr_timer_replays", "of which started by the replay timer (`Link.LlrReplayTimeout`)",
+         UETSIM_CELL(row, r.llr.timer_replays)},
+        {"llr_replayed_frames", "frames sent again from the replay buffer since the start",
+         UETSIM_CELL(row, r.llr.replayed_frames)},
+        {"llr_replayed_bytes", "their bytes on the wire (not in `bytes`)",
+         UETSIM_CELL(row, r.llr.replayed_bytes)},
+        {"llr_replay_buffer_peak_bytes",
+         "the most bytes the sender's replay buffer held during the interval",
+         UETSIM_CELL(row, r.llr_buffer_peak)},
+        {"llr_stall_sec",
+         "time the sending port had a frame waiting for room in the replay buffer, since the "
+         "start, s",
+         UETSIM_CELL(row, double(r.llr.stall_ps) * 1e-12)},
+        {"llr_control_frames",
+         "LLR_ACK and LLR_NACK control ordered sets sent on this direction's wire since the start "
+         "(they answer the other direction's frames)",
+         UETSIM_CELL(row, r.llr.control_frames)},
+        {"llr_control_bytes", "their bytes on the wire (`Link.LlrControlBytes` each)",
+         UETSIM_CELL(row, r.llr.control_bytes)},
     };
     return c;
 }
@@ -129,7 +160,9 @@ const record_def& link_stats_record()
         r.columns = column_docs(link_stats_columns());
         r.notes =
             "A frame counts in `frames` when it starts serializing, as in nd-stats; a corrupted "
-            "frame counts\nin both `frames` and `corrupted`.";
+            "frame counts\nin both `frames` and `corrupted`. With LLR a corrupted frame is "
+            "replayed by the link (`llr_replays`,\n`llr_replayed_frames`) and the transport never "
+            "sees it lost; replays and control ordered sets\ntake wire time beside `bytes`.";
         r.applies = [](const record_context&) { return true; };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
             return std::make_unique<link_stats_open>(ctx, path);

@@ -28,6 +28,8 @@ struct link_stats_row
     uint64_t bytes = 0;
     uint64_t interval_bytes = 0;
     double interval_s = 0;
+    link::llr_counters llr;        // the sender at `from`, the receiver at `to` (zeros: off)
+    uint64_t llr_buffer_peak = 0;  // the most bytes its replay buffer held in the interval
 };
 
 const column_table<link_stats_row>& link_stats_columns();

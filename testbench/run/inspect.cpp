@@ -36,11 +36,22 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     tj["switch_list"] = sw;
     // Every link with its resolved values (Link[glob] overrides applied, autos resolved).
     nlohmann::ordered_json links = nlohmann::ordered_json::array();
-    for (const link_spec& l : t.links)
+    const nic_data_framing framing = nic_framing_of(sc.nic);
+    for (const link_spec& l : t.links) {
         links.push_back({{"name", l.name},
                          {"rate_bps", l.rate_bps},
                          {"delay_s", l.delay_s},
-                         {"bit_error_rate", l.bit_error_rate}});
+                         {"bit_error_rate", l.bit_error_rate},
+                         {"llr", l.llr == link_llr::both}});
+        if (l.llr != link_llr::both) continue;
+        // LLR's resolved numbers (docs/link-layer.md): auto buffer and timeout from the round trip.
+        const link_llr_values v = llr_values(l, framing.mss + framing.overhead_bytes);
+        links.back()["llr_replay_buffer_bytes"] = v.replay_buffer_bytes;
+        links.back()["llr_replay_timeout_s"] = v.replay_timeout_s;
+        links.back()["llr_round_trip_s"] = v.round_trip_s;
+        links.back()["llr_control_bytes"] = l.llr_control_bytes;
+        links.back()["llr_ack_spacing_bytes"] = l.llr_ack_spacing_bytes;
+    }
     j["links"] = std::move(links);
     j["switch"] = {{"forwarding_latency_s", sc.sw.forwarding_latency_s}};
     // The shared buffer of every switch as it is laid out at start (stages 1 to 5), with its

@@ -28,6 +28,23 @@ inline const signal_table& link_signals()
     return t;
 }
 
+inline const signal_table& llr_link_signals()
+{
+    static const signal_table t{
+        "Per link direction with LLR",
+        "leaf0-spine0.a_to_b.*, .b_to_a.*",
+        "Only on links with `Link.Llr: true`: the direction's LLR sender (at its sending end) "
+        "([link-layer.md](link-layer.md)).",
+        {
+            {"llr_next_seq", 32, false, "count", "the number the next new frame gets"},
+            {"llr_acked_seq", 32, false, "count",
+             "the highest frame number an LLR_ACK or LLR_NACK acknowledged"},
+            {"llr_replay_bytes", 32, false, "bytes", "bytes held in the replay buffer"},
+            {"llr_replaying", 1, false, "flag", "a replay (go-back-N) is in progress"},
+        }};
+    return t;
+}
+
 // A link, both directions: busy while a frame serialises, up, rate. The end of a frame is an
 // event of this probe's own (it exists only when the link is traced).
 class link_probe : public sc_core::sc_module, public state_probe
@@ -42,6 +59,12 @@ public:
             m_dir[d].busy = t.add(w, c, dir, "busy");
             m_dir[d].up = t.add(w, c, dir, "up");
             m_dir[d].rate = t.add(w, c, dir, "rate_mbps");
+            if (!l.llr()) continue;
+            const signal_table& lt = llr_link_signals();
+            m_dir[d].next_seq = lt.add(w, c, dir, "llr_next_seq");
+            m_dir[d].acked_seq = lt.add(w, c, dir, "llr_acked_seq");
+            m_dir[d].replay_bytes = lt.add(w, c, dir, "llr_replay_bytes");
+            m_dir[d].replaying = lt.add(w, c, dir, "llr_replaying");
         }
         l.add_tap([this](const packet& p, link::direction d, const sc_core::sc_time& start) {
             lane& ln = m_dir[d];
@@ -59,6 +82,12 @@ public:
         for (int d = 0; d < 2; ++d) {
             m_w.set(m_dir[d].up, m_link.is_up(link::direction(d)) ? 1 : 0);
             m_w.set(m_dir[d].rate, uint64_t(m_link.rate_bps(link::direction(d)) / 1e6));
+            if (!m_link.llr()) continue;
+            const link::llr_counters c = m_link.llr_stats(link::direction(d));
+            m_w.set(m_dir[d].next_seq, c.next_seq);
+            m_w.set(m_dir[d].acked_seq, c.acked_seq);
+            m_w.set(m_dir[d].replay_bytes, c.held_bytes);
+            m_w.set(m_dir[d].replaying, c.replaying ? 1 : 0);
         }
     }
 
@@ -66,6 +95,7 @@ private:
     struct lane
     {
         uint32_t busy, up, rate;
+        uint32_t next_seq = 0, acked_seq = 0, replay_bytes = 0, replaying = 0;  // LLR only
         sc_core::sc_time busy_until;
     };
     void end(int d)

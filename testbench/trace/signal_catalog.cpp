@@ -43,9 +43,9 @@ const std::vector<const signal_table*>& signal_catalog()
 {
     // One line per kind of component, in the page's order.
     static const std::vector<const signal_table*> tables = {
-        &uet_group_signals(),   &uet_nic_signals(), &roce_qp_signals(),
-        &roce_nic_signals(),    &pcie_signals(),    &chakra_signals(),
-        &switch_port_signals(), &pfc_signals(),     &link_signals(),
+        &uet_group_signals(), &uet_nic_signals(),  &roce_qp_signals(),     &roce_nic_signals(),
+        &pcie_signals(),      &chakra_signals(),   &switch_port_signals(), &pfc_signals(),
+        &link_signals(),      &llr_link_signals(),
     };
     return tables;
 }

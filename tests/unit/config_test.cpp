@@ -225,7 +225,9 @@ TEST(config, unknown_key_names_the_closest)
               "'UetNic.RdmaDataMSS'?");
     EXPECT_EQ(error_of("Link:\n  Bogus: 1\n"),
               "scenario.yaml:2:3: unknown key 'Link.Bogus'; the Link keys are Link.NicDelay, "
-              "Link.SwitchDelay, Link.Rate, Link.Delay, Link.BitErrorRate");
+              "Link.SwitchDelay, Link.Rate, Link.Delay, Link.BitErrorRate, Link.Llr, "
+              "Link.LlrReplayBufferBytes, Link.LlrReplayTimeout, Link.LlrControlBytes, "
+              "Link.LlrAckSpacingBytes");
     // Sections without keys in this version: any key is unknown.
     EXPECT_EQ(error_of("Check:\n  Foo: 1\n"),
               "scenario.yaml:2:3: unknown key 'Check.Foo'; the Check section has no keys in "
