@@ -95,8 +95,13 @@ def figure_a():
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for nic, ax in zip(("uet", "roce"), axes):
         for llr, style in ((False, "o--"), (True, "s-")):
-            p = [q for q in points if q["nic"] == nic and q["llr"] == int(llr)]
+            p = [q for q in points if q["nic"] == nic and q["llr"] == int(llr) and q["complete"]]
             label = "LLR" if llr else "no LLR"
+            for q in points:
+                if q["nic"] == nic and q["llr"] == int(llr) and not q["complete"]:
+                    ax.annotate("%s at BER %g: not done in 50 ms\n(%d retransmissions)" % (
+                        label, q["ber"], q["rtx"]), (0.03, 0.6), xycoords="axes fraction",
+                        fontsize=8, color="C3")
             ax.plot([q["ber"] for q in p], [q["mean_fct_us"] for q in p], style,
                     label=label + ", mean")
             ax.plot([q["ber"] for q in p], [q["max_fct_us"] for q in p], style, alpha=0.45,
@@ -108,7 +113,7 @@ def figure_a():
         ax.set_xscale("log")
         ax.set_xlabel("bit error rate on every link")
         ax.set_ylabel("message completion time (µs)")
-        ax.set_title("%s NICs: 8 × 2 MiB permutation, 400 Gbps" % nic.upper())
+        ax.set_title("%s NICs: 8 × 2 MiB permutation, 400 Gbps" % {"uet": "UET", "roce": "RoCE"}[nic])
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()
@@ -139,6 +144,7 @@ def single_link(rate, length, buffer_bytes, name):
 def auto_buffer(rate, length):
     y = "Topology: {Kind: single-switch, Hosts: 2, LinkRate: %dGbps}\nNic: {Type: raw}\n" % rate
     y += "Link[host0-switch0]: {Delay: %gns, Llr: true}\n" % (5 * length)
+    y += "Flows:\n  - {Src: 0, Dst: 1, Bytes: 4MiB}\n"
     path = os.path.join(OUT, "inspect.yaml")
     with open(path, "w") as f:
         f.write(y)
