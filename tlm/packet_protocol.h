@@ -29,10 +29,16 @@ struct packet_protocol
 using packet_fw_if = tlm::tlm_fw_transport_if<packet_protocol>;
 
 // What a link's handler returns for a frame it keeps to start later (TLM_ACCEPTED), and what
-// send() returns then: the END_REQ comes on the backward path.
+// send() returns then: the END_REQ comes on the backward path. Compared by value
+// (is_end_req_later): building an sc_time asks the kernel, which the per-frame path must not.
+inline constexpr sc_dt::uint64 end_req_later_value = ~sc_dt::uint64(0);
 inline sc_core::sc_time end_req_later()
 {
-    return sc_core::sc_time::from_value(~sc_dt::uint64(0));
+    return sc_core::sc_time::from_value(end_req_later_value);
+}
+inline bool is_end_req_later(const sc_core::sc_time& t)
+{
+    return t.value() == end_req_later_value;
 }
 using packet_bw_if = tlm::tlm_bw_transport_if<packet_protocol>;
 
@@ -104,7 +110,7 @@ private:
     {
         delay = m_handler(p);
         if (delay == sc_core::SC_ZERO_TIME) return tlm::TLM_COMPLETED;
-        if (__builtin_expect(delay == end_req_later(), 0)) {
+        if (__builtin_expect(is_end_req_later(delay), 0)) {
             delay = sc_core::SC_ZERO_TIME;
             return tlm::TLM_ACCEPTED;
         }

@@ -29,7 +29,7 @@ void transmitter::start_next()
     m_bytes += p->wire_bytes;
     // The link owns the frame from here; its END_REQ delay is the serialization time.
     const sc_core::sc_time ser = out.send(*p);
-    if (__builtin_expect(ser == end_req_later(), 0)) return;  // END_REQ on the backward path
+    if (__builtin_expect(is_end_req_later(ser), 0)) return;  // END_REQ on the backward path
     const uint64_t end_ps = sim_now_ps() + ser.value();
     if (m_deferral && m_deferral->may_defer_frame_end(end_ps)) {
         m_free.defer_at_ps(end_ps);
