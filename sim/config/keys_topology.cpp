@@ -227,8 +227,7 @@ void add_link_keys(scenario_schema& s)
              for (const auto& o : sc.overrides) any = any || o.section == "Link";
              if (!any) return;
              const topology t = build_topology(sc);
-             const nic_data_framing f = nic_framing_of(sc.nic);
-             const uint32_t frame = f.mss + f.overhead_bytes;
+             const uint32_t frame = largest_data_frame(sc, t.hosts);
              for (const link_spec& l : t.links) {
                  const std::string at = "Link[" + l.name + "].";
                  if (l.llr == link_llr::a_only || l.llr == link_llr::b_only) {
@@ -246,8 +245,7 @@ void add_link_keys(scenario_schema& s)
                      fail_rule(
                          at + "LlrReplayBufferBytes: " + std::to_string(l.llr_replay_buffer_bytes) +
                          " B is smaller than one frame of this link (" + std::to_string(frame) +
-                         " B, the data MSS " + std::to_string(f.mss) + " + " +
-                         std::to_string(f.overhead_bytes) + " B of headers); at least " +
+                         " B, the largest data frame: MSS + headers); at least " +
                          std::to_string(frame) + " B, or auto (" +
                          std::to_string(auto_buffer(l, frame)) + " B here)");
                  if (l.llr_replay_timeout_s > 0 && l.llr_replay_timeout_s < v.round_trip_s)

@@ -21,8 +21,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
         if (l.bit_error_rate > 0)
             m_links.back()->set_bit_error_rate(l.bit_error_rate, sc.simulation.random_seed);
         if (l.llr == link_llr::both) {
-            const nic_data_framing f = nic_framing_of(sc.nic);
-            const link_llr_values v = llr_values(l, f.mss + f.overhead_bytes);
+            const link_llr_values v = llr_values(l, largest_data_frame(sc, m_topo.hosts));
             link::llr_settings s;
             s.buffer_bytes = v.replay_buffer_bytes;
             s.timeout_ps = ps_from_seconds(v.replay_timeout_s);

@@ -1,5 +1,7 @@
 #include "testbench/elab/nic_factory.h"
 
+#include <algorithm>
+
 #include <deque>
 #include <stdexcept>
 
@@ -83,6 +85,18 @@ nic_data_framing nic_framing_of(const nic_config& nic)
 {
     const nic_type& t = nic_type_of(nic);
     return {t.framing, t.data_mss(nic), t.data_overhead_bytes};
+}
+
+uint32_t largest_data_frame(const scenario& sc, uint32_t hosts)
+{
+    uint32_t largest = 0;
+    nic_config n = sc.nic;
+    for (const nic_kind k : nic_kinds_in_use(sc, hosts)) {
+        n.type = k;
+        const nic_data_framing f = nic_framing_of(n);
+        largest = std::max(largest, f.mss + f.overhead_bytes);
+    }
+    return largest;
 }
 
 std::vector<uint32_t> host_data_mss(const scenario& sc, uint32_t hosts)

@@ -73,6 +73,10 @@ uint32_t nic_data_mss(const nic_config& nic);
 // The scenario's data framing: its NIC type's name for it, MSS and per-packet overhead.
 nic_data_framing nic_framing_of(const nic_config& nic);
 
+// The largest data frame on the wire (MSS + headers) of the NIC types the first `hosts` hosts
+// have (LLR's auto replay buffer and its checks).
+uint32_t largest_data_frame(const scenario& sc, uint32_t hosts);
+
 // The data MSS of each of the first `hosts` hosts: its own NIC type's (Nic[glob].Type; Flows cut
 // a message with its sender's).
 std::vector<uint32_t> host_data_mss(const scenario& sc, uint32_t hosts);

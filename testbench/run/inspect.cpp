@@ -36,7 +36,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     tj["switch_list"] = sw;
     // Every link with its resolved values (Link[glob] overrides applied, autos resolved).
     nlohmann::ordered_json links = nlohmann::ordered_json::array();
-    const nic_data_framing framing = nic_framing_of(sc.nic);
+    const uint32_t largest_frame = largest_data_frame(sc, t.hosts);
     for (const link_spec& l : t.links) {
         links.push_back({{"name", l.name},
                          {"rate_bps", l.rate_bps},
@@ -45,7 +45,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                          {"llr", l.llr == link_llr::both}});
         if (l.llr != link_llr::both) continue;
         // LLR's resolved numbers (docs/link-layer.md): auto buffer and timeout from the round trip.
-        const link_llr_values v = llr_values(l, framing.mss + framing.overhead_bytes);
+        const link_llr_values v = llr_values(l, largest_frame);
         links.back()["llr_replay_buffer_bytes"] = v.replay_buffer_bytes;
         links.back()["llr_replay_timeout_s"] = v.replay_timeout_s;
         links.back()["llr_round_trip_s"] = v.round_trip_s;
