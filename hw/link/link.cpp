@@ -36,15 +36,16 @@ struct link::llr_lane
     };
     struct control_os
     {
-        bool nack;
+        uint64_t arrive_ps;
         uint64_t seq;
+        bool nack;
         bool good;
     };
 
     llr_lane(link& l, direction d, uint64_t buffer_bytes)
         : tx(buffer_bytes)
         , wire("llr_wire", [&l, d](wire_frame f) { l.llr_arrive(d, f.p, f.seq, f.good); })
-        , control("llr_control", [&l, d](control_os c) { l.llr_control(d, c.nack, c.seq, c.good); })
+        , control_due([&l, d] { l.llr_control(d, false, 0, false); })
         , serve([&l, d] { l.llr_serve(d); })
         , timer([&l, d] { l.llr_timer(d); })
     {
@@ -53,7 +54,12 @@ struct link::llr_lane
     llr_sender tx;
     llr_receiver rx;
     timed_fifo<wire_frame> wire;
-    timed_fifo<control_os> control;
+    // Control ordered sets on this wire, in arrival order (they answer the other direction's
+    // frames). An ACK takes effect when its arrival time has passed and the sender next looks
+    // (settle): no event of its own. A NACK, a stalled sender or a traced link wakes control_due
+    // at the arrival instead.
+    ring<control_os> control;
+    wakeup control_due;
     uint64_t wire_free_ps = 0;
     uint64_t next_ack_ps = 0;        // the earliest time the next ACK may start on this wire
     packet* held = nullptr;          // the port's frame, kept until it can start
@@ -71,6 +77,65 @@ struct link::llr_state
 {
     llr_settings settings;
     std::unique_ptr<llr_lane> lane[2];
+
+    // Applies the control ordered sets that reached the sender of direction `s` by `now_ps`
+    // (they travel on the other direction's wire), in order: ACKs free frames, a NACK starts a
+    // replay; progress restarts the replay timer from the arrival. Returns whether a NACK came.
+    bool settle(link& l, direction s, uint64_t now_ps)
+    {
+        llr_lane& S = *lane[s];
+        llr_lane& W = *lane[opposite(s)];
+        bool nacked = false;
+        auto release = [&l](packet* p) { l.m_pool.release(p); };
+        while (!W.control.empty() && W.control.front().arrive_ps <= now_ps) {
+            const llr_lane::control_os c = W.control.front();
+            W.control.pop_front();
+            if (!c.good) {
+                ++l.m_dir[opposite(s)].fcs_errors;
+                continue;
+            }
+            bool progress;
+            if (c.nack) {
+                S.tx.nack(c.seq, release);
+                progress = nacked = true;
+            } else {
+                progress = S.tx.ack(c.seq, release);
+            }
+            if (progress)
+                S.timer_due_ps = S.tx.held_frames() ? c.arrive_ps + settings.timeout_ps : never;
+        }
+        return nacked;
+    }
+
+    // Whether the receiver of the other direction has an ACK or NACK to send on wire `d` at
+    // `at_ps` (ACKs no closer than the spacing).
+    bool control_due(direction d, uint64_t at_ps) const
+    {
+        const llr_receiver& rx = lane[opposite(d)]->rx;
+        return rx.nack_pending() || (rx.ack_pending() && at_ps >= lane[d]->next_ack_ps);
+    }
+
+    // Sends that ACK or NACK on wire `d` from `start_ps`; returns when the wire is free again.
+    uint64_t send_control(link& l, direction d, uint64_t start_ps)
+    {
+        link::lane& w = l.m_dir[d];
+        llr_lane& L = *lane[d];
+        llr_lane& R = *lane[opposite(d)];  // its receiver answers; its sender is acted on
+        const bool nack = R.rx.take_control();
+        const uint64_t ser = serialization_ps(settings.control_bytes, w.rate_bps);
+        L.wire_free_ps = start_ps + ser;
+        if (!nack)
+            L.next_ack_ps = start_ps + serialization_ps(settings.ack_spacing_bytes, w.rate_bps);
+        ++L.control_frames;
+        L.control_bytes += settings.control_bytes;
+        const bool good = w.up && !(l.m_ber > 0 && l.corrupted_os(w, settings.control_bytes));
+        const uint64_t arrive = start_ps + ser + l.m_delay_ps;
+        L.control.push_back({arrive, R.rx.last_good(), nack, good});
+        // The sender acts on a NACK at once; on an ACK when it next looks, unless it waits for
+        // one or the link is traced.
+        if (nack || R.held || l.m_probe) L.control_due.notify_at_ps(arrive);
+        return L.wire_free_ps;
+    }
 };
 
 // The replay buffers' copies stay in the pool's slabs, which free them with the pool.
@@ -175,7 +240,7 @@ void link::set_up(bool up)
             ++l.lost;
             m_pool.release(f.p);
         });
-        L.control.drain([](llr_lane::control_os) {});
+        while (!L.control.empty()) L.control.pop_front();
     }
     if (m_probe) m_probe->changed();
 }
@@ -201,32 +266,36 @@ void link::enable_llr(const llr_settings& s)
 sc_core::sc_time link::llr_transmit(direction d, packet& p)
 {
     llr_lane& L = *m_llr->lane[d];
-    const llr_lane& R = *m_llr->lane[opposite(d)];
     const uint64_t now = sim_now_ps();
     if (L.held) throw std::logic_error(std::string(name()) + ": a frame offered while one is held");
-    const bool control_due = R.rx.nack_pending() || (R.rx.ack_pending() && now >= L.next_ack_ps);
-    if (L.wire_free_ps <= now && !control_due && !L.tx.replaying() && L.tx.has_room(p.wire_bytes))
-        return picoseconds(llr_new_frame(d, p, now));
-    // The wire carries a control ordered set or a replay first, or the buffer is full.
+    if (m_llr->settle(*this, d, now)) llr_kick(d);
+    if (!L.tx.replaying() && L.tx.has_room(p.wire_bytes)) {
+        // The frame follows what the wire carries already and a control ordered set due then;
+        // the port's transmitter is free when it ends (the END_REQ delay).
+        uint64_t start = std::max(now, L.wire_free_ps);
+        if (m_llr->control_due(d, start)) start = m_llr->send_control(*this, d, start);
+        return picoseconds(start - now + llr_new_frame(d, p, start));
+    }
+    // A replay goes first, or the buffer is full: the link keeps the frame.
     L.held = &p;
     llr_kick(d);
     return end_req_later();
 }
 
-uint64_t link::llr_new_frame(direction d, packet& p, uint64_t now_ps)
+uint64_t link::llr_new_frame(direction d, packet& p, uint64_t start_ps)
 {
     llr_lane& L = *m_llr->lane[d];
     packet* copy = m_pool.copy_of(p);
     copy->tx_rate_bps = 0;  // a replay goes at the link's rate
     const uint64_t seq = L.tx.push(copy, p.wire_bytes);
     if (L.timer_due_ps == never) {
-        L.timer_due_ps = now_ps + m_llr->settings.timeout_ps;
+        L.timer_due_ps = start_ps + m_llr->settings.timeout_ps;
         L.timer.notify_at_ps(L.timer_due_ps);
     }
-    return llr_start(d, &p, seq, now_ps);
+    return llr_start(d, &p, seq, start_ps);
 }
 
-uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t now_ps)
+uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t start_ps)
 {
     lane& l = m_dir[d];
     llr_lane& L = *m_llr->lane[d];
@@ -237,16 +306,16 @@ uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t now_ps)
     }
     const uint64_t ser_ps = serialization_ps(p->wire_bytes, rate);
     if (!m_taps.empty()) {
-        const sc_core::sc_time now = picoseconds(now_ps);
-        for (auto& t : m_taps) t(*p, d, now);
+        const sc_core::sc_time start = picoseconds(start_ps);
+        for (auto& t : m_taps) t(*p, d, start);
     }
-    L.wire_free_ps = now_ps + ser_ps;
+    L.wire_free_ps = start_ps + ser_ps;
     if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {
         ++l.lost;  // never arrives: the next frame shows the gap, or the replay timer fires
         m_pool.release(p);
     } else {
         const bool good = !(m_check_fcs && corrupted(l, p->wire_bytes));
-        L.wire.push({p, seq, good}, now_ps + ser_ps + m_delay_ps);
+        L.wire.push({p, seq, good}, start_ps + ser_ps + m_delay_ps);
     }
     if (m_probe) m_probe->changed();
     return ser_ps;
@@ -260,29 +329,18 @@ void link::llr_kick(direction d)
 
 void link::llr_serve(direction d)
 {
-    lane& l = m_dir[d];
     llr_lane& L = *m_llr->lane[d];
-    llr_lane& R = *m_llr->lane[opposite(d)];  // its receiver answers on this wire
-    const llr_settings& s = m_llr->settings;
     const uint64_t now = sim_now_ps();
+    llr_progress(d, now);
     if (L.wire_free_ps > now) {
         L.serve.notify_at_ps(L.wire_free_ps);
         return;
     }
-    if (R.rx.nack_pending() || (R.rx.ack_pending() && now >= L.next_ack_ps)) {
-        const bool nack = R.rx.take_control();
-        const uint64_t ser = serialization_ps(s.control_bytes, l.rate_bps);
-        L.wire_free_ps = now + ser;
-        if (!nack) L.next_ack_ps = now + serialization_ps(s.ack_spacing_bytes, l.rate_bps);
-        ++L.control_frames;
-        L.control_bytes += s.control_bytes;
-        // An injected error is for a frame, not a control ordered set: only the rate draws here.
-        const bool good = l.up && !(m_ber > 0 && corrupted_os(l, s.control_bytes));
-        L.control.push({nack, R.rx.last_good(), good}, now + ser + m_delay_ps);
+    if (m_llr->control_due(d, now)) {
+        m_llr->send_control(*this, d, now);
     } else if (L.tx.replaying()) {
         const llr_sender::entry* e = L.tx.next_replay();
-        packet* c = m_pool.copy_of(*e->copy);
-        llr_start(d, c, e->seq, now);
+        llr_start(d, m_pool.copy_of(*e->copy), e->seq, now);
     } else if (L.held && L.tx.has_room(L.held->wire_bytes)) {
         packet* p = L.held;
         L.held = nullptr;
@@ -294,11 +352,18 @@ void link::llr_serve(direction d)
         // The port's transmitter is free when this frame's serialization ends.
         from(d).end_req(*L.tx.newest(), picoseconds(ser));
     } else {
-        if (L.held && L.stall_from_ps == never) L.stall_from_ps = now;  // waits for an ACK
-        if (R.rx.ack_pending()) L.serve.notify_at_ps(L.next_ack_ps);
+        const llr_receiver& rx = m_llr->lane[opposite(d)]->rx;
+        if (L.held) {
+            // Waits for room: from the next control ordered set on its way, if any.
+            if (L.stall_from_ps == never) L.stall_from_ps = now;
+            llr_lane& W = *m_llr->lane[opposite(d)];
+            if (!W.control.empty()) W.control_due.notify_at_ps(W.control.front().arrive_ps);
+        }
+        if (rx.ack_pending()) L.serve.notify_at_ps(L.next_ack_ps);
         return;
     }
-    if (R.rx.nack_pending() || R.rx.ack_pending() || L.tx.replaying() || L.held)
+    if (m_llr->control_due(d, L.wire_free_ps) || m_llr->lane[opposite(d)]->rx.ack_pending() ||
+        L.tx.replaying() || L.held)
         L.serve.notify_at_ps(L.wire_free_ps);
 }
 
@@ -311,42 +376,40 @@ void link::llr_arrive(direction d, packet* p, uint64_t seq, bool good)
         (d == a_to_b ? to_b : to_a).send(*p);
     else
         m_pool.release(p);
-    if (L.rx.nack_pending() || L.rx.ack_pending()) llr_kick(opposite(d));
+    // The answer goes on the other wire: at once if it is free (no event), else when it is.
+    const direction back = opposite(d);
+    llr_lane& B = *m_llr->lane[back];
+    const uint64_t now = sim_now_ps();
+    if (B.wire_free_ps <= now && m_llr->control_due(back, now))
+        m_llr->send_control(*this, back, now);
+    else if (L.rx.nack_pending() || L.rx.ack_pending())
+        llr_kick(back);
 }
 
-void link::llr_control(direction d, bool nack, uint64_t seq, bool good)
+void link::llr_control(direction d, bool, uint64_t, bool)
 {
-    // A control ordered set on wire `d` answers the frames of the other direction.
+    // Control ordered sets on wire `d` reached the sender of the other direction.
     const direction s = opposite(d);
-    llr_lane& S = *m_llr->lane[s];
-    if (!good) {
-        ++m_dir[d].fcs_errors;
-        return;
-    }
-    auto release = [this](packet* p) { m_pool.release(p); };
     const uint64_t now = sim_now_ps();
-    if (nack) {
-        S.tx.nack(seq, release);
-        llr_progress(s, now);
-    } else if (S.tx.ack(seq, release)) {
-        llr_progress(s, now);
-    }
-    if (S.tx.replaying() || S.held) llr_kick(s);
+    if (m_llr->settle(*this, s, now) || m_llr->lane[s]->held || m_llr->lane[s]->tx.replaying())
+        llr_kick(s);
+    llr_lane& W = *m_llr->lane[d];
+    if (!W.control.empty() && (m_probe || m_llr->lane[s]->held))
+        W.control_due.notify_at_ps(W.control.front().arrive_ps);
     if (m_probe) m_probe->changed();
 }
 
 void link::llr_progress(direction d, uint64_t now_ps)
 {
-    llr_lane& L = *m_llr->lane[d];
-    // The pending wake-up is no later than the new due time: it re-arms itself there.
-    L.timer_due_ps = L.tx.held_frames() ? now_ps + m_llr->settings.timeout_ps : never;
+    m_llr->settle(*this, d, now_ps);
 }
 
 void link::llr_timer(direction d)
 {
     llr_lane& L = *m_llr->lane[d];
-    if (L.timer_due_ps == never) return;
     const uint64_t now = sim_now_ps();
+    if (m_llr->settle(*this, d, now)) llr_kick(d);
+    if (L.timer_due_ps == never) return;
     if (now < L.timer_due_ps) {
         L.timer.notify_at_ps(L.timer_due_ps);
         return;
@@ -366,6 +429,8 @@ link::llr_counters link::llr_stats(direction d) const
 {
     llr_counters c;
     if (!m_llr) return c;
+    // What the sender knows now: the ACKs that have arrived are applied first.
+    m_llr->settle(const_cast<link&>(*this), d, sim_now_ps());
     const llr_lane& L = *m_llr->lane[d];
     c.next_seq = L.tx.next_seq();
     c.acked_seq = L.tx.acked_seq();
@@ -384,7 +449,9 @@ link::llr_counters link::llr_stats(direction d) const
 
 uint64_t link::llr_take_peak(direction d)
 {
-    return m_llr ? m_llr->lane[d]->tx.take_peak() : 0;
+    if (!m_llr) return 0;
+    m_llr->settle(*this, d, sim_now_ps());
+    return m_llr->lane[d]->tx.take_peak();
 }
 
 }  // namespace uetsim
