@@ -206,13 +206,15 @@ void add_link_keys(scenario_schema& s)
                     "Each end's LLR replay buffer: frames sent and not yet acknowledged; a frame "
                     "that does not fit waits (the port stalls). auto: the link's LLR round trip "
                     "at its rate, rounded up to whole largest frames (inspect --json, links). At "
-                    "least one largest frame.");
+                    "least one largest frame.")
+        .default_shown("auto");
     k.quantity_or_auto("Link.LlrReplayTimeout", dimension::time,
                        UETSIM_FIELD(link.llr_replay_timeout_s),
                        UETSIM_FIELD(link.llr_replay_timeout_auto), {1e-9, 1},
                        "LLR replay timer: with frames held and no ACK or NACK that makes "
                        "progress for this long, every held frame is sent again. auto: twice the "
-                       "link's LLR round trip. At least that round trip.");
+                       "link's LLR round trip. At least that round trip.")
+        .default_shown("auto");
     k.bytes("Link.LlrControlBytes", UETSIM_FIELD(link.llr_control_bytes), {1, 64},
             "Wire size of one LLR_ACK or LLR_NACK control ordered set (one 64b/66b block).");
     k.bytes("Link.LlrAckSpacingBytes", UETSIM_FIELD(link.llr_ack_spacing_bytes), {0, 65536},
