@@ -38,6 +38,12 @@ public:
         return m_free_ps;
     }
     double rate_bps() const { return m_rate_bps; }
+    uint32_t max_payload() const { return m_max_payload; }
+    uint32_t overhead() const { return m_overhead; }
+    // When the lanes have sent everything queued so far.
+    uint64_t free_ps() const { return m_free_ps; }
+    // The lanes are busy until `at_ps` (a transfer laid out TLP by TLP by the caller).
+    void occupy_until(uint64_t at_ps) { m_free_ps = std::max(m_free_ps, at_ps); }
     // Link time of the work queued at `now_ps` and not yet crossed.
     uint64_t queued_ps(uint64_t now_ps) const
     {

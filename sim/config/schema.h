@@ -250,6 +250,64 @@ public:
         return *this;
     }
 
+    // An integer, or the word `infinite`, held as 0 (PCIe flow-control credits: the
+    // specification's InitFC encoding of infinite is 0).
+    template <class F>
+    key_table& integer_or_infinite(std::string path, F field, int_range r, std::string doc)
+    {
+        integer(std::move(path), field, r, std::move(doc));
+        auto& k = m_keys.back();
+        k.info.allowed = "infinite, or " + k.info.allowed;
+        k.assign = [field, r](Owner& o, const YAML::Node& n, const value_context& c) {
+            if (n.IsScalar() && n.Scalar() == "infinite") {
+                field(o) = 0;
+                return;
+            }
+            try {
+                field(o) = static_cast<field_type<F>>(detail::read_int(n, c, r));
+            } catch (const config_error& e) {
+                throw config_error(std::string(e.what()) + "; or the word infinite");
+            }
+        };
+        k.to_yaml = [field](const Owner& o) {
+            return field(o) ? YAML::Node(std::to_string(+field(o))) : YAML::Node("infinite");
+        };
+        k.to_json = [field](const Owner& o) {
+            return field(o) ? nlohmann::ordered_json(+field(o))
+                            : nlohmann::ordered_json("infinite");
+        };
+        k.info.default_value = detail::emit(k.to_yaml(Owner{}));
+        return *this;
+    }
+
+    // A rate, or one of `words` standing for a rate (Pcie.NicSideLaneBps: Gen4); the resolved
+    // scenario shows the rate.
+    template <class F>
+    key_table& rate_or_words(std::string path, F field, real_range r,
+                             std::vector<std::pair<std::string, double>> words, std::string doc)
+    {
+        quantity(std::move(path), dimension::rate, field, r, std::move(doc));
+        auto& k = m_keys.back();
+        std::vector<std::string> names;
+        for (auto& w : words) names.push_back(w.first);
+        k.info.allowed += ", or " + detail::join(names, ", ");
+        k.assign = [field, r, words, names](Owner& o, const YAML::Node& n, const value_context& c) {
+            if (n.IsScalar())
+                for (auto& w : words)
+                    if (n.Scalar() == w.first) {
+                        field(o) = w.second;
+                        return;
+                    }
+            try {
+                field(o) = detail::read_quantity(n, c, dimension::rate, r);
+            } catch (const config_error& e) {
+                throw config_error(std::string(e.what()) + "; or one of " +
+                                   detail::join(names, ", "));
+            }
+        };
+        return *this;
+    }
+
     template <class F>
     key_table& real(std::string path, F field, real_range r, std::string doc)
     {

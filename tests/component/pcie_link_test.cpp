@@ -402,3 +402,136 @@ TEST(pcie_link, host_memory_observer_sees_tag_and_landing_time)
     EXPECT_EQ(nic.transactions[size_t(pcie_purpose::data_write)], 1u);
     EXPECT_EQ(nic.transactions[size_t(pcie_purpose::completion_write)], 1u);
 }
+
+// --- Transaction-layer credits (Pcie.*Credits, Pcie.CreditReturnLatency, MaxReadRequestSize).
+// One 512 B TLP is 546 B on the lanes: 546 x 8 / 504.32 Gbps = 8,660.77 ps.
+
+// (h) The host advertises 32 posted data credits, one 512 B TLP, and returns them 1 us after
+// the TLP has arrived: a credit round trip is 8,660.77 + 1,000,000 ps, and a 4,096 B write's
+// eight TLPs go one per round trip: 7 x 1,008,660.77 + 8,660.77 = 7,069,286.16 ps. That is
+// credits x 16 B / round trip = 512 B / 1.00866 us = 4.0608 Gbps of payload.
+TEST(pcie_link, posted_data_credits_pace_writes_at_one_tlp_per_credit_round_trip)
+{
+    pcie_config cfg;
+    cfg.host_side_credits[pcie_tlp_type::posted].data = 32;
+    cfg.credit_return_latency_s = 1e-6;
+    bench& b = make_bench(cfg);
+    uint64_t done = 0;
+    simulate(b, [&] { done = b.dma.write(4096); });
+    const double round_trip = 8660.77 + 1e6;
+    EXPECT_NEAR(double(done), 7 * round_trip + 8660.77, 8.0);
+    EXPECT_NEAR(4096 * 8 / (double(done) - 8660.77 + round_trip) * 1e3, 4.0608, 0.0005);
+    const auto& nic = b.link.stats(pcie_link::nic_side);
+    EXPECT_EQ(nic.transfers, 8u);
+    EXPECT_EQ(nic.link_bytes, 4368u);
+    EXPECT_EQ(nic.credit_waits[size_t(pcie_tlp_type::posted)], 7u);
+    EXPECT_EQ(nic.credit_wait_ps, 7 * 1000000u);         // each TLP waits the return latency
+    EXPECT_NEAR(double(nic.busy_ps), 8 * 8660.77, 8.0);  // waits are not lane time
+    EXPECT_EQ(b.link.stats(pcie_link::host_side).credit_wait_ps, 0u);
+}
+
+// (i) Two posted header credits and 1 us: TLPs go in pairs, 2 x 512 B per round trip.
+TEST(pcie_link, posted_header_credits_pace_writes_in_pairs)
+{
+    pcie_config cfg;
+    cfg.host_side_credits[pcie_tlp_type::posted].header = 2;
+    cfg.credit_return_latency_s = 1e-6;
+    bench& b = make_bench(cfg);
+    uint64_t done = 0;
+    simulate(b, [&] { done = b.dma.write(4096); });
+    // Pairs start at 0, 1,008,660.77, 2,017,321.54 and 3,025,982.31 ps (each pair's first TLP
+    // waits for the previous pair's first); the last pair ends two TLPs later.
+    EXPECT_NEAR(double(done), 3 * (8660.77 + 1e6) + 2 * 8660.77, 8.0);
+    EXPECT_EQ(b.link.stats(pcie_link::nic_side).credit_waits[size_t(pcie_tlp_type::posted)], 3u);
+}
+
+// (j) The NIC advertises one completion header (a finite completion limit, unlike the
+// specification's endpoints) and 500 ns: a 4,096 B fetch's eight completions go one per
+// round trip after the 98 B request: 1,554.57 + 8 x 8,660.77 + 7 x 500,000 = 3,570,840.73 ps.
+TEST(pcie_link, completion_credits_pace_a_payload_fetch)
+{
+    pcie_config cfg;
+    cfg.nic_side_credits[pcie_tlp_type::completion].header = 1;
+    cfg.credit_return_latency_s = 500e-9;
+    bench& b = make_bench(cfg);
+    uint64_t done = 0;
+    simulate(b, [&] { done = b.dma.read(4096); });
+    EXPECT_NEAR(double(done), 1554.57 + 8 * 8660.77 + 7 * 500000, 10.0);
+    const auto& host = b.link.stats(pcie_link::host_side);
+    EXPECT_EQ(host.credit_waits[size_t(pcie_tlp_type::completion)], 7u);
+    EXPECT_EQ(host.credit_wait_ps, 7 * 500000u);
+    EXPECT_EQ(b.link.stats(pcie_link::nic_side).credit_wait_ps, 0u);  // the request did not wait
+}
+
+// (k) Pcie.Latency is part of the round trip: one NIC posted header credit, no return latency,
+// 100 ns each way. Two doorbells issued together: the second starts when the first's credit is
+// back, at its arrival (1,998.73 + 100,000 ps), and lands one doorbell and one latency later.
+TEST(pcie_link, link_latency_is_part_of_the_credit_round_trip)
+{
+    pcie_config cfg;
+    cfg.nic_side_credits[pcie_tlp_type::posted].header = 1;
+    cfg.latency_s = 100e-9;
+    bench& b = make_bench(cfg);
+    sc_core::sc_time first, second;
+    simulate(b, [&] {
+        first = b.mmio.write(pcie_map::doorbell(0), {}, 92, pcie_purpose::doorbell);
+        second = b.mmio.write(pcie_map::doorbell(1), {}, 92, pcie_purpose::doorbell);
+    });
+    EXPECT_NEAR(double(first.value()), 1998.73 + 100000, 1.0);
+    EXPECT_NEAR(double(second.value()), 2 * (1998.73 + 100000), 2.0);
+    const auto& host = b.link.stats(pcie_link::host_side);
+    EXPECT_EQ(host.credit_waits[size_t(pcie_tlp_type::posted)], 1u);
+    EXPECT_NEAR(double(host.credit_wait_ps), 100000, 1.0);
+}
+
+// (l) With no latency at all a TLP's credits are back by the time the lanes are free, so even
+// one header and one TLP's data credits cost nothing: the 69.29 ns of the default write.
+TEST(pcie_link, without_latency_credits_never_hold_a_tlp_back)
+{
+    pcie_config cfg;
+    cfg.host_side_credits[pcie_tlp_type::posted] = {1, 32};
+    bench& b = make_bench(cfg);
+    uint64_t done = 0;
+    simulate(b, [&] { done = b.dma.write(4096); });
+    EXPECT_NEAR(double(done), 69289.34, 1.0);
+    EXPECT_EQ(b.link.stats(pcie_link::nic_side).credit_wait_ps, 0u);
+}
+
+// (m) MaxReadRequestSize 1,024: a 4,096 B fetch is four 98 B requests (4 transfers, 392 B,
+// 256 B of request), each answered by its own two completions; the completions still follow
+// one another, so the fetch ends as with one request: 1,554.57 + 69,289.34 ps.
+TEST(pcie_link, max_read_request_size_splits_a_fetch_into_requests)
+{
+    pcie_config cfg;
+    cfg.max_read_request = 1024;
+    bench& b = make_bench(cfg);
+    uint64_t done = 0;
+    simulate(b, [&] { done = b.dma.read(4096); });
+    EXPECT_NEAR(double(done), 70843.91, 3.0);
+    const auto& nic = b.link.stats(pcie_link::nic_side);
+    EXPECT_EQ(nic.transfers, 4u);
+    EXPECT_EQ(nic.link_bytes, 4 * 98u);
+    EXPECT_EQ(nic.payload_bytes, 4 * 64u);
+    EXPECT_EQ(nic.transactions[size_t(pcie_purpose::payload_fetch)], 1u);
+    const auto& host = b.link.stats(pcie_link::host_side);
+    EXPECT_EQ(host.transfers, 8u);
+    EXPECT_EQ(host.link_bytes, 4368u);
+    EXPECT_EQ(b.memory.bytes_read(), 4096u);
+}
+
+// (n) Requests of a split fetch take non-posted header credits: one credit and 1 us, four
+// requests of 1,024 B: request r starts at r x (1,554.57 + 1,000,000) ps, and the last
+// request's two completions end 2 x 8,660.77 ps after it arrives.
+TEST(pcie_link, non_posted_header_credits_pace_read_requests)
+{
+    pcie_config cfg;
+    cfg.max_read_request = 1024;
+    cfg.host_side_credits[pcie_tlp_type::non_posted].header = 1;
+    cfg.credit_return_latency_s = 1e-6;
+    bench& b = make_bench(cfg);
+    uint64_t done = 0;
+    simulate(b, [&] { done = b.dma.read(4096); });
+    EXPECT_NEAR(double(done), 3 * (1554.57 + 1e6) + 1554.57 + 2 * 8660.77, 10.0);
+    EXPECT_EQ(b.link.stats(pcie_link::nic_side).credit_waits[size_t(pcie_tlp_type::non_posted)],
+              3u);
+}
