@@ -48,6 +48,27 @@ const column_table<pcie_stats_row>& pcie_stats_columns()
     static const char* const nic_doc =
         "NIC side: writes of received data, of completion queue entries and of received "
         "connection-management messages; 0 on the host side";
+    static const char* const wait_doc =
+        "time, in ns, the end's lanes stood still with a TLP ready because the other end had "
+        "no credits free for it, as far as it has passed by the row's time (since the start / "
+        "since the previous row); 0 unless `Pcie.Latency` or `Pcie.CreditReturnLatency` is above "
+        "0. A "
+        "direction held by credits moves credits x 16 B per credit round trip (TLP time + "
+        "`Pcie.Latency` + `Pcie.CreditReturnLatency`)";
+    static const auto waits_text = [](const char* tlps, const char* type) {
+        const std::string t = type;
+        return "cumulative count of " + std::string(tlps) +
+               " that waited for the other end's credits: side `nic` for the host's "
+               "`Pcie.HostSide" +
+               t + "HeaderCredits` or `Pcie.HostSide" + t +
+               "DataCredits`, side `host` for the NIC's `Pcie.NicSide" + t +
+               "HeaderCredits` or `Pcie.NicSide" + t + "DataCredits`";
+    };
+    static const std::string posted_doc = waits_text("posted TLPs (writes)", "Posted");
+    static const std::string non_posted_doc =
+        waits_text("non-posted TLPs (read requests, side `nic` only)", "NonPosted");
+    static const std::string completion_doc =
+        waits_text("completions (fetched payload, side `host` only)", "Completion");
     static const column_table<row> c = {
         {"time_utc", "when the row was written", UETSIM_CELL(row, r.time_utc)},
         {"sim_time_sec", "when the row was written", UETSIM_CELL(row, r.sim_time_s)},
@@ -87,6 +108,14 @@ const column_table<pcie_stats_row>& pcie_stats_columns()
          UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::completion_write))},
         {"connection_writes", nic_doc,
          UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::connection_write))},
+        {"total_credit_wait_ns", wait_doc, UETSIM_CELL(row, double(r.credit_wait_ps) / 1e3)},
+        {"ivl_credit_wait_ns", wait_doc, UETSIM_CELL(row, double(r.ivl_credit_wait_ps) / 1e3)},
+        {"posted_credit_waits", posted_doc.c_str(),
+         UETSIM_CELL(row, r.stats->credit_waits[size_t(pcie_tlp_type::posted)])},
+        {"non_posted_credit_waits", non_posted_doc.c_str(),
+         UETSIM_CELL(row, r.stats->credit_waits[size_t(pcie_tlp_type::non_posted)])},
+        {"completion_credit_waits", completion_doc.c_str(),
+         UETSIM_CELL(row, r.stats->credit_waits[size_t(pcie_tlp_type::completion)])},
     };
     return c;
 }
@@ -159,7 +188,7 @@ void pcie_records::write(double now, double interval)
     const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
     for (size_t h = 0; h < m_fab.nic_count(); ++h) {
         const device& dev = t.devices[h];
-        const pcie_link& pl = m_fab.pcie_at(h);
+        pcie_link& pl = m_fab.pcie_at(h);
         const pcie_config& cfg = pl.config();
         for (pcie_link::side s : {pcie_link::nic_side, pcie_link::host_side}) {
             const pcie_link::side_stats& st = pl.stats(s);
@@ -167,11 +196,16 @@ void pcie_records::write(double now, double interval)
             const uint64_t ivl_transfers = st.transfers - l.transfers;
             const uint64_t ivl_bytes = st.link_bytes - l.link_bytes;
             const uint64_t ivl_payload = st.payload_bytes - l.payload_bytes;
+
             // Rate and utilisation count only what has crossed by now: the NIC issues fetches
             // ahead, so the counters run ahead of the lanes by the queued work.
-            const uint64_t crossed_busy = st.busy_ps - std::min(st.busy_ps, pl.queued_ps(s));
+            const uint64_t waits_ahead = pl.waits_ahead_ps(s);
+            const uint64_t queued_busy = pl.queued_ps(s) - waits_ahead;
+            const uint64_t crossed_busy = st.busy_ps - std::min(st.busy_ps, queued_busy);
+            const uint64_t waited = st.credit_wait_ps - waits_ahead;
+            const uint64_t ivl_wait = waited - std::min(waited, l.credit_wait_ps);
             const uint64_t ivl_busy = crossed_busy - std::min(crossed_busy, l.busy_ps);
-            l = {st.transfers, st.link_bytes, st.payload_bytes, crossed_busy};
+            l = {st.transfers, st.link_bytes, st.payload_bytes, crossed_busy, waited};
             const bool nic = s == pcie_link::nic_side;
             const uint32_t lanes = nic ? cfg.nic_side_lanes : cfg.host_side_lanes;
             const double lane_bps = nic ? cfg.nic_side_lane_bps : cfg.host_side_lane_bps;
@@ -179,7 +213,7 @@ void pcie_records::write(double now, double interval)
                 interval > 0 ? double(ivl_busy) * 1e-12 * pl.rate_bps(s) / interval / 1e9 : 0.0;
             const double util = interval > 0 ? double(ivl_busy) / (interval * 1e12) * 100 : 0.0;
             m_csv.write({utc, now, &dev, nic, lanes, lane_bps, pl.rate_bps(s), &st, ivl_transfers,
-                         ivl_bytes, ivl_payload, rate_gbps, util});
+                         ivl_bytes, ivl_payload, waited, ivl_wait, rate_gbps, util});
         }
     }
 }

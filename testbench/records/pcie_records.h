@@ -30,6 +30,7 @@ struct pcie_stats_row
     double link_bps = 0;
     const pcie_link::side_stats* stats = nullptr;
     uint64_t ivl_transfers = 0, ivl_bytes = 0, ivl_payload_bytes = 0;
+    uint64_t credit_wait_ps = 0, ivl_credit_wait_ps = 0;  // waits passed by the row's time
     double tx_rate_gbps = 0;
     double tx_percent_util = 0;
 };
@@ -57,6 +58,7 @@ private:
         uint64_t link_bytes = 0;
         uint64_t payload_bytes = 0;
         uint64_t busy_ps = 0;
+        uint64_t credit_wait_ps = 0;
     };
 
     void write(double now, double interval);

@@ -42,7 +42,10 @@ scenario two_hosts(nic_kind nic)
 
 // Elaborates the scenario's fabric with a pcie_records, runs it to the end of its traffic and
 // returns the record (once per process: each TEST runs in its own).
-test::csv run(const scenario& sc, size_t* nics = nullptr, double* end_s = nullptr)
+// With `to_stop_time`, the run goes on to Simulation.StopTime after the traffic is done, for the
+// writes still queued on a PCIe link.
+test::csv run(const scenario& sc, size_t* nics = nullptr, double* end_s = nullptr,
+              bool to_stop_time = false)
 {
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     const std::string path = test::scratch_dir("pcie") + "/pcie-pcie-stats-0.csv";
@@ -53,7 +56,7 @@ test::csv run(const scenario& sc, size_t* nics = nullptr, double* end_s = nullpt
     const double interval = sc.simulation.nd_stats_interval_s;
     auto* clock = new record_clock("clock", first_periodic_row_s(sc, interval), interval);
     auto* rec = new pcie_records("pcie_stats", sc, *fab, path, *clock);
-    traffic->on_all_done([] { sc_core::sc_stop(); });
+    if (!to_stop_time) traffic->on_all_done([] { sc_core::sc_stop(); });
     fab->bind_host_sides();  // the built-in host side, as a run binds it before it starts
     sc_core::sc_start(seconds(sc.simulation.stop_time_s));
     rec->finish();
@@ -88,7 +91,12 @@ const std::vector<std::string> k_columns = {"time_utc",
                                             "payload_fetches",
                                             "data_writes",
                                             "completion_writes",
-                                            "connection_writes"};
+                                            "connection_writes",
+                                            "total_credit_wait_ns",
+                                            "ivl_credit_wait_ns",
+                                            "posted_credit_waits",
+                                            "non_posted_credit_waits",
+                                            "completion_credit_waits"};
 
 }  // namespace
 
@@ -174,6 +182,12 @@ TEST(pcie_records, one_message_between_two_nic_hosts)
              {"doorbells", "connection_sends", "completion_writes", "connection_writes"})
             EXPECT_EQ(at(k, c), 0) << k << " " << c;
 
+    // At the defaults (no latency) credits never hold a TLP back.
+    for (size_t r = 0; r < t.rows.size(); ++r)
+        for (const char* c : {"total_credit_wait_ns", "ivl_credit_wait_ns", "posted_credit_waits",
+                              "non_posted_credit_waits", "completion_credit_waits"})
+            EXPECT_EQ(t.num(r, c), 0) << r << " " << c;
+
     // Busy time: each interval's utilisation times its length adds up, over the run, to the
     // lanes' time for what they carried (within 1 ps per transaction of rounding): 256 x 69.29 ns
     // of completions (host0 host side) and of received data (host1 NIC side), 256 x 1.55 ns of
@@ -202,4 +216,60 @@ TEST(pcie_records, raw_hosts_write_only_the_header)
     EXPECT_EQ(nics, 0u);
     EXPECT_EQ(t.header, k_columns);
     EXPECT_TRUE(t.rows.empty());
+}
+
+// A receiver made credit-bound: host1 advertises 32 posted data credits (one 512 B TLP) and
+// returns them 1 us after each TLP has arrived, so its NIC writes received data at one TLP per
+// credit round trip, 8,660.77 + 1,000,000 ps: 546 B x 8 / 1.00866077 us = 4.33049 Gbps on the
+// lanes (512 B of it payload: 4.06083 Gbps), however fast the network delivers. Every row inside
+// the credit-bound stretch shows that rate and the wait of 1,000,000 ps per TLP; the message
+// still completes, every byte once: the sender's message completes when its last packet is
+// acknowledged, the receiver's writes go on to about 4.13 ms. Both NIC types write through the
+// same link.
+void credit_bound_receiver(nic_kind nic)
+{
+    scenario sc = two_hosts(nic);
+    sc.simulation.stop_time_s = 5e-3;
+    sc.simulation.nd_stats_interval_s = 200e-6;
+    sc.flows.messages[0].bytes = 2u << 20;
+    sc.pcie.host_side_credits[pcie_tlp_type::posted].data = 32;
+    sc.pcie.credit_return_latency_s = 1e-6;
+    const test::csv t = run(sc, nullptr, nullptr, true);
+    const double round_trip_s = (546 * 8 / 504.32e9) + 1e-6;
+    const double lane_gbps = 546 * 8 / round_trip_s / 1e9;
+    EXPECT_NEAR(lane_gbps, 4.33049, 1e-5);
+    EXPECT_NEAR(512 * 8 / round_trip_s / 1e9, 4.06083, 1e-5);
+    const size_t sets = t.rows.size() / 4;
+    size_t checked = 0;
+    // host1's NIC side is row 2 of each set; a row is inside the stretch when it and the next
+    // one both waited for credits.
+    for (size_t s = 1; s + 1 < sets; ++s) {
+        const size_t r = s * 4 + 2;
+        if (t.num(r, "ivl_credit_wait_ns") == 0 || t.num(r + 4, "ivl_credit_wait_ns") == 0)
+            continue;
+        const double interval = t.num(r, "sim_time_sec") - t.num(r - 4, "sim_time_sec");
+        // Within one TLP of the interval's share of round trips.
+        const double tlps = interval / round_trip_s;
+        EXPECT_NEAR(t.num(r, "tx_rate_Gbps"), lane_gbps, lane_gbps / tlps) << r;
+        EXPECT_NEAR(t.num(r, "ivl_credit_wait_ns"), tlps * 1e3, 1e3 * 1.5) << r;
+        ++checked;
+    }
+    EXPECT_GE(checked, 15u);  // 2 MiB take 4,096 round trips: 4.13 ms, 20 intervals
+    const size_t last = t.rows.size() - 4;
+    // Every data TLP but the first of the stretch waited; nothing else did.
+    EXPECT_EQ(t.num(last + 2, "posted_credit_waits"), (2u << 20) / 512 - 1);
+    EXPECT_NEAR(t.num(last + 2, "total_credit_wait_ns"), ((2u << 20) / 512 - 1) * 1e3, 1.0);
+    EXPECT_EQ(t.num(last + 2, "non_posted_credit_waits"), 0);
+    EXPECT_EQ(t.num(last + 0, "total_credit_wait_ns"), 0);  // host0's requests: host0 has room
+    EXPECT_EQ(t.num(last + 1, "total_credit_wait_ns"), 0);  // completions: infinite at the NIC
+}
+
+TEST(pcie_records, a_credit_bound_uet_receiver_writes_one_tlp_per_credit_round_trip)
+{
+    credit_bound_receiver(nic_kind::uet);
+}
+
+TEST(pcie_records, a_credit_bound_roce_receiver_writes_one_tlp_per_credit_round_trip)
+{
+    credit_bound_receiver(nic_kind::roce);
 }

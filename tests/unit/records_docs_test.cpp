@@ -75,7 +75,7 @@ TEST(records_docs, headers_of_the_reference_layouts)
         {"nd-stats", 24},
         {"scala-switch-load-balancing-stats", 28},
         {"flow-perf", 10},
-        {"pcie-stats", 22},
+        {"pcie-stats", 27},
         {"uet-transport-stats", 69},
         {"uet-monitor", 27},
         {"rdma-perf", 14},
