@@ -199,22 +199,22 @@ void draw_faults(const campaign_spec::fault_spec& f, const topology& topo, YAML:
         std::string what;
         switch (k) {
             case fault_kind::flap:
-                schedule.push_back({at, link, "down"});
-                schedule.push_back({end, link, "up"});
+                schedule.push_back({at, link, "down", nullptr, ""});
+                schedule.push_back({end, link, "up", nullptr, ""});
                 break;
             case fault_kind::degrade: {
                 const double rate = std::max(1e6, std::round(d.uniform(f.rate) / 1e6) * 1e6);
                 schedule.push_back(
                     {at, link, "degrade", "Rate", format_quantity(rate, dimension::rate)});
                 what = " to " + schedule.back().extra_value;
-                schedule.push_back({end, link, "up"});
+                schedule.push_back({end, link, "up", nullptr, ""});
                 break;
             }
             case fault_kind::loss: {
                 const double p = std::max(1e-4, std::round(d.uniform(f.loss) * 1e4) / 1e4);
                 schedule.push_back({at, link, "loss", "Loss", fmt::format("{}", p)});
                 what = " of " + schedule.back().extra_value;
-                schedule.push_back({end, link, "up"});
+                schedule.push_back({end, link, "up", nullptr, ""});
                 break;
             }
             case fault_kind::storm: {
