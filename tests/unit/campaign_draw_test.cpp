@@ -58,9 +58,10 @@ TEST(campaign_draw, cases_stay_in_their_ranges_and_every_fault_ends)
             const uint64_t b = parse_bytes(f["Bytes"].as<std::string>());
             EXPECT_GE(double(b), std::floor(spec.workload.bytes.lo)) << c.yaml;
             EXPECT_LE(double(b), std::ceil(spec.workload.bytes.hi)) << c.yaml;
-            if (f["Start"])
+            if (f["Start"]) {
                 EXPECT_LE(parse_quantity(f["Start"].as<std::string>(), dimension::time),
                           spec.workload.start.hi + 1e-9);
+            }
             ++sends[src];
             ++receives[dst];
         }
@@ -68,7 +69,9 @@ TEST(campaign_draw, cases_stay_in_their_ranges_and_every_fault_ends)
             EXPECT_EQ(sends.size(), hosts) << c.yaml;
             EXPECT_EQ(receives.size(), hosts) << c.yaml;
         }
-        if (c.pattern == "incast") EXPECT_EQ(receives.size(), 1u) << c.yaml;
+        if (c.pattern == "incast") {
+            EXPECT_EQ(receives.size(), 1u) << c.yaml;
+        }
         // Each down or degrade or loss is followed by an up on its link, each pause by a resume.
         std::map<std::string, int> open;
         double last = 0;
@@ -93,7 +96,9 @@ TEST(campaign_draw, cases_stay_in_their_ranges_and_every_fault_ends)
             }
         }
         for (const auto& [link, n] : open) EXPECT_LE(n, 0) << link << " never ends\n" << c.yaml;
-        if (doc["Faults"]) EXPECT_LE(doc["Faults"].size(), 2 * spec.faults.count.hi);
+        if (doc["Faults"]) {
+            EXPECT_LE(doc["Faults"].size(), 2 * spec.faults.count.hi);
+        }
     }
     // 300 cases reach every value the file lists.
     EXPECT_EQ(nics, (std::set<std::string>{"roce", "uet"}));
