@@ -113,7 +113,8 @@ TEST(instances, bad_overrides_exit_2_before_simulating)
          "Flows[3]\n"},
         {"Records[leaf0].UetMonitor=true",
          "uetsim: error: Records[leaf0]: Records is not a device section: its keys hold for the "
-         "whole run; per-device keys (Section[glob].Key) are for Link, Switch, UetNic, RoceNic, "
+         "whole run; per-device keys (Section[glob].Key) are for Link, Nic, Switch, UetNic, "
+         "RoceNic, "
          "Pcie, Rtl\n"},
     };
     for (const auto& [set, message] : cases) {

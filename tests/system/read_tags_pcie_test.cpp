@@ -34,7 +34,10 @@ run_result run(int tags)
         "Simulation: {Name: lt, NDStatsReportInterval: 20us}\n"
         "Records: {Enabled: [nd-stats, flow-perf, pcie-stats, nic-pipeline-stats]}\n"
         "Topology: {Kind: single-switch, Hosts: 2}\n"
-        "Pcie: {Latency: 2us}\n"
+        // The receiving host's posted credits unlimited: this test is about the sender's read
+        // tags, and 2 us of latency would make the writes at the receiver credit-bound.
+        "Pcie: {Latency: 2us, HostSidePostedHeaderCredits: infinite, "
+        "HostSidePostedDataCredits: infinite}\n"
         "UetNic: {PassThrough: true, MaxOutstandingReads: " +
         std::to_string(tags) +
         "}\n"

@@ -106,6 +106,12 @@ TEST(rtl_examples, rdma_incast)
     check_example("rdma-incast", {"Simulation.RunTime=1ms"}, uet_nic_and_switches);
 }
 
+TEST(rtl_examples, mixed_fabric)
+{
+    // UET hosts beside RoCE hosts; one spine, so no switch has a choice to hash.
+    check_example("mixed-fabric", {}, {"EntropyLoadBalancer", "SackTracker"});
+}
+
 TEST(rtl_examples, roce_incast)
 {
     check_example("roce-incast", {}, {});  // RoCE NICs and one switch: no block is reached
@@ -128,7 +134,8 @@ TEST(rtl_examples, every_example_is_covered)
     for (const auto& e : std::filesystem::directory_iterator(source_dir() + "/examples"))
         if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
     std::sort(names.begin(), names.end());
-    EXPECT_EQ(names, (std::vector<std::string>{
-                         "collectives", "collision-8x8", "fat-tree", "lossless-hol-blocking",
-                         "rdma-incast", "roce-incast", "single-switch-incast", "uet-spraying"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"collectives", "collision-8x8", "fat-tree",
+                                        "lossless-hol-blocking", "mixed-fabric", "rdma-incast",
+                                        "roce-incast", "single-switch-incast", "uet-spraying"}));
 }

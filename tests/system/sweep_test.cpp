@@ -157,7 +157,8 @@ std::map<std::string, fs::file_time_type> complete_manifests(const std::string& 
 // Resumes the killed sweep in `out` (whose complete runs were `before`) locally and compares its
 // summary with an uninterrupted sweep's: no complete run is run again.
 void expect_resumed_to_the_whole_summary(const std::string& file, const std::string& out,
-                                         const std::map<std::string, fs::file_time_type>& before)
+                                         const std::map<std::string, fs::file_time_type>& before,
+                                         size_t runs = 8)
 {
     const std::string root = fs::path(file).parent_path().string();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // mtimes would show a rerun
@@ -167,7 +168,7 @@ void expect_resumed_to_the_whole_summary(const std::string& file, const std::str
               std::string::npos)
         << resumed.err;
     const auto after = complete_manifests(out);
-    EXPECT_EQ(after.size(), 8u);
+    EXPECT_EQ(after.size(), runs);
     for (const auto& [id, t] : before) EXPECT_EQ(after.at(id), t) << id << " was run again";
 
     command_result whole = run_uetsim({"sweep", file, "--out", root + "/whole"});
@@ -258,8 +259,12 @@ pid_t mpi_rank_pid(int rank, const std::string& out)
 // the job, and the sweep resumed on one machine gives the uninterrupted summary.
 TEST(sweep, an_mpi_sweep_whose_rank_is_killed_resumes_to_the_same_summary)
 {
-    const std::string file =
-        sweep_setup("sweep-mpi-kill", two_sprayings_four_seeds, slower_scenario);
+    const std::string file = sweep_setup("sweep-mpi-kill", R"(Base: small.yaml
+Axes:
+  UetNic.PacketSprayingType: [None, Default Packet Spraying]
+  Simulation.RandomSeed: {From: 1, To: 12}
+)",
+                                         slower_scenario);
     const std::string root = fs::path(file).parent_path().string();
     const std::string out = root + "/killed";
     const std::string mpi =
@@ -271,7 +276,7 @@ TEST(sweep, an_mpi_sweep_whose_rank_is_killed_resumes_to_the_same_summary)
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     pid_t victim = 0;
     while (std::chrono::steady_clock::now() < deadline) {
-        if (complete_manifests(out).size() >= 2 && (victim = mpi_rank_pid(1, out))) break;
+        if (complete_manifests(out).size() >= 1 && (victim = mpi_rank_pid(1, out))) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     ASSERT_GT(victim, 0) << read_text(root + "/mpi.log");
@@ -284,9 +289,9 @@ TEST(sweep, an_mpi_sweep_whose_rank_is_killed_resumes_to_the_same_summary)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ASSERT_EQ(processes_naming(out), 0);
     const auto before = complete_manifests(out);
-    ASSERT_GE(before.size(), 2u);
-    ASSERT_LT(before.size(), 8u) << "the sweep finished before its rank was killed";
-    expect_resumed_to_the_whole_summary(file, out, before);
+    ASSERT_GE(before.size(), 1u);
+    ASSERT_LT(before.size(), 24u) << "the sweep finished before its rank was killed";
+    expect_resumed_to_the_whole_summary(file, out, before, 24);
 }
 
 TEST(sweep, a_changed_sweep_file_reruns_the_runs_it_changes)
