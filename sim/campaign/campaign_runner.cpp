@@ -18,6 +18,7 @@
 
 #include "sim/campaign/campaign_file.h"
 #include "sim/campaign/case_draw.h"
+#include "sim/config/schema.h"
 #include "sim/sweep/child_run.h"
 #include "sim/sweep/csv_table.h"
 #include "sim/sweep/run_metrics.h"
@@ -130,13 +131,6 @@ case_result judge(running_case& r, int status)
     return res;
 }
 
-std::string join(const std::vector<std::string>& v, const char* sep)
-{
-    std::string s;
-    for (const auto& e : v) s += (s.empty() ? "" : sep) + e;
-    return s;
-}
-
 void write_csv(const std::string& out_dir, const std::vector<case_result>& results)
 {
     const fs::path path = fs::path(out_dir) / "campaign.csv";
@@ -154,7 +148,7 @@ void write_csv(const std::string& out_dir, const std::vector<case_result>& resul
                                                     r.c.pattern,
                                                     std::to_string(r.c.messages),
                                                     std::to_string(r.c.bytes),
-                                                    join(r.c.faults, "; "),
+                                                    config::detail::join(r.c.faults, "; "),
                                                     r.c.draws,
                                                     std::to_string(r.exit_status),
                                                     fmt::format("{}", r.sim_time_s),
