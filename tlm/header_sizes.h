@@ -38,7 +38,9 @@ inline constexpr uint32_t uet_nominal_overhead = ses_standard + pds_rud_request 
 inline constexpr uint32_t uet_ack_bytes = pds_ack_cc + ip_udp + eth_overhead;     // 78
 inline constexpr uint32_t uet_nack_bytes = pds_nack + ip_udp + eth_overhead;      // 62
 inline constexpr uint32_t uet_probe_bytes = pds_control + ip_udp + eth_overhead;  // 62
-inline constexpr uint32_t cm_bytes = cm_payload + ip_udp + eth_overhead;          // 78
+// RCCC's CREDIT and CREDIT_REQ: a PDS control header, the credit in its 4-byte payload field.
+inline constexpr uint32_t uet_control_bytes = pds_control + ip_udp + eth_overhead;  // 62
+inline constexpr uint32_t cm_bytes = cm_payload + ip_udp + eth_overhead;            // 78
 inline constexpr uint16_t cm_udp_port = 18515;  // the out-of-band port RDMA test tools use
 inline constexpr uint32_t uet_trimmed_bytes = pds_rud_request + ip_udp + eth_overhead + 0;  // 62
 
@@ -67,6 +69,7 @@ static_assert(uet_data_overhead == 106);
 static_assert(uet_nominal_overhead == 88);
 static_assert(uet_ack_bytes == 78);
 static_assert(uet_nack_bytes == 62);
+static_assert(uet_control_bytes == 62);
 static_assert(uet_trimmed_bytes == 62);
 static_assert(roce_data_overhead == 58);
 static_assert(pfc_header == 34);

@@ -17,6 +17,8 @@ const char* to_string(packet_kind k)
             return "uet_nack";
         case packet_kind::uet_probe:
             return "uet_probe";
+        case packet_kind::uet_control:
+            return "uet_control";
         case packet_kind::roce_data:
             return "roce_data";
         case packet_kind::roce_ack:
@@ -43,6 +45,8 @@ uint32_t wire_size(packet_kind kind, uint32_t payload)
             return wire::uet_nack_bytes;
         case packet_kind::uet_probe:
             return wire::uet_probe_bytes;
+        case packet_kind::uet_control:
+            return wire::uet_control_bytes;
         case packet_kind::roce_data:
             return payload + wire::roce_data_overhead;
         case packet_kind::roce_ack:

@@ -17,12 +17,13 @@ namespace uetsim {
 
 // What a frame carries; decides its header layout and size on the wire.
 enum class packet_kind : uint8_t {
-    raw_data,   // NIC-less Flows traffic: UET data framing, no transport behind it
-    uet_data,   // PDS RUD request + SES standard header + payload
-    uet_ack,    // PDS ACK_CC
-    uet_nack,   // PDS NACK
-    uet_probe,  // PDS control (base-RTT probe) and its ACK
-    roce_data,  // BTH + payload + ICRC
+    raw_data,     // NIC-less Flows traffic: UET data framing, no transport behind it
+    uet_data,     // PDS RUD request + SES standard header + payload
+    uet_ack,      // PDS ACK_CC
+    uet_nack,     // PDS NACK
+    uet_probe,    // PDS control (base-RTT probe) and its ACK
+    uet_control,  // PDS control of RCCC: CREDIT or CREDIT_REQ (pds.ctl_type)
+    roce_data,    // BTH + payload + ICRC
     roce_ack,
     roce_cnp,
     pfc,
@@ -73,7 +74,23 @@ struct pds_fields
     // apart (the 12-bit psn_offset of the UET SYN fields, widened).
     uint32_t first_psn = 0;
     bool probe = false;  // control: base-RTT probe, or (on an ACK) the probe's answer
+    // RCCC (UET 1.0 receiver credit). ACK_CC cc_type 1 carries `credit` instead of the NSCC
+    // cc_state; a data packet with cc_type 1 carries `credit_target` in its req_cc_state.
+    uint8_t cc_type = 0;         // ACK: 0 NSCC, 1 credit; data: 1 a credit target is carried
+    uint8_t ctl_type = 0;        // control: 7 CREDIT, 8 CREDIT_REQ
+    uint32_t credit = 0;         // ACK cc_type 1, CREDIT: cumulative credit, 24 bits of pull quanta
+    uint32_t credit_target = 0;  // data cc_type 1, CREDIT_REQ: cumulative target, 24 bits
 };
+
+// UET 1.0 control types (ctl_type) and ACK_CC cc_type values the model sends.
+namespace pds_ctl {
+inline constexpr uint8_t credit = 7;
+inline constexpr uint8_t credit_request = 8;
+}  // namespace pds_ctl
+namespace pds_cc {
+inline constexpr uint8_t nscc = 0;
+inline constexpr uint8_t credit = 1;
+}  // namespace pds_cc
 
 // SES standard header fields that the model uses.
 struct ses_fields

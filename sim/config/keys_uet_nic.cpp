@@ -410,6 +410,31 @@ void add_uet_nic_keys(scenario_schema& s)
            reals(nscc_config::delay_alpha_range),
            "Weight of the newest sample in the average queueing delay.");
 
+    // RCCC (docs/nscc.md, "RCCC"): the receiver's credit beside the NSCC window.
+    k.boolean("UetNic.RcccEnabled", UETSIM_FIELD(nic.uet.rccc.enabled),
+              "RCCC, UET 1.0's receiver credit: this NIC's data waits for credit its receiver's "
+              "pull pacer grants (CREDIT packets, ACK_CC cc_type 1) as well as for the NSCC "
+              "window; a packet may go while its destination's credit is above zero and spends "
+              "its wire size. Receivers grant credit whatever their own setting.");
+    k.bytes("UetNic.RcccPullQuantum", UETSIM_FIELD(nic.uet.rccc.pull_quantum_bytes),
+            ints(rccc_config::pull_quantum_range),
+            "The unit of RCCC credit: the 24-bit credit and credit_target fields count pull "
+            "quanta (htsim's UEC_PULL_QUANTA).")
+        .fabric_wide();
+    k.integer("UetNic.RcccCreditsPerPull", UETSIM_FIELD(nic.uet.rccc.credits_per_pull),
+              ints(rccc_config::credits_per_pull_range),
+              "Pull quanta one pull of the receiver's pull pacer grants at most (64: htsim's 4 "
+              "packets of 4,096 B at 256 B quanta); the next pull waits for that credit's time "
+              "at the pull rate.");
+    k.bytes("UetNic.RcccInitialCredit", UETSIM_FIELD(nic.uet.rccc.initial_credit_bytes),
+            ints(rccc_config::initial_credit_range),
+            "Credit an RCCC sender has toward each destination before its first grant "
+            "(speculative credit; 0: the first packet waits for a CREDIT_REQ's answer).");
+    k.rate("UetNic.RcccPullRate", UETSIM_FIELD(nic.uet.rccc.pull_rate_bps),
+           reals(rccc_config::pull_rate_range),
+           "Rate at which the receiving NIC's pull pacer grants credit, in bits of wire bytes "
+           "per second; 0: its link's rate.");
+
     // Before InitialBaseRTT: auto, whose round trip counts the SackUpdate stage.
     std::vector<std::string> stage_latency_keys;
     for (const rtl_block_def& def : rtl_blocks())

@@ -112,14 +112,20 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
         case packet_kind::uet_data: {
             // PDS RUD request (16 B): type, flags (AR, RETX, SYN), PSN, SPDCID, DPDCID,
             // then the SYN information (first PSN).
+            // With RCCC (cc_type 1, flag 0x10) the last 4 B are UET 1.0's req_cc_state,
+            // ccc_id:8 (0: one context per host pair) · credit_target:24.
             o.push_back(pds_rud_cc_req);
             o.push_back(uint8_t((p.pds.ack_request ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0) |
-                                (p.pds.syn ? 0x20 : 0)));
+                                (p.pds.syn ? 0x20 : 0) |
+                                (p.pds.cc_type == pds_cc::credit ? 0x10 : 0)));
             put16(o, 0);
             put32(o, p.pds.psn);
             put16(o, p.pds.spdcid);
             put16(o, p.pds.dpdcid);
-            put32(o, p.pds.first_psn);
+            if (p.pds.cc_type == pds_cc::credit)
+                put32(o, p.pds.credit_target & 0xFFFFFF);
+            else
+                put32(o, p.pds.first_psn);
             if (p.trimmed) break;  // a trimmed packet ends after its PDS header
             // SES standard request (44 B): message id, offset, message length, EOM flag.
             o.push_back(p.ses.last ? 0x01 : 0x00);
@@ -135,14 +141,24 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             // PDS ACK_CC (32 B): type, flags (ECN echo, RETX), SPDCID, DPDCID, CACK PSN, ACK
             // PSN offset, SACK base and bitmap, then the last 8 B: UET 1.0's NSCC cc_state,
             // service_time:16 · restore_cwnd:1 · rcv_cwnd_pen:7 · rcvd_bytes:24 · ooo_count:16.
+            // The flags byte's low 4 bits are the cc_type: 0 NSCC, 1 credit, whose cc_state is
+            // credit:24 · rsvd:8 · rsvd:16 · ooo_count:16.
             o.push_back(pds_ack_cc);
-            o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0)));
+            o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0) |
+                                (p.pds.cc_type & 0x0F)));
             put16(o, p.pds.spdcid);
             put16(o, p.pds.dpdcid);
             put16(o, uint16_t(p.pds.ack_psn - p.pds.cack_psn));
             put32(o, p.pds.cack_psn);
             put32(o, p.pds.sack_base);
             put64(o, p.pds.sack_bitmap);
+            if (p.pds.cc_type == pds_cc::credit) {
+                put24(o, p.pds.credit & 0xFFFFFF);
+                o.push_back(0);
+                put16(o, 0);
+                put16(o, p.pds.ooo_count);
+                break;
+            }
             put16(o, p.pds.service_time);
             o.push_back(uint8_t((p.pds.restore_cwnd ? 0x80 : 0) | (p.pds.rcv_penalty & 0x7F)));
             put24(o, uint32_t(p.pds.rcvd_bytes));  // received bytes, modulo 2^24
@@ -159,6 +175,19 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             put16(o, p.pds.spdcid);
             put16(o, p.pds.dpdcid);
             pad(o, start + wire::pds_nack);
+            break;
+        }
+        case packet_kind::uet_control: {
+            // PDS control (16 B) with its ctl_type (7 CREDIT, 8 CREDIT_REQ) in the second byte;
+            // the 4-byte payload field carries the credit or the credit target, 24 bits.
+            o.push_back(pds_control);
+            o.push_back(p.pds.ctl_type);
+            put16(o, 0);
+            put32(o, p.pds.psn);
+            put16(o, p.pds.spdcid);
+            put16(o, p.pds.dpdcid);
+            put32(o, (p.pds.ctl_type == pds_ctl::credit ? p.pds.credit : p.pds.credit_target) &
+                         0xFFFFFF);
             break;
         }
         case packet_kind::roce_data:

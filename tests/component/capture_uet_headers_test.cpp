@@ -94,3 +94,55 @@ TEST(capture, ack_cc_carries_uet_1_0_nscc_cc_state)
     EXPECT_EQ(state[1], "ffff7f0000100000");  // restore 0, penalty 127
     EXPECT_EQ(state[2], "000180ffffffffff");  // restore 1, penalty 0
 }
+
+// RCCC (UET 1.0 receiver credit): an ACK_CC with cc_type 1 (the flags byte's low 4 bits) whose
+// cc_state is credit:24 · rsvd:8 · rsvd:16 · ooo_count:16; a data packet's req_cc_state
+// ccc_id:8 · credit_target:24 in the PDS header's last 4 bytes (flag 0x10); CREDIT (ctl_type 7)
+// and CREDIT_REQ (8), 16-byte PDS control headers with the 24-bit value in the payload field.
+TEST(capture, rccc_frames_carry_the_credit_cc_state_target_and_control_types)
+{
+    ASSERT_NE(test::shell_output("command -v tshark"), "") << "tshark decodes the capture";
+    const std::string path = test::scratch_dir("uet_rccc_cap") + "/rccc.pcap";
+    {
+        pcap_file f(path);
+        packet a = ack(0x1234, true, 0x55, 0x01ABCDEF, 0x0102);  // NSCC fields not written
+        a.pds.cc_type = pds_cc::credit;
+        a.pds.credit = 0x123456;
+        f.write(a, 1'000'000);
+        packet d = uet(packet_kind::uet_data, 4096);
+        d.pds.cc_type = pds_cc::credit;
+        d.pds.credit_target = 0xABCDEF;
+        d.pds.first_psn = 0x11111111;
+        f.write(d, 2'000'000);
+        packet c = uet(packet_kind::uet_control, 0);
+        c.pds.ctl_type = pds_ctl::credit;
+        c.pds.credit = 0x000040;
+        f.write(c, 3'000'000);
+        packet r = uet(packet_kind::uet_control, 0);
+        r.pds.ctl_type = pds_ctl::credit_request;
+        r.pds.credit_target = 0x0000C7;
+        f.write(r, 4'000'000);
+    }
+    const std::string out = test::shell_output(
+        "tshark -r " + path + " -T fields -E separator=, -e frame.len -e data.data 2>/dev/null");
+    std::vector<std::string> rows;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) rows.push_back(line);
+    ASSERT_EQ(rows.size(), 4u) << out;
+    // ACK: 78 B on the wire, 74 without the FCS; PDS type 0a, flags 01 (cc_type 1).
+    EXPECT_EQ(rows[0].substr(0, 3), "74,");
+    EXPECT_EQ(rows[0].substr(3, 4), "0a01");
+    EXPECT_EQ(rows[0].substr(3 + 48), "1234560000000102");
+    // Data: PDS type 02, flags 10; its 16th..13th bytes from the end of the PDS header.
+    EXPECT_EQ(rows[1].substr(0, 5), "4198,");
+    EXPECT_EQ(rows[1].substr(5, 4), "0210");
+    EXPECT_EQ(rows[1].substr(5 + 24, 8), "00abcdef");
+    // CREDIT and CREDIT_REQ: 62 B on the wire; PDS type 07, ctl_type 07 / 08, value last.
+    EXPECT_EQ(rows[2],
+              "58,0707000000000000000000000000"
+              "0040");
+    EXPECT_EQ(rows[3],
+              "58,0708000000000000000000000000"
+              "00c7");
+    EXPECT_EQ(wire_size(packet_kind::uet_control, 0), 62u);
+}

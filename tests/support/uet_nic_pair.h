@@ -1,8 +1,8 @@
 // A component bench of two UET NICs back to back over one 400 Gb/s link with 100 ns of
 // propagation and stubbed host DMA (no PCIe, no fabric): NIC A is host 0 (node 10) on end A,
 // NIC B host 1 (node 11) on end B. Frames that reach B pass a hook first, so a test can trim
-// or alter them as a switch on the last hop would; a recording uet-monitor sink collects the
-// rows of both NICs when a test attaches it.
+// or alter them as a switch on the last hop would (frames that reach A pass one too); a recording
+// uet-monitor sink collects the rows of both NICs when a test attaches it.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +70,7 @@ struct nic_pair
     stub_host_dma dma_a, dma_b;
     uetsim::link wire{"wire", k_pair_rate_bps, sc_core::sc_time(100, sc_core::SC_NS), pool};
     frame_hook to_b{"to_b"};
+    frame_hook to_a{"to_a"};
     uet_nic a, b;
 
     explicit nic_pair(const uet_nic_params& pa = pair_params(),
@@ -78,7 +79,8 @@ struct nic_pair
         , b("nic_b", nic_context{1, k_node_b, k_ip_b, 18760, pool, dma_b}, pb)
     {
         a.port.tx.out.bind(wire.from_a);
-        wire.to_a.bind(a.port.in);
+        wire.to_a.bind(to_a.in);
+        to_a.out.bind(a.port.in);
         b.port.tx.out.bind(wire.from_b);
         wire.to_b.bind(to_b.in);
         to_b.out.bind(b.port.in);

@@ -14,6 +14,7 @@
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_sender.h"
 #include "hw/nic/uet/prefetch_buffer.h"
+#include "hw/nic/uet/rccc_credit.h"
 
 namespace uetsim {
 
@@ -37,7 +38,8 @@ struct sender_pdc
 struct pdc_group
 {
     std::unique_ptr<nscc> cc;
-    uint32_t lb_slot = 0;  // its context slot in the NIC's entropy_engine
+    rccc_credit* credit = nullptr;  // RCCC: its destination's credit account (null: RCCC off)
+    uint32_t lb_slot = 0;           // its context slot in the NIC's entropy_engine
     uint64_t inflight = 0;
     uint64_t fetched = 0;          // payload bytes fetched from the host, ever (uet-monitor)
     uint64_t fetched_unacked = 0;  // nominal bytes fetched and not yet acknowledged (fetch test)
@@ -86,6 +88,18 @@ public:
     size_t id_slots() const { return m_pdcs.size(); }
     // Group slots ever used (live or free).
     size_t group_slots() const { return m_groups.size(); }
+    // Calls `f(g)` for every live group to `dst` (one with groups enabled, any number without).
+    template <class F>
+    void for_each_group_to(uint32_t dst, F&& f)
+    {
+        if (m_groups_enabled) {
+            auto it = m_group_of_dst.find(dst);
+            if (it != m_group_of_dst.end()) f(it->second);
+            return;
+        }
+        for (uint32_t g = 0; g < m_groups.size(); ++g)
+            if (m_groups[g].alive && m_groups[g].dst == dst) f(g);
+    }
     // Adds open PDC `p` to its group's turn.
     void join_group(const sender_pdc& p) { m_groups[p.group].pdcs.push_back(p.id); }
     // Closes `p`: out of its group, its id free. The group dies with its last PDC unless

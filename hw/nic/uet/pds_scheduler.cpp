@@ -59,6 +59,14 @@ bool pds_scheduler::wait_for_pool(uint32_t g, int tc)
     return true;
 }
 
+void pds_scheduler::credit_blocked(uint32_t g)
+{
+    // Out of the ring until credit for its destination arrives (RCCC).
+    m_ready.pop_front();
+    m_pdcs.group(g).queued = false;
+    m_credit_blocked.push_back(g);
+}
+
 void pds_scheduler::pool_freed(int tc)
 {
     m_waiting_classes &= uint8_t(~(1u << tc));
@@ -75,6 +83,10 @@ pds_decision pds_scheduler::decide(const nic_egress_pools& pools)
     while (attempts-- > 0 && !m_ready.empty()) {
         const uint32_t gi = m_ready.front();
         pdc_group& g = m_pdcs.group(gi);
+        if (g.credit && !g.credit->allows()) {
+            credit_blocked(gi);
+            continue;
+        }
         // One PDC of the group, in turn; within it a retransmission first, then new data.
         sender_pdc* chosen = nullptr;
         for (size_t k = 0; k < g.pdcs.size(); ++k) {
@@ -135,6 +147,10 @@ pds_decision pds_scheduler::decide_prefetch(const nic_egress_pools& pools)
     while (attempts-- > 0 && !m_ready.empty()) {
         const uint32_t gi = m_ready.front();
         pdc_group& g = m_pdcs.group(gi);
+        if (g.credit && !g.credit->allows()) {
+            credit_blocked(gi);
+            continue;
+        }
         // One PDC of the group, in turn; within it a retransmission first, then a payload in
         // the prefetch buffer, then a new segment. A PDC does not skip to a later kind while an
         // earlier one waits for room in the window.

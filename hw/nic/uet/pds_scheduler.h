@@ -1,11 +1,11 @@
 // The PDS transmit scheduler of the UET NIC: a ring of ready PDC groups; the group at the head
 // sends from one of its PDCs, in turn, a retransmission first, then new data, if the group's
-// NSCC window allows the packet (the wire test; for new data also the fetch test) and the
-// egress data pool has room for it. With the prefetch buffer (PrefetchBufferEnable) a new
-// segment is only fetched, into the prefetch buffer (the fetch test and room in that buffer),
-// and a payload already fetched goes before a new segment: it is committed to the wire when the
-// wire test and the egress pool allow. Pure logic: decide() says what to do (or that the pool
-// blocks, or that nothing may go); the NIC does it.
+// NSCC window allows the packet (the wire test; for new data also the fetch test), its
+// destination's RCCC credit allows any packet (RCCC on), and the egress data pool has room. With
+// the prefetch buffer (PrefetchBufferEnable) a new segment is only fetched, into the prefetch
+// buffer (the fetch test and room in that buffer), and a payload already fetched goes before a new
+// segment: it is committed to the wire when the wire test and the egress pool allow. Pure logic:
+// decide() says what to do (or that the pool blocks, or that nothing may go); the NIC does it.
 #pragma once
 
 #include <array>
@@ -78,6 +78,9 @@ public:
         m_new_waits = 0;
         return n;
     }
+    // The groups found without RCCC credit since the last call (the NIC may ask for credit);
+    // the caller clears it.
+    std::vector<uint32_t>& credit_blocked_groups() { return m_credit_blocked; }
     // Class `traffic_class`'s pool drained to half: its waiting groups go back to the head of
     // the ring, in their order.
     void pool_freed(int traffic_class);
@@ -88,6 +91,7 @@ private:
     // The head group's packet of class `tc` does not fit its pool (or the class waits already):
     // true when it waits apart (several classes), false when every group stops (one class).
     bool wait_for_pool(uint32_t g, int tc);
+    void credit_blocked(uint32_t g);
 
     pdc_table& m_pdcs;
     const uet_message_table& m_messages;
@@ -101,6 +105,7 @@ private:
     uint8_t m_waiting_classes = 0;             // bit c: groups wait for class c's pool
     uint8_t m_new_waits = 0;
     std::array<ring<uint32_t>, k_tc_count> m_pool_waiting;  // the groups waiting, per class
+    std::vector<uint32_t> m_credit_blocked;                 // groups without credit (RCCC)
 };
 
 }  // namespace uetsim

@@ -86,6 +86,8 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     , m_scheduler(m_pdcs, m_messages, params.uet.rdma_data_mss, wire::uet_data_overhead,
                   params.uet.nominal_bytes(0), m_prefetch.get())
     , m_rx_pdcs(*m_sack)
+    , m_pull_rate_bps(params.uet.rccc.pull_rate_bps > 0 ? params.uet.rccc.pull_rate_bps
+                                                        : params.nscc.link_rate_bps)
 {
     const uint64_t cycle = uint64_t(m_cycle.value());
     m_tx[int(tx_stage::doorbell)] = pipeline_stage(m_cfg.doorbell, cycle);
@@ -115,6 +117,10 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m_scheduler.data_class_used(traffic_class);
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
     const uint64_t slot = m_messages.add(m);
+    // RCCC: the message's frames wait for its destination's credit.
+    if (m_cfg.rccc.enabled)
+        account(dst_host, dst_ip)
+            .credit.add_demand(bytes + uint64_t(m.packets) * wire::uet_data_overhead);
     if (queue_pair == k_no_queue_pair) ++m_counters.wqes_created;  // a doorbell counts the others
 
     if (queue_pair != k_no_queue_pair)
@@ -170,6 +176,8 @@ uint32_t uet_nic::group_for(uint32_t dst, uint16_t creator_pdc)
     if (created) {
         pdc_group& grp = m_pdcs.group(g);
         grp.cc = std::make_unique<nscc>(m_cc_cfg);
+        auto acc = m_credit.find(dst);
+        grp.credit = acc == m_credit.end() ? nullptr : &acc->second.credit;
         entropy_config lb = m_lb_cfg;
         // The None policy's fixed value: the local UDP port of the PDC that creates the group.
         lb.local_udp_port = none_port(creator_pdc);
@@ -216,6 +224,7 @@ void uet_nic::schedule()
         }
     }
     const pds_decision d = m_scheduler.decide(port.egress_pools());
+    if (__builtin_expect(!m_scheduler.credit_blocked_groups().empty(), 0)) ask_for_credit();
     // Several data classes: groups whose class's pool is full wait apart until it drains.
     if (uint8_t w = m_scheduler.take_new_pool_waits(); __builtin_expect(w != 0, 0))
         for (int c = 0; c < k_tc_count; ++c)
@@ -367,6 +376,7 @@ packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_mes
     pk->ses.message_bytes = m.bytes;
     pk->ses.last = sp.last;
     pk->flow_id = uint32_t(m.id);
+    if (pdc_group& g = m_pdcs.group(p.group); g.credit) spend_credit(g, *pk);
     return pk;
 }
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,8 @@
 #include "hw/nic/uet/pdc_table.h"
 #include "hw/nic/uet/pds_scheduler.h"
 #include "hw/nic/uet/prefetch_buffer.h"
+#include "hw/nic/uet/rccc_credit.h"
+#include "hw/nic/uet/rccc_pull_pacer.h"
 #include "hw/nic/uet/rx_pdc_table.h"
 #include "hw/nic/uet/sack_tracker.h"
 #include "hw/nic/uet/uet_event_sink.h"
@@ -112,6 +115,14 @@ public:
     size_t ready_groups() const { return m_scheduler.ready(); }
     size_t open_rx_pdcs() const { return m_rx_pdcs.size(); }
     size_t timers_pending() const { return m_timers.size(); }
+    // RCCC: this NIC's pull pacer (null until a sender asks it for credit) and its credit
+    // account for `dst` as a sender (null when it has none).
+    const rccc_pull_pacer* pull_pacer() const { return m_pacer.get(); }
+    const rccc_credit* credit_to(uint32_t dst) const
+    {
+        auto it = m_credit.find(dst);
+        return it == m_credit.end() ? nullptr : &it->second.credit;
+    }
     // Connections the uet-monitor's triggers selected on this NIC's rows (Trace.Trigger).
     uint64_t monitor_triggers() const { return m_monitor_triggers; }
     // Called after each scheduler step, received packet, timer and sent frame (nullptr: not
@@ -186,6 +197,28 @@ private:
     // An ACK, NACK or probe answer through the AckBuild stage from now: when it is built.
     uint64_t build_ack();
 
+    // RCCC (uet_nic_rccc.cpp). Sending end: the account for `dst`, a packet's credit spent and
+    // its target stamped, credit arriving, CREDIT_REQ and its watchdog.
+    struct credit_account
+    {
+        rccc_credit credit;
+        uint32_t dst_ip = 0;
+        uint64_t cap_bytes = 0;    // the demand the target counts at most: window + a packet
+        uint64_t progress_ps = 0;  // the last credit arrival or CREDIT_REQ
+    };
+    credit_account& account(uint32_t dst, uint32_t dst_ip);
+    void spend_credit(pdc_group& g, packet& pk);
+    void credit_arrived(uint32_t src, uint32_t credit24);
+    void ask_for_credit();  // the groups the scheduler found without credit
+    void send_credit_request(uint32_t dst, credit_account& a);
+    void credit_watchdog();
+    // Receiving end: a sender's target, the pacer's pulls, a CREDIT to a sender.
+    rccc_pull_pacer& pacer();
+    void credit_target_seen(const packet& p);
+    void on_control(packet* p);
+    void pull();
+    void send_credit(uint32_t dst, uint32_t credit24);
+
     // Timers.
     void arm(const timer& t);
     void on_timer();
@@ -237,6 +270,15 @@ private:
 
     deadline_lanes<timer, k_timer_lanes> m_timers;
     wakeup m_timer_wake{[this] { on_timer(); }};
+
+    std::map<uint32_t, credit_account> m_credit;  // by destination host (RCCC sending end)
+    std::unique_ptr<rccc_pull_pacer> m_pacer;     // RCCC receiving end
+    double m_pull_rate_bps = 0;                   // RcccPullRate, or the link's rate
+    std::map<uint32_t, uint32_t> m_sender_ip;     // a credit-asking sender's address
+    wakeup m_pull_wake{[this] { pull(); }};
+    bool m_pull_pending = false;
+    wakeup m_credit_watch{[this] { credit_watchdog(); }};
+    bool m_credit_watch_pending = false;
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;

@@ -8,6 +8,7 @@
 #include "hw/common/value_range.h"
 #include "hw/nic/common/nic_buffer_config.h"
 #include "hw/nic/common/pipeline_stage.h"
+#include "hw/nic/uet/rccc_config.h"
 
 namespace uetsim {
 
@@ -34,6 +35,8 @@ struct uet_nic_config
     uint64_t prefetch_buffer_size = 262'144;  // PrefetchBufferSize, bytes (at least 4,202)
     bool enable_event_logging = false;        // EnableEventLogging: this NIC's rows in uet-events
     bool enable_buffer_stats = false;         // EnableBufferStats: its pools in net-buff-stats
+    // RCCC, the receiver's credit beside NSCC (docs/nscc.md, "RCCC"); off by default.
+    rccc_config rccc;
     // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 

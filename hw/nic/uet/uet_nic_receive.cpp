@@ -39,6 +39,9 @@ void uet_nic::on_receive(packet* p)
         case packet_kind::uet_nack:
             on_nack(p);
             break;
+        case packet_kind::uet_control:
+            on_control(p);
+            break;
         default:
             m_pool.release(p);
             break;
@@ -50,6 +53,8 @@ void uet_nic::on_data(packet* p)
 {
     ++m_counters.write_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
+    // RCCC: the sender's credit target, in its req_cc_state even when trimmed.
+    if (__builtin_expect(p->pds.cc_type == pds_cc::credit, 0)) credit_target_seen(*p);
     rx_end how = rx_end::found;
     receiver_pdc* found =
         m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn, &how);
@@ -139,6 +144,15 @@ void uet_nic::on_data(packet* p)
         // The receiver's own flag: whether its senders restore their saved window at penalty 0.
         a->pds.restore_cwnd = m_cc_cfg.restore_cwnd_enable;
         a->pds.ooo_count = uint16_t(std::min<uint32_t>(held, 65535));  // NSCC cc_state's field
+        if (__builtin_expect(p->pds.cc_type == pds_cc::credit, 0)) {
+            // An RCCC sender's ACK is ACK_CC cc_type 1: its cc_state carries the credit granted
+            // so far and ooo_count, not NSCC's service time, penalty and received bytes.
+            a->pds.cc_type = pds_cc::credit;
+            a->pds.credit = m_pacer->credit24(p->src_node);
+            a->pds.service_time = 0;
+            a->pds.rcv_penalty = 0;
+            a->pds.restore_cwnd = false;
+        }
         a->udp.src_port = p->udp.src_port;  // the entropy value goes back as path feedback
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
@@ -233,6 +247,10 @@ void uet_nic::on_ack(packet* p)
                    p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack, now_ps());
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx, &pdc, &g, rtt >= 0 ? rtt * 1e9 : -1);
     pdc.st.release_retired();
+    if (__builtin_expect(p->pds.cc_type == pds_cc::credit, 0)) {
+        ++m_counters.credit_acks_rcvd;
+        credit_arrived(p->src_node, p->pds.credit);
+    }
     m_pool.release(p);
 
     if (!m.first_ack_seen) {
@@ -287,6 +305,7 @@ void uet_nic::on_nack(packet* p)
             if (m_state) m_state->rtx_queue.add(now_ps(), +1);
             pdc_group& g = m_pdcs.group(pdc.group);
             g.inflight -= s->nominal;
+            if (g.credit) g.credit->add_demand(wire_size(packet_kind::uet_data, s->payload));
             // The NACK's RTT sample, under the ACK's rule; a NACK is not held, so it reports
             // no service time. It feeds NSCC only: the records' RTT columns are ACK samples.
             std::optional<double> rtt;
@@ -343,6 +362,7 @@ void uet_nic::on_timer()
             ++m_counters.num_rto;
             if (pdc.st.on_loss(t.psn) && m_state) m_state->rtx_queue.add(now_ps(), +1);
             g.inflight -= s->nominal;
+            if (g.credit) g.credit->add_demand(wire_size(packet_kind::uet_data, s->payload));
             g.cc->on_timeout(s->nominal);
             m_lb->feedback(g.lb_slot, s->entropy, path_feedback::timeout, now_ps());
             m_scheduler.enqueue(pdc.group, true);

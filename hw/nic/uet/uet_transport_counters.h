@@ -22,6 +22,10 @@ struct uet_transport_counters
     uint64_t m_marked_pkts_sent = 0, m_marked_pkts_rcvd = 0;
     uint64_t num_quick_adapt = 0;
     uint64_t rx_bytes_delivered = 0;  // payload written to host memory
+    // RCCC: CREDIT and CREDIT_REQ packets each way, ACKs that brought credit (cc_type 1).
+    uint64_t credit_pkts_sent = 0, credit_pkts_rcvd = 0;
+    uint64_t credit_req_pkts_sent = 0, credit_req_pkts_rcvd = 0;
+    uint64_t credit_acks_rcvd = 0;
     // Interval maxima of the two max_* counters (reset by the record each interval).
     uint64_t ivl_max_out_of_order_on_flow = 0;
     uint64_t ivl_max_tx_count = 0;
