@@ -105,6 +105,11 @@ struct link_config
 };
 
 // One message of the Flows list: sent as MSS-sized raw packets by a NIC-less host port.
+// Where an application measures a message's completion: at the initiator (its NIC's completion
+// once every byte is acknowledged) or at the target (the target NIC's receive completion, once
+// every byte is placed in the target's memory).
+enum class completion_point : uint8_t { initiator, target };
+
 struct flow_spec
 {
     uint32_t src = 0;
@@ -116,6 +121,7 @@ struct flow_spec
     // How many consecutive values the packets cycle through (1 = one fixed value per flow).
     uint32_t entropy_values = 1;
     uint8_t traffic_class = 0;
+    completion_point completion_at = completion_point::initiator;
 };
 
 struct flows_config
@@ -153,6 +159,7 @@ struct rdma_app_config
     uint32_t doorbell_payload_bytes = 64;  // plus 28 bytes of UDP/IPv4 on PCIe
     uint8_t data_tc = 0;                   // RdmaDataPacketTC: DSCP = 8 x class
     uint8_t control_tc = 1;                // RdmaControlPacketTC: the RoCE NIC's ACKs and NAKs
+    completion_point completion_at = completion_point::initiator;  // what rdma-perf times
 };
 
 struct records_config

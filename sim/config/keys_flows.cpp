@@ -25,6 +25,13 @@ key_table<flow_spec> flow_keys()
               "Nic.Type raw only: how many consecutive entropy values the packets cycle through "
               "(1: one fixed value for the flow).");
     t.integer("TrafficClass", UETSIM_FIELD(traffic_class), {0, 7}, "Traffic class of the packets.");
+    t.choice("CompletionAt", UETSIM_FIELD(completion_at),
+             {{"initiator", completion_point::initiator}, {"target", completion_point::target}},
+             "Where flow-perf times the message: initiator, when the sending NIC has every byte "
+             "acknowledged; target, when the receiving NIC's completion entry lands in the "
+             "receiver's memory (every byte placed, then the entry's PCIe write). Any target "
+             "entry makes every NIC write receive completions. A NIC-less (raw) message completes "
+             "at its receiver either way.");
     return t;
 }
 

@@ -46,6 +46,13 @@ void add_rdma_application_keys(scenario_schema& s)
               "Traffic class of the RoCE NIC's ACKs and NAKs (DSCP 8 x class; its egress pool "
               "must hold one 126-byte ACK). The UET NIC sends its control packets on class 1 "
               "whatever this says.");
+    k.choice("RdmaApplication.CompletionAt", UETSIM_FIELD(rdma.completion_at),
+             {{"initiator", completion_point::initiator}, {"target", completion_point::target}},
+             "What rdma-perf and perf time a WQE to: initiator, its completion entry landing in "
+             "the Initiator's memory (every byte acknowledged); target, the Responder NIC's "
+             "receive completion landing in the Responder's memory (every byte placed, then the "
+             "entry's PCIe write), which makes every NIC write receive completions. The closed "
+             "loop posts the next WQE on the Initiator's completion either way.");
     k.fixed_choice("RdmaApplication.OpCode", "RDMA_OPCODE_WRITE_FIRST",
                    "Every WQE is an RDMA WRITE (the NIC chooses each packet's opcode).", {});
     k.fixed_choice("RdmaApplication.RdmaVerb", "RDMA_VERB_POST_WRITE",

@@ -61,6 +61,13 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
         }
         traffic.attach(std::move(hosts));
     } else {
+        // Receive completions only when an application times messages at their target: with
+        // none asking, the NICs write none and every record stays as it was.
+        bool receive_completions =
+            sc.rdma.enabled && sc.rdma.completion_at == completion_point::target;
+        for (const flow_spec& f : sc.flows.messages)
+            receive_completions =
+                receive_completions || f.completion_at == completion_point::target;
         for (uint32_t h = 0; h < m_topo.hosts; ++h) {
             const std::string& name = m_topo.devices[h].name;
             nic_config nic = nic_for(sc, name);
@@ -74,6 +81,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
             // What the host's software sees: completions and written memory, to the Flows
             // scoreboard, the Chakra replay or the application.
             nic_host_interface& hif = m_nic_hosts.back()->host_interface();
+            hif.write_receive_completions(receive_completions);
             hif.on_direct_complete([this, &traffic](uint64_t m, double t) {
                 if (chakra::is_transfer_message(m))
                     m_transfers->nic_acked(m, t);
@@ -91,6 +99,12 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                             m_transfers->nic_written(tag.message, tag.offset, bytes, at.value());
                         else
                             traffic.written(tag.message, tag.offset, bytes);
+                    } else if (tag.purpose == pcie_purpose::completion_write &&
+                               !is_wqe_message(tag.message)) {
+                        // A receive completion of a directed message (a WQE's goes to the
+                        // application; a Chakra transfer's is not used).
+                        if (!chakra::is_transfer_message(tag.message))
+                            traffic.received(tag.message, at.to_seconds());
                     } else if (m_software)
                         m_software->host_memory_written(h, tag, data, bytes, at);
                 });

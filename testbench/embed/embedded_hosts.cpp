@@ -93,7 +93,9 @@ void embedded_hosts::host_memory_written(uint32_t host, const pcie_tag& tag,
     }
     if (driven(host)) {
         embedded_host& e = *m_hosts.at(host);
-        if (tag.purpose == pcie_purpose::completion_write) {
+        // A receive completion (CompletionAt: target) is the application's, not the program's.
+        if (tag.purpose == pcie_purpose::completion_write &&
+            !load<completion_entry>(data).receive) {
             const completion_entry c = load<completion_entry>(data);
             const uint64_t message = wqe_message_id(c.qp, c.wqe_id);
             m_board.completed(message);

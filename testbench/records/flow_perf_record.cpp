@@ -46,8 +46,9 @@ const column_table<flow_perf_row>& flow_perf_columns()
         {"start_time_sec", "the message's `Start`", UETSIM_CELL(row, r.start_s)},
         {"finish_time_sec",
          "with a UET NIC, when the sender learns that every byte was acknowledged (the WQE "
-         "completes); with NIC-less raw hosts (`Nic.Type: raw`), when the last missing packet "
-         "arrives at the receiver",
+         "completes); with the entry's `CompletionAt: target`, when the receiving NIC's "
+         "completion entry lands in the receiver's memory; with NIC-less raw hosts (`Nic.Type: "
+         "raw`), when the last missing packet arrives at the receiver",
          UETSIM_CELL(row, r.finish_s)},
         {"fct_usec", "flow completion time: (`finish_time_sec` − `start_time_sec`) × 10⁶",
          UETSIM_CELL(row, (r.finish_s - r.start_s) * 1e6)},

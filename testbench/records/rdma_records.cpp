@@ -33,14 +33,19 @@ const column_table<rdma_perf_row>& rdma_perf_columns()
     using row = rdma_perf_row;
     static const column_table<row> c = {
         {"job_id", "`Simulation.Name`", UETSIM_CELL(row, r.job_id)},
-        {"time_utc", "when the completion reached the Initiator", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "when the completion reached the Initiator",
+        {"time_utc",
+         "when the completion reached the Initiator (`CompletionAt: target`: when the "
+         "Responder NIC's receive completion reached the Responder)",
+         UETSIM_CELL(row, r.time_utc)},
+        {"sim_time_sec", "when the completion reached the Initiator (or the Responder, as above)",
          UETSIM_CELL(row, r.sim_time_s)},
         {"metric_name", "`RDMA-WRITE`", UETSIM_CELL(row, "RDMA-WRITE")},
         {"perf_metric_usec",
          "from the WQE's doorbell to its completion, in µs. It includes the doorbell's PCIe "
          "transfer, the wait at the NIC behind the connection's earlier WQEs, the payload fetch, "
-         "the network, the acknowledgments' return and the completion entry's PCIe transfer",
+         "the network, the acknowledgments' return and the completion entry's PCIe transfer; "
+         "with `RdmaApplication.CompletionAt: target`, to the Responder's receive completion "
+         "instead (the last payload's and the entry's PCIe writes at the Responder)",
          UETSIM_CELL(row, r.perf_metric_usec)},
         {"transfer_size", "the WQE's size in bytes (`RdmaApplication.WqeSize`, 250000)",
          UETSIM_CELL(row, r.transfer_size)},

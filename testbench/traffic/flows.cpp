@@ -106,8 +106,12 @@ void flows::deliver(packet& p)
         ++m.trimmed_arrivals;  // a NIC-less receiver cannot ask for the payload again
     } else {
         receive_payload(m, p.ses.offset, p.payload_bytes);
-        // A NIC-less message completes when its last byte arrives.
-        if (!m.done() && m.packets_received == m.packets_total) complete(m, to_seconds(sim_now()));
+        // A NIC-less message completes when its last byte arrives, at its receiver.
+        if (!m.done() && m.packets_received == m.packets_total) {
+            m.sender_done = true;
+            complete(m, to_seconds(sim_now()));
+            finish_if_done(m);
+        }
     }
     m_pool.release(&p);
 }
@@ -120,7 +124,25 @@ void flows::written(uint64_t message, uint64_t offset, uint32_t bytes)
 void flows::completed(uint64_t message, double time_s)
 {
     flow_message& m = m_msgs[size_t(message)];
-    if (!m.done()) complete(m, time_s);
+    if (m.sender_done) return;
+    m.sender_done = true;
+    if (m.spec.completion_at == completion_point::initiator) complete(m, time_s);
+    finish_if_done(m);
+}
+
+void flows::received(uint64_t message, double time_s)
+{
+    flow_message& m = m_msgs[size_t(message)];
+    if (m.spec.completion_at != completion_point::target || m.done()) return;
+    complete(m, time_s);
+    finish_if_done(m);
+}
+
+void flows::finish_if_done(const flow_message& m)
+{
+    if (!m.finished()) return;
+    ++m_finished;
+    if (m_finished == m_msgs.size() && m_all_done) m_all_done();
 }
 
 void flows::receive_payload(flow_message& m, uint64_t offset, uint32_t bytes)
@@ -147,14 +169,17 @@ void flows::complete(flow_message& m, double now)
         m_transactions->write({m_job, utc_after(m_epoch, now), now, "Flow",
                                (now - m.spec.start_s) * 1e6, m.spec.src, m.id, m.spec.start_s,
                                m.spec.bytes, "Flow-" + std::to_string(m.id)});
-    if (m_completed == m_msgs.size() && m_all_done) m_all_done();
 }
 
 std::string flows::scoreboard_report() const
 {
     std::string r;
     for (const auto& m : m_msgs) {
-        if (!m.done())
+        if (m.sender_done && !m.done())
+            r += fmt::format("message {} ({} -> {}): acknowledged, but no receive completion "
+                             "landed\n",
+                             m.id, m.spec.src, m.spec.dst);
+        else if (!m.done())
             r += fmt::format(
                 "message {} ({} -> {}): {} of {} bytes arrived{}\n", m.id, m.spec.src, m.spec.dst,
                 m.bytes_received, m.spec.bytes,

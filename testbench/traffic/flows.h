@@ -36,8 +36,11 @@ struct flow_message
     uint64_t duplicates = 0;
     uint64_t trimmed_arrivals = 0;
     std::vector<bool> received;  // per packet: exactly-once check
-    double finish_s = -1;
+    double finish_s = -1;  // its completion (CompletionAt's end): its flow-perf row
+    bool sender_done = false;  // the sender's completion (NIC-less: the last byte arrived)
     bool done() const { return finish_s >= 0; }
+    // Done at both ends the run waits for: its completion and its sender's.
+    bool finished() const { return done() && sender_done; }
 };
 
 class flows : public sc_core::sc_module
@@ -74,6 +77,8 @@ public:
     // NIC hooks.
     void written(uint64_t message, uint64_t offset, uint32_t bytes);
     void completed(uint64_t message, double time_s);
+    // The receiving NIC's completion entry for `message` landed in the receiver's memory.
+    void received(uint64_t message, double time_s);
 
     const std::vector<flow_message>& messages() const { return m_msgs; }
     uint32_t completed() const { return m_completed; }
@@ -87,6 +92,7 @@ private:
     void start_due();
     void receive_payload(flow_message& m, uint64_t offset, uint32_t bytes);
     void complete(flow_message& m, double now);
+    void finish_if_done(const flow_message& m);
 
     packet_pool& m_pool;
     std::vector<flow_message> m_msgs;
@@ -100,6 +106,7 @@ private:
     std::string m_epoch;
     std::function<void()> m_all_done;
     uint32_t m_completed = 0;
+    uint32_t m_finished = 0;
     uint64_t m_sent = 0;
     wakeup m_due{[this] { start_due(); }};
 };

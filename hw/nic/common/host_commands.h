@@ -20,6 +20,12 @@ struct completion_entry
     uint32_t qp = 0;
     uint32_t wqe_id = 0;
     uint64_t bytes = 0;
+    // A receive completion (the target NIC placed every byte of a message): the message's
+    // sender and its id in the transport (a WQE's or a directed message's); qp and wqe_id
+    // are the WQE's when it is one.
+    uint8_t receive = 0;
+    uint32_t src_host = 0;
+    uint64_t message = 0;
 };
 
 // A WQE's message id in the transport: the top bit tells it from a directed (Flows) message.

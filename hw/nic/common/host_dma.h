@@ -36,6 +36,9 @@ public:
     // The NIC issued the fetch of `message`'s last payload at `at_ps` (uet-events' SEND_COMPLETE):
     // every byte is on its way, the sender's "all bytes sent". Once per message.
     virtual void message_sent(uint64_t message, uint64_t at_ps) {}
+    // This NIC has issued the write of the last byte of `message` (`bytes` long) from
+    // `src_host`: the message is placed. Once per message, in the order of placement.
+    virtual void message_received(uint32_t src_host, uint64_t message, uint64_t bytes) {}
     virtual void connection_message_received(uint32_t src_host, const cm_fields& m) = 0;
 };
 

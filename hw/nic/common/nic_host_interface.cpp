@@ -150,6 +150,31 @@ void nic_host_interface::message_complete(uint64_t message)
     }
 }
 
+void nic_host_interface::message_received(uint32_t src_host, uint64_t message, uint64_t bytes)
+{
+    if (!m_receive_completions) return;
+    ++m_counters.receive_completions;
+    std::vector<unsigned char>& scratch = dma_scratch();
+    completion_entry c;
+    if (is_wqe_message(message)) {
+        c.qp = qp_of_message(message);
+        c.wqe_id = wqe_of_message(message);
+    }
+    c.bytes = bytes;
+    c.receive = 1;
+    c.src_host = src_host;
+    c.message = message;
+    scratch.assign(std::max<size_t>(m_cfg.completion_bytes, sizeof(c)), 0);
+    store(scratch.data(), c);
+    m_tag->src_host = src_host;
+    m_tag->message = message;
+    m_tag->offset = 0;
+    // Posted, right behind the message's last payload write on the same lanes: PCIe keeps
+    // posted writes in order, so the entry lands after the data without waiting for it.
+    dma_transfer(tlm::TLM_WRITE_COMMAND, pcie_purpose::completion_write, sim_now_ps(),
+                 m_cfg.completion_bytes, scratch.data());
+}
+
 void nic_host_interface::connection_message_received(uint32_t src_host, const cm_fields& m)
 {
     ++m_counters.connection_messages_received;

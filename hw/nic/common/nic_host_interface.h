@@ -38,6 +38,7 @@ public:
         uint64_t max_waiting = 0;  // most WQEs waiting behind an in-service one, any QP
         uint64_t connection_messages_sent = 0;
         uint64_t connection_messages_received = 0;
+        uint64_t receive_completions = 0;  // completion entries written for received messages
     };
 
     // `ip_of_host` gives a host's IP address (the queue pair's peer).
@@ -57,6 +58,11 @@ public:
         m_direct_sent = std::move(f);
     }
 
+    // Write a completion entry to the host for each message the NIC has placed (a receive
+    // completion). Off unless an application asks for target completions.
+    void write_receive_completions(bool on) { m_receive_completions = on; }
+    bool writes_receive_completions() const { return m_receive_completions; }
+
     // host_dma: the services to the transport.
     uint64_t fetch_payload(uint64_t at_ps, uint32_t bytes) override;
     uint64_t fetch_context(uint64_t at_ps, uint32_t bytes) override;
@@ -70,6 +76,7 @@ public:
     {
         if (m_direct_sent && !is_wqe_message(message)) m_direct_sent(message, at_ps);
     }
+    void message_received(uint32_t src_host, uint64_t message, uint64_t bytes) override;
     void connection_message_received(uint32_t src_host, const cm_fields& m) override;
 
     const counters& stats() const { return m_counters; }
@@ -110,6 +117,7 @@ private:
     pcie_tag* m_tag;               // owned by m_txn
     uint64_t m_latency_ps;         // Pcie.Latency
     uint64_t m_write_free_ps = 0;  // when the lanes finish the received data issued so far
+    bool m_receive_completions = false;
     counters m_counters;
 };
 

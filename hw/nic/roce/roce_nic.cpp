@@ -451,6 +451,9 @@ void roce_nic::on_data(packet* p)
             // Data stays charged to the receive pool until its write is across to the host.
             port.rx_hold_until(m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset,
                                                    p->payload_bytes));
+            // In order: the message's last packet places its last byte.
+            if (p->ses.last)
+                m_dma.message_received(p->src_node, p->ses.message_id, p->ses.message_bytes);
             break;
         case roce_responder::arrival::duplicate:
             ++m_counters.duplicate;

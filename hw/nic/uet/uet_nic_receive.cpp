@@ -113,6 +113,7 @@ void uet_nic::on_data(packet* p)
         uint64_t(double(backlog + p->ip_bytes()) * 8e12 / m_dma.nic_to_host_bps() + 0.5);
     if (arrival != pdc_receiver::arrival::duplicate) {
         m_counters.rx_bytes_delivered += p->payload_bytes;
+        const bool was_open = rp.open();
         // The last message from the peer is in: a group kept only by it dies.
         if (m_rx_pdcs.deliver(rp, p->ses.offset, p->payload_bytes, p->ses.message_bytes))
             if (const std::optional<uint32_t> died = m_pdcs.peer_idle(p->src_node))
@@ -120,6 +121,11 @@ void uet_nic::on_data(packet* p)
         // Data stays charged to the receive pool until its write is across to the host.
         port.rx_hold_until(
             m_dma.write_payload(p->src_node, p->ses.message_id, p->ses.offset, p->payload_bytes));
+        // A PDC carries one message at a time (the next is posted once this one is acknowledged
+        // in full), so the receiving end closing is the message placed; a 0-byte message is
+        // placed by its one packet.
+        if ((was_open && !rp.open()) || p->ses.message_bytes == 0)
+            m_dma.message_received(p->src_node, p->ses.message_id, p->ses.message_bytes);
     }
     if (p->pds.ack_request) {
         packet* a = make_control(packet_kind::uet_ack, p->src_node, p->ip.src);

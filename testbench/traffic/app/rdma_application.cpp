@@ -107,6 +107,9 @@ void rdma_application::perform(const action& a)
         case action_kind::completion:
             on_completion(m_conns[a.conn], a.wqe_id);
             return;
+        case action_kind::target_completion:
+            on_target_completion(m_conns[a.conn], a.wqe_id);
+            return;
     }
 }
 
@@ -168,6 +171,7 @@ void rdma_application::post_wqe(connection& c)
     m_scratch.assign(sizeof(d), 0);
     store(m_scratch.data(), d);
     c.doorbell_ps.push_back(sim_now_ps());
+    if (at_target()) c.target_doorbell_ps.push_back(sim_now_ps());
     ++c.posted;
     ++m_posted;
     m_fab.mmio_at(c.initiator)
@@ -189,21 +193,46 @@ void rdma_application::on_completion(connection& c, uint32_t wqe_id)
                                " where WQE " + std::to_string(c.completed) + " was next");
     m_board.completed(wqe_message_id(c.id, wqe_id));
     const double now = double(now_ps) / 1e12;
-    const double posted_s = double(posted_ps) / 1e12;
     const double latency_s = double(now_ps - posted_ps) / 1e12;
     c.last_completion_s = now;
     m_longest_wqe_s = std::max(m_longest_wqe_s, latency_s);
+    if (!at_target()) record_wqe(c, wqe_id, posted_ps, c.completed);
+    post_wqe(c);
+}
+
+void rdma_application::on_target_completion(connection& c, uint32_t wqe_id)
+{
+    // The queue pair's messages are placed one after another: in posting order too.
+    if (c.target_doorbell_ps.empty()) {
+        m_board.report_problem(c.name + ": a receive completion of WQE " + std::to_string(wqe_id) +
+                               " that was never posted");
+        return;
+    }
+    const uint64_t posted_ps = c.target_doorbell_ps.front();
+    c.target_doorbell_ps.pop_front();
+    ++c.target_completed;
+    if (wqe_id != c.target_completed)
+        m_board.report_problem(c.name + ": receive completion of WQE " + std::to_string(wqe_id) +
+                               " where WQE " + std::to_string(c.target_completed) + " was next");
+    record_wqe(c, wqe_id, posted_ps, c.target_completed);
+}
+
+void rdma_application::record_wqe(const connection& c, uint32_t wqe_id, uint64_t posted_ps,
+                                  uint32_t completed)
+{
+    const uint64_t now_ps = sim_now_ps();
+    const double now = double(now_ps) / 1e12;
+    const double posted_s = double(posted_ps) / 1e12;
     if (m_perf)
         m_perf->write({m_sc.simulation.name, utc_after(m_sc.simulation.epoch_utc, now), now,
                        double(now_ps - posted_ps) / 1e6, m_sc.rdma.wqe_bytes, posted_s, c.name,
-                       m_fab.topo().devices[c.initiator].node_id, wqe_id, c.posted, c.completed,
+                       m_fab.topo().devices[c.initiator].node_id, wqe_id, c.posted, completed,
                        m_fab.topo().devices[c.responder].node_id});
     if (m_transactions)
         m_transactions->write({m_sc.simulation.name, utc_after(m_sc.simulation.epoch_utc, now), now,
                                "RDMA-WRITE", double(now_ps - posted_ps) / 1e6,
                                m_fab.topo().devices[c.initiator].node_id, wqe_id, posted_s,
                                m_sc.rdma.wqe_bytes, c.name});
-    post_wqe(c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -219,10 +248,10 @@ void rdma_application::host_memory_written(uint32_t host, const pcie_tag& tag,
             return;
         case pcie_purpose::completion_write: {
             const completion_entry e = load<completion_entry>(data);
-            if (e.qp >= m_conns.size()) return;
+            if (e.qp >= m_conns.size() || (e.receive && !at_target())) return;
             action a{};
             a.at_ps = at.value();
-            a.kind = action_kind::completion;
+            a.kind = e.receive ? action_kind::target_completion : action_kind::completion;
             a.conn = e.qp;
             a.wqe_id = e.wqe_id;
             schedule(a);
@@ -288,6 +317,11 @@ std::string rdma_application::scoreboard_report() const
                 first = c.name + " was never set up";
             continue;
         }
+        // Placing precedes acknowledging: at most the last acknowledged WQE may still wait for
+        // its receive completion at the stop.
+        if (at_target() && c.target_completed + 1 < c.completed && ++stalled == 1 && first.empty())
+            first = c.name + ": " + std::to_string(c.completed) + " WQEs acknowledged, " +
+                    std::to_string(c.target_completed) + " with a receive completion";
         if (c.doorbell_ps.empty()) continue;
         // The oldest outstanding WQE must be younger than the run's stall limit.
         const double age = stop - double(c.doorbell_ps.front()) / 1e12;

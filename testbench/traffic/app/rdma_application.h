@@ -81,10 +81,21 @@ private:
         bool responder_acked = false;  // the acknowledgment reached the Responder
         uint32_t posted = 0, completed = 0;
         std::deque<uint64_t> doorbell_ps;  // posting times of the outstanding WQEs, in order
+        // CompletionAt target: posting times of the WQEs whose receive completion is to come,
+        // and the receive completions so far.
+        std::deque<uint64_t> target_doorbell_ps;
+        uint32_t target_completed = 0;
         double data_start_s = -1;
         double last_completion_s = -1;
     };
-    enum class action_kind { request, retry, connection_message, data_start, completion };
+    enum class action_kind {
+        request,
+        retry,
+        connection_message,
+        data_start,
+        completion,
+        target_completion
+    };
     struct action
     {
         uint64_t at_ps;
@@ -108,6 +119,11 @@ private:
     void on_connection_message(uint32_t host, const cm_fields& m);
     void post_wqe(connection& c);
     void on_completion(connection& c, uint32_t wqe_id);
+    void on_target_completion(connection& c, uint32_t wqe_id);
+    // rdma-perf and perf rows of WQE `wqe_id` posted at `posted_ps`, complete now; `completed`
+    // is the connection's count of WQEs completed at the measured end.
+    void record_wqe(const connection& c, uint32_t wqe_id, uint64_t posted_ps, uint32_t completed);
+    bool at_target() const { return m_sc.rdma.completion_at == completion_point::target; }
     void beacon_tick();
     void write_beacon(double now);
     double now_s() const { return sim_now().to_seconds(); }
