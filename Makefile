@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all run test build sanitize sanitize-campaign campaign bench bench-scaling format clean
+.PHONY: all run test build sanitize sanitize-campaign fuzz campaign bench bench-scaling format clean
 
 all: build
 
@@ -33,6 +33,15 @@ sanitize-campaign:
 	@cmake --build build-asan -j$(JOBS) --target uetsim
 	build-asan/bin/uetsim campaign examples/campaign/faults.yaml --jobs $(JOBS) --out campaign-asan-out
 
+# The libFuzzer targets of the input readers (clang), each run for FUZZ_SECONDS from its seeds
+# (docs/fuzzing-and-sanitizers.md).
+FUZZ_SECONDS ?= 30
+fuzz:
+	@BUILD_TYPE=Debug scripts/setup.sh build-fuzz -DUETSIM_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_C_FLAGS_DEBUG=-O0
+	@cmake --build build-fuzz -j$(JOBS) --target fuzzers
+	cd build-fuzz && UETSIM_FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --output-on-failure
+
 bench: build
 	bench/run.sh $(BUILD)
 
@@ -44,4 +53,4 @@ format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')
 
 clean:
-	rm -rf $(BUILD) build-asan out campaign-out campaign-asan-out
+	rm -rf $(BUILD) build-asan build-fuzz out campaign-out campaign-asan-out

@@ -6,10 +6,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 shift || true
 
+# clang and libclang-rt-dev (libFuzzer): make fuzz.
 packages=(build-essential cmake pkg-config libsystemc-dev verilator libgtest-dev libgmock-dev
           libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
           tshark python3 python3-matplotlib python3-pandas libopenmpi-dev openmpi-bin gtkwave xvfb
-          xdotool)
+          xdotool clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -2,6 +2,7 @@
 // timeline and record intervals.
 #include "sim/config/keys_common.h"
 
+#include <algorithm>
 #include <regex>
 
 namespace uetsim::config {
@@ -10,8 +11,12 @@ namespace {
 
 const text_rule record_prefix{
     "letters, digits, '_', '.' and '-'", [](const std::string& s) -> std::optional<std::string> {
-        static const std::regex re("[A-Za-z0-9_.-]+");
-        if (std::regex_match(s, re)) return std::nullopt;
+        // Scanned, not std::regex: its matcher recurses per character (a long name overflowed).
+        const auto allowed = [](char c) {
+            return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                   c == '_' || c == '.' || c == '-';
+        };
+        if (!s.empty() && std::all_of(s.begin(), s.end(), allowed)) return std::nullopt;
         return "may only contain letters, digits, '_', '.' and '-' (it prefixes record file names)";
     }};
 
@@ -23,7 +28,7 @@ const text_rule iso8601_utc{
         std::smatch m;
         auto bad =
             std::optional<std::string>("is not an ISO 8601 UTC time such as 2026-01-01T00:00:00Z");
-        if (!std::regex_match(s, m, re)) return bad;
+        if (s.size() != 20 || !std::regex_match(s, m, re)) return bad;  // short: no deep match
         int y = std::stoi(m[1]), mo = std::stoi(m[2]), d = std::stoi(m[3]);
         int h = std::stoi(m[4]), mi = std::stoi(m[5]), sec = std::stoi(m[6]);
         static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};

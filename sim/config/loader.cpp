@@ -1,11 +1,12 @@
 #include "sim/config/loader.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <sstream>
 
 #include "sim/default_scenario.h"
@@ -22,6 +23,30 @@ std::string trim(const std::string& s)
     if (b == std::string::npos) return "";
     size_t e = s.find_last_not_of(" \t");
     return s.substr(b, e - b + 1);
+}
+
+// Section[index].Key: a table row (Flows[3].Bytes) or a per-device key (Switch[leaf*].Ecmp...).
+// The index runs to the last "]." that only key characters follow. Plain scanning, not
+// std::regex, whose matcher recurses once per character and overflows the stack on long input.
+struct indexed_path
+{
+    std::string section, index, key;
+};
+
+std::optional<indexed_path> split_indexed(const std::string& path)
+{
+    const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+    const auto key_char = [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '_'; };
+    size_t open = 0;
+    while (open < path.size() && letter(path[open])) ++open;
+    if (open == 0 || open == path.size() || path[open] != '[') return std::nullopt;
+    size_t key = path.size();
+    while (key > 0 && key_char(path[key - 1])) --key;
+    if (key == path.size() || key < open + 3 || path[key - 1] != '.' || path[key - 2] != ']')
+        return std::nullopt;
+    std::string index = path.substr(open + 1, key - 2 - (open + 1));
+    if (index.find_first_of("\n\r") != std::string::npos) return std::nullopt;
+    return indexed_path{path.substr(0, open), std::move(index), path.substr(key)};
 }
 
 std::string kind_of(const YAML::Node& n)
@@ -370,30 +395,32 @@ void scenario_builder::apply_set(const std::string& assignment)
 
     // One cell of a table row (Flows[3].Bytes=1MiB) or a per-device key
     // (Switch[leaf*].EcmpHashMethod=crc32).
-    static const std::regex indexed(R"(([A-Za-z]+)\[(.*)\]\.([A-Za-z0-9_]+))");
-    std::smatch m;
-    if (std::regex_match(path, m, indexed)) {
-        const auto* key = sch.keys.find(m[1].str());
+    if (const std::optional<indexed_path> ip = split_indexed(path)) {
+        const indexed_path& m = *ip;
+        const auto* key = sch.keys.find(m.section);
         if (!key || key->info.type != value_type::table) {
-            const std::string section = m[1].str(), glob = m[2].str();
+            const std::string section = m.section, glob = m.index;
             const section_def& sec =
                 instance_section(section, glob, instance_name(section, glob), YAML::Node(), "");
-            add_override(sec, glob, section + "." + m[3].str(), YAML::Node(), YAML::Node(text),
+            add_override(sec, glob, section + "." + m.key, YAML::Node(), YAML::Node(text),
                          {path, ""});
             return;
         }
-        if (m[2].str().find_first_not_of("0123456789") != std::string::npos || m[2].length() == 0)
+        if (m.index.find_first_not_of("0123456789") != std::string::npos || m.index.empty())
             throw config_error("--set " + path + ": a row of " + key->info.path +
                                " is chosen by its number, e.g. " + key->info.path + "[3]");
         size_t rows = key->rows(m_scenario);
-        size_t i = std::stoul(m[2]);
-        std::string row = key->info.path + "[" + m[2].str() + "]";
-        if (i >= rows) {
+        const std::string& digits = m.index;
+        size_t i = 0;  // a number too large for size_t is no row either
+        const bool fits =
+            std::from_chars(digits.data(), digits.data() + digits.size(), i).ec == std::errc();
+        std::string row = key->info.path + "[" + digits + "]";
+        if (!fits || i >= rows) {
             throw config_error("--set " + path + ": there is no " + row + "; the scenario has " +
                                std::to_string(rows) + " " + key->info.path +
                                (rows ? " (0.." + std::to_string(rows - 1) + ")" : ""));
         }
-        key->assign_cell(m_scenario, i, m[3].str(), YAML::Node(text), {row, ""});
+        key->assign_cell(m_scenario, i, m.key, YAML::Node(text), {row, ""});
         m_given.insert(key->info.path);
         return;
     }

@@ -4,16 +4,37 @@
 #include "sim/config/keys_common.h"
 
 #include <filesystem>
-#include <regex>
 #include <stdexcept>
 
 namespace uetsim::config {
 
+namespace {
+
+// [a-z]+[0-9]+-[a-z]+[0-9]+(\.[0-9]+)?, scanned: std::regex's matcher recurses once per
+// character and overflowed the stack on a long value.
+bool is_link_name(const std::string& s)
+{
+    size_t i = 0;
+    const auto run = [&](char lo, char hi) {
+        const size_t from = i;
+        while (i < s.size() && s[i] >= lo && s[i] <= hi) ++i;
+        return i > from;
+    };
+    const auto device = [&] { return run('a', 'z') && run('0', '9'); };
+    if (!device() || i == s.size() || s[i++] != '-' || !device()) return false;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        if (!run('0', '9')) return false;
+    }
+    return i == s.size();
+}
+
+}  // namespace
+
 const text_rule link_name{
     "link names such as host3-leaf0 or leaf0-spine2",
     [](const std::string& s) -> std::optional<std::string> {
-        static const std::regex re("[a-z]+[0-9]+-[a-z]+[0-9]+(\\.[0-9]+)?");
-        if (std::regex_match(s, re)) return std::nullopt;
+        if (is_link_name(s)) return std::nullopt;
         return "is not a link name (two device names joined by '-', lower tier "
                "first, e.g. host3-leaf0)";
     }};

@@ -440,13 +440,17 @@ std::optional<std::string> closest(const std::string& given,
                                    const std::vector<std::string>& candidates)
 {
     std::string g = lower(given);
+    const size_t limit = std::max<size_t>(2, given.size() / 4);
     size_t best = std::numeric_limits<size_t>::max();
     std::optional<std::string> out;
     for (const auto& c : candidates) {
+        // The distance is at least the difference in length: a candidate that far off could
+        // not be suggested, and skipping it keeps a long given name from costing seconds.
+        if ((c.size() > g.size() ? c.size() - g.size() : g.size() - c.size()) > limit) continue;
         size_t d = edit_distance(g, lower(c));
         if (d < best) best = d, out = c;
     }
-    if (out && best <= std::max<size_t>(2, given.size() / 4)) return out;
+    if (out && best <= limit) return out;
     // The right key name in the wrong section: Switch.RdmaDataMSS -> UetNic.RdmaDataMSS.
     std::string name = lower(last_component(given));
     for (const auto& c : candidates)
