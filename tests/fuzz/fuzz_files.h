@@ -1,5 +1,6 @@
 // The files a fuzz target hands to a reader that takes a path: one private folder per process
-// under TMPDIR (ctest points it into the build folder), removed when the process exits normally.
+// under TMPDIR (ctest points it into the build folder and clears it before a run: libFuzzer
+// ends with _Exit, which skips the removal at exit).
 #pragma once
 
 #include <cstddef>
