@@ -88,10 +88,9 @@ void add_pcie_keys(scenario_schema& s)
             "PCIe transfer.");
     k.bytes("Pcie.ReadRequestSize", UETSIM_FIELD(pcie.read_request), {0, 4096},
             "Bytes of a DMA read request the NIC sends to fetch a payload, before its overhead.");
-    k.bytes(
-        "Pcie.CompletionSize", UETSIM_FIELD(pcie.completion_bytes), {16, 4096},
-        "Bytes of the completion queue entry the NIC writes to the host for each completed WQE "
-        "(and, when an application asks for them, for each message it has received).");
+    k.bytes("Pcie.CompletionSize", UETSIM_FIELD(pcie.completion_bytes), {16, 4096},
+            "Bytes of the completion queue entry the NIC writes to the host for each completed WQE "
+            "(and, when an application asks for them, for each message it has received).");
     k.time("Pcie.Latency", UETSIM_FIELD(pcie.latency_s), {0, 1e-3},
            "One-way latency added to each PCIe transfer (the reference model has none).");
     k.time("Pcie.CreditReturnLatency", UETSIM_FIELD(pcie.credit_return_latency_s), {0, 1e-3},

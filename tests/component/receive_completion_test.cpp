@@ -61,7 +61,8 @@ struct target_host
         memory.observe_writes([this](const pcie_tag& tag, const unsigned char* data, uint32_t,
                                      const sc_core::sc_time& at) {
             landing l{tag.purpose, at.value(), {}};
-            if (tag.purpose == pcie_purpose::completion_write) l.entry = load<completion_entry>(data);
+            if (tag.purpose == pcie_purpose::completion_write)
+                l.entry = load<completion_entry>(data);
             landed.push_back(l);
         });
     }

@@ -28,7 +28,8 @@ constexpr double k_ack_way_back_us = 0.63228;
 
 std::string base(const std::string& nic, const std::string& simulation = "")
 {
-    return "Simulation: {Name: rcq" + simulation + "}\n"
+    return "Simulation: {Name: rcq" + simulation +
+           "}\n"
            "Topology: {Kind: single-switch, Hosts: 2, LinkRate: 400Gbps}\n"
            "Nic: {Type: " +
            nic + "}\n";
@@ -46,11 +47,12 @@ std::string run_in(const std::string& tag, const std::string& yaml)
 
 double flow_finish_us(const std::string& nic, const std::string& at)
 {
-    const std::string dir = run_in("rcq_flow_" + nic + "_" + at,
-                                   base(nic) + "Records: {Enabled: [flow-perf, pcie-stats]}\n"
-                                               "Flows:\n  - {Src: 0, Dst: 1, Bytes: 1MiB, "
-                                               "CompletionAt: " +
-                                       at + "}\n");
+    const std::string dir =
+        run_in("rcq_flow_" + nic + "_" + at, base(nic) +
+                                                 "Records: {Enabled: [flow-perf, pcie-stats]}\n"
+                                                 "Flows:\n  - {Src: 0, Dst: 1, Bytes: 1MiB, "
+                                                 "CompletionAt: " +
+                                                 at + "}\n");
     const csv f = read_csv(dir + "/rcq-flow-perf-0.csv");
     EXPECT_EQ(f.rows.size(), 1u);
     return f.rows.empty() ? 0 : f.num(0, "fct_usec");
@@ -69,8 +71,7 @@ std::map<std::pair<std::string, int>, double> wqe_latencies(const std::string& n
     const csv p = read_csv(dir + "/rcq-rdma-perf-0.csv");
     std::map<std::pair<std::string, int>, double> out;
     for (size_t i = 0; i < p.rows.size(); ++i)
-        out[{p.str(i, "application_name"), int(p.num(i, "wqe_id"))}] =
-            p.num(i, "perf_metric_usec");
+        out[{p.str(i, "application_name"), int(p.num(i, "wqe_id"))}] = p.num(i, "perf_metric_usec");
     return out;
 }
 
