@@ -122,6 +122,9 @@ struct flow_spec
     uint32_t entropy_values = 1;
     uint8_t traffic_class = 0;
     completion_point completion_at = completion_point::initiator;
+    // When the receiver posts the message's buffer (RecvPostedAt); below 0: before the message
+    // starts, an ordinary send. At or above 0 the message is a deferrable send.
+    double recv_posted_s = -1;
 };
 
 struct flows_config

@@ -92,6 +92,12 @@ inline constexpr uint8_t nscc = 0;
 inline constexpr uint8_t credit = 1;
 }  // namespace pds_cc
 
+// UET 1.0 SES request opcodes the model sends besides its RDMA WRITEs (0: a WRITE, as before).
+namespace ses_op {
+inline constexpr uint8_t deferrable_send = 0x08;
+inline constexpr uint8_t deferrable_rtr = 0x0C;  // the target's "ready to restart"
+}  // namespace ses_op
+
 // SES standard header fields that the model uses.
 struct ses_fields
 {
@@ -99,6 +105,11 @@ struct ses_fields
     uint64_t offset = 0;  // byte offset of the payload in its message
     uint64_t message_bytes = 0;
     bool last = false;
+    uint8_t opcode = 0;  // ses_op; 0 for an RDMA WRITE
+    // A deferrable send's packet of its restarted transfer (after the target's RTR).
+    bool restart = false;
+    // On an ACK: the SES response of a deferrable send the target deferred (no buffer posted).
+    bool deferred = false;
 };
 
 // A connection-management message: the three-message setup of an RDMA connection (queue pair).

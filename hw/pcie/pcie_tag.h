@@ -39,6 +39,7 @@ struct pcie_tag : tlm::tlm_extension<pcie_tag>
 // send register. Host memory: payload buffers, received data, completion and CM receive rings.
 namespace pcie_map {
 inline constexpr uint64_t cm_send_register = 0x0;
+inline constexpr uint64_t receive_post_register = 0x8;
 inline constexpr uint64_t doorbell_base = 0x1000;
 inline constexpr uint64_t doorbell_stride = 8;
 inline constexpr uint64_t doorbell(uint32_t qp)

@@ -2,6 +2,7 @@
 // topology.
 #include "sim/config/keys_common.h"
 
+#include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/topology.h"
 
 namespace uetsim::config {
@@ -32,6 +33,13 @@ key_table<flow_spec> flow_keys()
              "receiver's memory (every byte placed, then the entry's PCIe write). Any target "
              "entry makes every NIC write receive completions. A NIC-less (raw) message completes "
              "at its receiver either way.");
+    t.time("RecvPostedAt", UETSIM_FIELD(recv_posted_s), {0, 100},
+           "UET NICs only: makes the message a deferrable send (UET 1.0 DEFERRABLE_SEND) whose "
+           "receive buffer the receiver's host posts at this time. A message whose first packet "
+           "arrives before then is deferred (its transfer discarded and acknowledged as "
+           "deferred) and restarted from its first byte after the receiver's RTR; one arriving "
+           "later goes eagerly. Not given: the buffer is posted in advance, an ordinary send.")
+        .default_shown("none (posted in advance)");
     return t;
 }
 
@@ -48,7 +56,7 @@ void add_flows_keys(scenario_schema& s)
     s.rules.push_back(
         {"Every flow's Src and Dst are hosts of the topology and differ; a fixed Entropy plus "
          "EntropyValues stays within 0..65535; Start is before Simulation.StopTime.",
-         {"Flows", "Topology.Hosts", "Simulation.StopTime"},
+         {"Flows", "Topology.Hosts", "Simulation.StopTime", "Nic.Type"},
          [](scenario& sc, const given_keys&) {
              uint32_t hosts = host_count(sc.topology);
              std::string range = hosts > 1 ? "0.." + std::to_string(hosts - 1) : "0";
@@ -67,6 +75,24 @@ void add_flows_keys(scenario_schema& s)
                  if (f.entropy >= 0 && uint64_t(f.entropy) + f.entropy_values > 65536)
                      fail_rule(name + ": Entropy " + std::to_string(f.entropy) + " with " +
                                std::to_string(f.entropy_values) + " EntropyValues goes past 65535");
+                 if (f.recv_posted_s >= 0) {
+                     for (auto [key, host] : {std::pair{"Src", f.src}, std::pair{"Dst", f.dst}})
+                         if (host_nic_kind(sc, host) != nic_kind::uet)
+                             fail_rule(name + ".RecvPostedAt: " +
+                                       format_quantity(f.recv_posted_s, dimension::time) +
+                                       " makes a deferrable send, which UET NICs have (the AI "
+                                       "profiles); its " +
+                                       key + " host " + std::to_string(host) + " has Nic.Type " +
+                                       std::string(host_nic_kind(sc, host).name) +
+                                       "; allowed: a message between two uet hosts, or no "
+                                       "RecvPostedAt");
+                     if (f.recv_posted_s >= sc.simulation.stop_time_s)
+                         fail_rule(
+                             name +
+                             ".RecvPostedAt: " + format_quantity(f.recv_posted_s, dimension::time) +
+                             " is not before Simulation.StopTime (" +
+                             format_quantity(sc.simulation.stop_time_s, dimension::time) + ")");
+                 }
                  if (f.start_s >= sc.simulation.stop_time_s)
                      fail_rule(name + ".Start: " + format_quantity(f.start_s, dimension::time) +
                                " is not before Simulation.StopTime (" +

@@ -129,7 +129,7 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             if (p.trimmed) break;  // a trimmed packet ends after its PDS header
             // SES standard request (44 B): message id, offset, message length, EOM flag.
             o.push_back(p.ses.last ? 0x01 : 0x00);
-            o.push_back(0);
+            o.push_back(p.ses.opcode);
             put16(o, 0);
             put64(o, p.ses.message_id);
             put64(o, p.ses.offset);

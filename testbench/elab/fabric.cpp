@@ -110,9 +110,26 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                 });
         }
         traffic.attach([this](const flow_message& m) {
-            nic_at(m.spec.src)
-                .post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
-                              m.spec.traffic_class, k_no_queue_pair);
+            if (m.spec.recv_posted_s >= 0)
+                nic_at(m.spec.src)
+                    .post_deferrable_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
+                                             m.spec.traffic_class);
+            else
+                nic_at(m.spec.src)
+                    .post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
+                                  m.spec.traffic_class, k_no_queue_pair);
+        });
+        // A deferrable send's receive buffer: a receive work request the receiver's host writes
+        // to its NIC's receive-post register, as a doorbell.
+        traffic.attach_receive_poster([this](const flow_message& m) {
+            receive_post r;
+            r.src_host = m.spec.src;
+            r.message = m.id;
+            std::vector<unsigned char> data(sizeof(r));
+            store(data.data(), r);
+            mmio_at(m.spec.dst)
+                .write(pcie_map::receive_post_register, data, k_receive_post_bytes,
+                       pcie_purpose::doorbell);
         });
     }
 

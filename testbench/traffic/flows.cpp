@@ -40,6 +40,29 @@ flows::flows(const sc_core::sc_module_name& name, const scenario& sc, packet_poo
         return m_msgs[a].spec.start_s < m_msgs[b].spec.start_s;
     });
     m_due.notify_at_ps(0);
+    // Deferrable sends only: a run without them schedules nothing more.
+    for (const flow_message& m : m_msgs)
+        if (m.spec.recv_posted_s >= 0) m_receive_order.push_back(m.id);
+    std::stable_sort(m_receive_order.begin(), m_receive_order.end(), [&](uint32_t a, uint32_t b) {
+        return m_msgs[a].spec.recv_posted_s < m_msgs[b].spec.recv_posted_s;
+    });
+    if (!m_receive_order.empty())
+        m_receive_due.notify_at_ps(seconds(m_msgs[m_receive_order[0]].spec.recv_posted_s).value());
+}
+
+void flows::receives_due()
+{
+    activity::tick();
+    while (m_next_receive < m_receive_order.size()) {
+        const flow_message& m = m_msgs[m_receive_order[m_next_receive]];
+        const sc_core::sc_time at = seconds(m.spec.recv_posted_s);
+        if (at > sim_now()) {
+            m_receive_due.notify_at_ps(at.value());
+            return;
+        }
+        if (m_post_receive) m_post_receive(m);
+        ++m_next_receive;
+    }
 }
 
 void flows::start_due()
@@ -176,9 +199,10 @@ std::string flows::scoreboard_report() const
     std::string r;
     for (const auto& m : m_msgs) {
         if (m.sender_done && !m.done())
-            r += fmt::format("message {} ({} -> {}): acknowledged, but no receive completion "
-                             "landed\n",
-                             m.id, m.spec.src, m.spec.dst);
+            r += fmt::format(
+                "message {} ({} -> {}): acknowledged, but no receive completion "
+                "landed\n",
+                m.id, m.spec.src, m.spec.dst);
         else if (!m.done())
             r += fmt::format(
                 "message {} ({} -> {}): {} of {} bytes arrived{}\n", m.id, m.spec.src, m.spec.dst,

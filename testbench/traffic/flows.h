@@ -36,8 +36,8 @@ struct flow_message
     uint64_t duplicates = 0;
     uint64_t trimmed_arrivals = 0;
     std::vector<bool> received;  // per packet: exactly-once check
-    double finish_s = -1;  // its completion (CompletionAt's end): its flow-perf row
-    bool sender_done = false;  // the sender's completion (NIC-less: the last byte arrived)
+    double finish_s = -1;        // its completion (CompletionAt's end): its flow-perf row
+    bool sender_done = false;    // the sender's completion (NIC-less: the last byte arrived)
     bool done() const { return finish_s >= 0; }
     // Done at both ends the run waits for: its completion and its sender's.
     bool finished() const { return done() && sender_done; }
@@ -54,6 +54,8 @@ public:
     // payload written at the receiver (written()) and the sender's completion (completed()).
     using poster = std::function<void(const flow_message&)>;
     void attach(poster post) { m_post = std::move(post); }
+    // NIC hosts: a deferrable send's receive buffer is posted at its receiver at RecvPostedAt.
+    void attach_receive_poster(poster post) { m_post_receive = std::move(post); }
     // flow-perf: one row per completed message into `w` (null: none); the record owns `w`.
     void record_to(flow_perf_csv* w, std::string epoch)
     {
@@ -90,6 +92,7 @@ public:
 
 private:
     void start_due();
+    void receives_due();
     void receive_payload(flow_message& m, uint64_t offset, uint32_t bytes);
     void complete(flow_message& m, double now);
     void finish_if_done(const flow_message& m);
@@ -100,6 +103,9 @@ private:
     size_t m_next_start = 0;
     std::vector<flow_host*> m_hosts;
     poster m_post;
+    poster m_post_receive;
+    std::vector<uint32_t> m_receive_order;  // deferrable sends by RecvPostedAt
+    size_t m_next_receive = 0;
     flow_perf_csv* m_perf = nullptr;
     perf_csv* m_transactions = nullptr;
     std::string m_job;
@@ -109,6 +115,7 @@ private:
     uint32_t m_finished = 0;
     uint64_t m_sent = 0;
     wakeup m_due{[this] { start_due(); }};
+    wakeup m_receive_due{[this] { receives_due(); }};
 };
 
 }  // namespace uetsim

@@ -34,6 +34,23 @@ constexpr uint64_t wqe_message_id(uint32_t qp, uint32_t wqe_id)
 {
     return k_wqe_message_bit | (uint64_t(qp) << 32) | wqe_id;
 }
+// A deferrable send's RTR, sent by the target as a message of its own: the bit and the deferred
+// message's id. It reaches no host's software.
+inline constexpr uint64_t k_rtr_message_bit = uint64_t(1) << 61;
+constexpr bool is_rtr_message(uint64_t message)
+{
+    return (message & k_rtr_message_bit) && !(message >> 62);
+}
+
+// A receive buffer the host posts for a deferrable send (its BAR's receive-post register).
+struct receive_post
+{
+    uint32_t src_host = 0;
+    uint64_t message = 0;
+};
+// The receive work request's size on the host-to-NIC lanes, like a doorbell's (64 B payload).
+inline constexpr uint32_t k_receive_post_bytes = 64;
+
 constexpr bool is_wqe_message(uint64_t message)
 {
     return (message & k_wqe_message_bit) != 0;

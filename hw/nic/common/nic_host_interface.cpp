@@ -59,6 +59,12 @@ void nic_host_interface::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_ti
             return;
         }
         w.cm = load<cm_fields>(t.get_data_ptr());
+    } else if (w.address == pcie_map::receive_post_register) {
+        if (t.get_data_length() < sizeof(receive_post)) {
+            t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+            return;
+        }
+        w.recv = load<receive_post>(t.get_data_ptr());
     } else if (w.address >= pcie_map::doorbell_base) {
         if (t.get_data_length() < sizeof(wqe_descriptor)) {
             t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
@@ -85,6 +91,11 @@ void nic_host_interface::on_bar_write(bar_write w)
         const uint32_t dst = m.type == cm_type::response ? m.initiator_host : m.responder_host;
         ++m_counters.connection_messages_sent;
         m_transport->send_connection_message(dst, m_ip_of_host(dst), m);
+        return;
+    }
+    if (w.address == pcie_map::receive_post_register) {
+        ++m_counters.receives_posted;
+        m_transport->receive_posted(w.recv.src_host, w.recv.message);
         return;
     }
     ++m_counters.doorbells;
@@ -122,6 +133,7 @@ void nic_host_interface::create_qp(uint32_t qp, uint32_t peer_host)
 void nic_host_interface::message_complete(uint64_t message)
 {
     const double now_s = sim_now().to_seconds();
+    if (is_rtr_message(message)) return;  // the NIC's own RTR: no host software waits for it
     if (!is_wqe_message(message)) {
         if (m_direct_complete) m_direct_complete(message, now_s);
         return;
@@ -152,7 +164,7 @@ void nic_host_interface::message_complete(uint64_t message)
 
 void nic_host_interface::message_received(uint32_t src_host, uint64_t message, uint64_t bytes)
 {
-    if (!m_receive_completions) return;
+    if (!m_receive_completions || is_rtr_message(message)) return;
     ++m_counters.receive_completions;
     std::vector<unsigned char>& scratch = dma_scratch();
     completion_entry c;

@@ -39,6 +39,7 @@ public:
         uint64_t connection_messages_sent = 0;
         uint64_t connection_messages_received = 0;
         uint64_t receive_completions = 0;  // completion entries written for received messages
+        uint64_t receives_posted = 0;      // receive buffers posted for deferrable sends
     };
 
     // `ip_of_host` gives a host's IP address (the queue pair's peer).
@@ -74,7 +75,8 @@ public:
     void message_complete(uint64_t message) override;
     void message_sent(uint64_t message, uint64_t at_ps) override
     {
-        if (m_direct_sent && !is_wqe_message(message)) m_direct_sent(message, at_ps);
+        if (m_direct_sent && !is_wqe_message(message) && !is_rtr_message(message))
+            m_direct_sent(message, at_ps);
     }
     void message_received(uint32_t src_host, uint64_t message, uint64_t bytes) override;
     void connection_message_received(uint32_t src_host, const cm_fields& m) override;
@@ -95,6 +97,7 @@ private:
         uint64_t address = 0;
         wqe_descriptor wqe;
         cm_fields cm;
+        receive_post recv;
     };
 
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);

@@ -19,8 +19,13 @@ struct uet_message
     uint64_t bytes_acked = 0;
     bool first_ack_seen = false;
     bool done = false;
+    uint8_t opcode = 0;        // ses_op: 0 an RDMA WRITE, or a deferrable send or its RTR
+    bool deferred = false;     // a deferrable send the target deferred
+    bool rtr_arrived = false;  // the target's RTR for it arrived
+    bool resumed = false;      // its restarted transfer is under way
 
-    bool has_new_data() const { return packets_issued < packets; }
+    // A deferred message sends nothing more until its restart.
+    bool has_new_data() const { return packets_issued < packets && (!deferred || resumed); }
 };
 
 }  // namespace uetsim

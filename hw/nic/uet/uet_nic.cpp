@@ -114,6 +114,8 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.dst = dst_host;
     m.bytes = bytes;
     m.traffic_class = traffic_class;
+    m.opcode = m_next_opcode;
+    m_next_opcode = 0;
     m_scheduler.data_class_used(traffic_class);
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
     const uint64_t slot = m_messages.add(m);
@@ -375,6 +377,8 @@ packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_mes
     pk->ses.offset = sp.offset;
     pk->ses.message_bytes = m.bytes;
     pk->ses.last = sp.last;
+    pk->ses.opcode = m.opcode;
+    pk->ses.restart = m.resumed;
     pk->flow_id = uint32_t(m.id);
     if (pdc_group& g = m_pdcs.group(p.group); g.credit) spend_credit(g, *pk);
     return pk;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -31,6 +32,7 @@
 #include "hw/nic/common/context_cache.h"
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/common/read_tag_pool.h"
+#include "hw/nic/uet/deferrable_receives.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/entropy/entropy_engine.h"
 #include "hw/nic/uet/nscc.h"
@@ -80,6 +82,10 @@ public:
                       uint8_t traffic_class, uint32_t queue_pair) override;
 
     void work_request_posted() override { ++m_counters.wqes_created; }
+    // Deferrable sends (uet_nic_deferrable.cpp).
+    void post_deferrable_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
+                                 uint64_t bytes, uint8_t traffic_class) override;
+    void receive_posted(uint32_t src_host, uint64_t message) override;
     const char* kind_name() const override { return "uet"; }
     uint64_t data_packets_sent() const override { return m_counters.write_pkts_sent; }
 
@@ -197,6 +203,13 @@ private:
     // An ACK, NACK or probe answer through the AckBuild stage from now: when it is built.
     uint64_t build_ack();
 
+    // Deferrable sends (uet_nic_deferrable.cpp). Sending end: the target deferred the message
+    // on `pdc`; the target's RTR for `message` arrived; the restarted transfer begins once both
+    // the RTR is in and the first transfer's packets are all acknowledged.
+    void deferred_by_target(sender_pdc& pdc, uet_message& m);
+    void rtr_arrived(uint64_t message);
+    void resume_if_ready(sender_pdc& pdc, uet_message& m);
+
     // RCCC (uet_nic_rccc.cpp). Sending end: the account for `dst`, a packet's credit spent and
     // its target stamped, credit arriving, CREDIT_REQ and its watchdog.
     struct credit_account
@@ -279,6 +292,14 @@ private:
     bool m_pull_pending = false;
     wakeup m_credit_watch{[this] { credit_watchdog(); }};
     bool m_credit_watch_pending = false;
+
+    // Deferrable sends: the opcode of the next post_message, the sending end's deferred
+    // messages (message id -> PDC id) and RTRs that came before their deferral was known, and
+    // the receiving end's table.
+    uint8_t m_next_opcode = 0;
+    std::unordered_map<uint64_t, uint16_t> m_deferred_sends;
+    std::unordered_map<uint64_t, bool> m_early_rtrs;
+    deferrable_receives m_deferrable;
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;

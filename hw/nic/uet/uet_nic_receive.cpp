@@ -6,6 +6,7 @@
 
 #include "hw/kernel/activity.h"
 #include "hw/kernel/time.h"
+#include "hw/nic/common/host_commands.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim {
@@ -104,6 +105,21 @@ void uet_nic::on_data(packet* p)
     m_counters.ivl_max_out_of_order_on_flow =
         std::max<uint64_t>(m_counters.ivl_max_out_of_order_on_flow, held);
     if (m_events) receive_events(rp, *p, arrival == pdc_receiver::arrival::duplicate, sa.cack);
+    // SES: a deferrable send whose buffer is not posted is discarded and answered as deferred;
+    // an RTR restarts this NIC's deferred send.
+    bool place = true, deferred = false;
+    if (__builtin_expect(p->ses.opcode != 0, 0)) {
+        if (p->ses.opcode == ses_op::deferrable_send) {
+            if (arrival != pdc_receiver::arrival::duplicate)
+                place = m_deferrable.on_packet(p->src_node, p->ses.message_id, p->ses.restart,
+                                               p->ip.src, dscp::traffic_class(p->ip.dscp));
+            deferred = m_deferrable.deferred(p->src_node, p->ses.message_id, p->ses.restart);
+        } else if (p->ses.opcode == ses_op::deferrable_rtr) {
+            place = false;
+            if (arrival != pdc_receiver::arrival::duplicate)
+                rtr_arrived(p->ses.message_id & ~k_rtr_message_bit);
+        }
+    }
 
     // The ACK is held for the receiver's service time: the data-pool backlog plus this packet,
     // at the NIC side's PCIe rate (the buffers page; X20).
@@ -111,7 +127,9 @@ void uet_nic::on_data(packet* p)
     const uint64_t rx_pool = port.rx_pool_bytes(*p);
     const uint64_t hold_ps =
         uint64_t(double(backlog + p->ip_bytes()) * 8e12 / m_dma.nic_to_host_bps() + 0.5);
-    if (arrival != pdc_receiver::arrival::duplicate) {
+    if (__builtin_expect(!place, 0)) {
+        port.rx_hold_until(now_ps());  // nothing goes to the host
+    } else if (arrival != pdc_receiver::arrival::duplicate) {
         m_counters.rx_bytes_delivered += p->payload_bytes;
         const bool was_open = rp.open();
         // The last message from the peer is in: a group kept only by it dies.
@@ -124,8 +142,11 @@ void uet_nic::on_data(packet* p)
         // A PDC carries one message at a time (the next is posted once this one is acknowledged
         // in full), so the receiving end closing is the message placed; a 0-byte message is
         // placed by its one packet.
-        if ((was_open && !rp.open()) || p->ses.message_bytes == 0)
+        if ((was_open && !rp.open()) || p->ses.message_bytes == 0) {
             m_dma.message_received(p->src_node, p->ses.message_id, p->ses.message_bytes);
+            if (__builtin_expect(p->ses.opcode == ses_op::deferrable_send, 0))
+                m_deferrable.placed(p->src_node, p->ses.message_id);
+        }
     }
     if (p->pds.ack_request) {
         packet* a = make_control(packet_kind::uet_ack, p->src_node, p->ip.src);
@@ -159,6 +180,7 @@ void uet_nic::on_data(packet* p)
             a->pds.rcv_penalty = 0;
             a->pds.restore_cwnd = false;
         }
+        a->ses.deferred = deferred;
         a->udp.src_port = p->udp.src_port;  // the entropy value goes back as path feedback
         if (a->pds.ecn_echo) ++m_counters.m_marked_pkts_sent;
         ++m_counters.ack_pkts_sent;
@@ -253,6 +275,8 @@ void uet_nic::on_ack(packet* p)
                    p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack, now_ps());
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx, &pdc, &g, rtt >= 0 ? rtt * 1e9 : -1);
     pdc.st.release_retired();
+    if (__builtin_expect(p->ses.deferred, 0) && !m.deferred && !m.resumed)
+        deferred_by_target(pdc, m);
     if (__builtin_expect(p->pds.cc_type == pds_cc::credit, 0)) {
         ++m_counters.credit_acks_rcvd;
         credit_arrived(p->src_node, p->pds.credit);
@@ -273,7 +297,11 @@ void uet_nic::on_ack(packet* p)
         ++m_counters.probe_sent;
         port.push_control(pr);
     }
-    if (!m.done && m.bytes_acked >= m.bytes && m.packets_issued == m.packets && pdc.st.idle()) {
+    if (__builtin_expect(m.deferred && !m.resumed, 0)) {
+        resume_if_ready(pdc, m);  // the first transfer never completes the message
+        if (m_scheduler.has_work(g)) m_scheduler.enqueue(pdc.group, true);
+    } else if (!m.done && m.bytes_acked >= m.bytes && m.packets_issued == m.packets &&
+               pdc.st.idle()) {
         m.done = true;
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
