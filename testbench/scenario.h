@@ -21,6 +21,7 @@
 #include "hw/pcie/pcie_config.h"
 #include "hw/switch/switch_config.h"
 #include "rtl/common/rtl_mode.h"
+#include "tlm/delivery_mode.h"
 #include "testbench/traffic/app/timeline.h"
 #include "testbench/records/record_names.h"
 #include "testbench/records/uet_monitor_selection.h"
@@ -125,6 +126,7 @@ struct flow_spec
     // When the receiver posts the message's buffer (RecvPostedAt); below 0: before the message
     // starts, an ordinary send. At or above 0 the message is a deferrable send.
     double recv_posted_s = -1;
+    delivery_mode mode = delivery_mode::rud;  // UET NIC: the PDS delivery mode
 };
 
 struct flows_config
@@ -163,6 +165,7 @@ struct rdma_app_config
     uint8_t data_tc = 0;                   // RdmaDataPacketTC: DSCP = 8 x class
     uint8_t control_tc = 1;                // RdmaControlPacketTC: the RoCE NIC's ACKs and NAKs
     completion_point completion_at = completion_point::initiator;  // what rdma-perf times
+    delivery_mode mode = delivery_mode::rud;  // Mode: the WQEs' PDS delivery mode (UET)
 };
 
 struct records_config

@@ -40,6 +40,12 @@ key_table<flow_spec> flow_keys()
            "deferred) and restarted from its first byte after the receiver's RTR; one arriving "
            "later goes eagerly. Not given: the buffer is posted in advance, an ordinary send.")
         .default_shown("none (posted in advance)");
+    t.choice("Mode", UETSIM_FIELD(mode), {{"RUD", delivery_mode::rud}, {"ROD", delivery_mode::rod}},
+             "Nic.Type uet only: the PDS delivery mode of the message. RUD: reliable unordered, "
+             "sprayed over the paths, SACK. ROD: reliable ordered on one path (one entropy value "
+             "for the PDC, no spraying), a packet past a gap dropped and NACKed (ROD_OOO), the "
+             "sender going back N (docs/delivery-modes.md).",
+             {"RUDI", "UUD"});
     return t;
 }
 
@@ -98,6 +104,49 @@ void add_flows_keys(scenario_schema& s)
                                " is not before Simulation.StopTime (" +
                                format_quantity(sc.simulation.stop_time_s, dimension::time) + ")");
              }
+         }});
+
+    s.rules.push_back(
+        {"A delivery mode other than RUD (Flows Mode, RdmaApplication.Mode, Chakra.Mode) needs "
+         "UET NICs at the hosts it runs on; ROD keeps one path, so it refuses "
+         "UetNic.PacketSprayingType given as a spraying policy.",
+         {"Flows", "RdmaApplication.Mode", "Chakra.Mode", "Nic.Type", "UetNic.PacketSprayingType"},
+         [](scenario& sc, const given_keys& given) {
+             const uint32_t hosts = host_count(sc.topology);
+             // `key` asks for `mode` on `on` (the hosts it sends between).
+             auto check = [&](const std::string& key, delivery_mode mode,
+                              const std::vector<uint32_t>& on) {
+                 if (mode == delivery_mode::rud) return;
+                 const std::string name = delivery_mode_name(mode);
+                 for (const uint32_t h : on) {
+                     if (h >= hosts) continue;
+                     const nic_kind k = host_nic_kind(sc, h);
+                     if (k != nic_kind::uet)
+                         fail_rule(key + ": " + name + " on host" + std::to_string(h) +
+                                   ", whose Nic.Type is " + std::string(k.name) +
+                                   "; the delivery modes are UET's: allowed with Nic.Type " +
+                                   std::string(k.name) + ": RUD");
+                 }
+                 if (mode == delivery_mode::rod && given.count("UetNic.PacketSprayingType") &&
+                     sc.nic.spraying.type != packet_spraying_type::none)
+                     fail_rule(key + ": ROD sends on one path, but UetNic.PacketSprayingType is " +
+                               std::string(spraying_type_name(sc.nic.spraying.type)) +
+                               " (spraying forced on); allowed with ROD: PacketSprayingType None "
+                               "or not given (ROD fixes one entropy value per PDC)");
+             };
+             for (size_t i = 0; i < sc.flows.messages.size(); ++i) {
+                 const flow_spec& f = sc.flows.messages[i];
+                 check("Flows[" + std::to_string(i) + "].Mode", f.mode, {f.src, f.dst});
+                 if (f.mode != delivery_mode::rud && f.recv_posted_s >= 0)
+                     fail_rule("Flows[" + std::to_string(i) +
+                               "].Mode: " + delivery_mode_name(f.mode) +
+                               " with RecvPostedAt (a deferrable send) is not modelled; allowed "
+                               "with RecvPostedAt: RUD");
+             }
+             std::vector<uint32_t> all(hosts);
+             for (uint32_t h = 0; h < hosts; ++h) all[h] = h;
+             if (sc.rdma.enabled) check("RdmaApplication.Mode", sc.rdma.mode, all);
+             if (sc.chakra.enabled()) check("Chakra.Mode", sc.chakra.mode, all);
          }});
 }
 

@@ -110,11 +110,12 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
     switch (p.kind) {
         case packet_kind::raw_data:
         case packet_kind::uet_data: {
-            // PDS RUD request (16 B): type, flags (AR, RETX, SYN), PSN, SPDCID, DPDCID,
-            // then the SYN information (first PSN).
+            // PDS RUD or ROD request (16 B): type (the delivery mode's: RUD_REQ 2, ROD_REQ 3;
+            // raw frames are RUD), flags (AR, RETX, SYN), PSN, SPDCID, DPDCID, then the SYN
+            // information (first PSN).
             // With RCCC (cc_type 1, flag 0x10) the last 4 B are UET 1.0's req_cc_state,
             // ccc_id:8 (0: one context per host pair) · credit_target:24.
-            o.push_back(pds_rud_cc_req);
+            o.push_back(p.pds.type ? p.pds.type : uint8_t(pds_rud_cc_req));
             o.push_back(uint8_t((p.pds.ack_request ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0) |
                                 (p.pds.syn ? 0x20 : 0) |
                                 (p.pds.cc_type == pds_cc::credit ? 0x10 : 0)));

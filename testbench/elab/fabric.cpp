@@ -117,7 +117,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
             else
                 nic_at(m.spec.src)
                     .post_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,
-                                  m.spec.traffic_class, k_no_queue_pair);
+                                  m.spec.traffic_class, k_no_queue_pair, m.spec.mode);
         });
         // A deferrable send's receive buffer: a receive work request the receiver's host writes
         // to its NIC's receive-post register, as a doorbell.
@@ -186,12 +186,12 @@ void fabric::bind_host_sides()
 }
 
 void fabric::post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
-                           uint8_t traffic_class)
+                           uint8_t traffic_class, delivery_mode mode)
 {
     host_nic& nic = nic_at(src_host);
     const uint32_t qp = nic.workload_queue_pair(dst_host);
     if (qp != k_no_queue_pair) nic.work_request_posted();  // counted as a doorbell's would be
-    nic.post_message(message, dst_host, host_ip(dst_host), bytes, traffic_class, qp);
+    nic.post_message(message, dst_host, host_ip(dst_host), bytes, traffic_class, qp, mode);
 }
 
 uint64_t fabric::rtl_checked(std::string_view key) const

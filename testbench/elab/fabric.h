@@ -64,7 +64,7 @@ public:
     // to `r`; post_transfer sends one as an RDMA WRITE of the source host's NIC.
     void route_transfers(chakra::chakra_replay* r) { m_transfers = r; }
     void post_transfer(uint32_t src_host, uint64_t message, uint32_t dst_host, uint64_t bytes,
-                       uint8_t traffic_class);
+                       uint8_t traffic_class, delivery_mode mode = delivery_mode::rud);
     // The RTL blocks built (Rtl.* rtl or both; testbench/elab/rtl_blocks.h), in device order.
     struct rtl_block
     {

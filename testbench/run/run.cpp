@@ -384,14 +384,15 @@ void simulation::elaborate()
     // Before the records: nd-stats reads its scale-up fabric.
     if (m->workload) {
         const uint8_t tc = sc.chakra.traffic_class;
+        const delivery_mode mode = sc.chakra.mode;
         fabric* f = m->fab;
         m->replay = std::make_unique<chakra::chakra_replay>(
             m->workload->prepared, sc.chakra, m->workload->placement,
             m->workload->map ? &*m->workload->map : nullptr,
             nic_data_mss(fabric_nic(sc, fab.topo().hosts)), sc.simulation.timeline.start_time,
             sc.simulation.beacon_interval_s,
-            [f, tc](uint32_t src, uint64_t message, uint32_t dst, uint64_t bytes) {
-                f->post_transfer(src, message, dst, bytes, tc);
+            [f, tc, mode](uint32_t src, uint64_t message, uint32_t dst, uint64_t bytes) {
+                f->post_transfer(src, message, dst, bytes, tc, mode);
             });
         fab.route_transfers(m->replay.get());
         ctx.chakra = m->replay.get();
@@ -400,6 +401,9 @@ void simulation::elaborate()
     m->records = std::make_unique<open_records>(ctx, opts.out_dir);
     m->records->open(false);
     if (sc.rdma.enabled && fab.nic_count()) {
+        if (sc.rdma.mode != delivery_mode::rud)
+            for (size_t h = 0; h < fab.nic_count(); ++h)
+                fab.host_interface_at(h).set_delivery_mode(sc.rdma.mode);
         m->app = std::make_unique<rdma_application>("rdma_app", sc, fab);
         ctx.app = m->app.get();
     }

@@ -37,10 +37,17 @@ public:
     packet_target_socket in{"in"};
     packet_initiator_socket out{"out"};
     std::function<void(packet&)> edit;
+    // A frame for which `drop` says true is lost here (back to `pool`), as on a lossy hop.
+    std::function<bool(const packet&)> drop;
+    packet_pool* pool = nullptr;
 
     explicit frame_hook(const sc_core::sc_module_name& name) : sc_core::sc_module(name)
     {
         in.on_receive([this](packet& p) {
+            if (drop && drop(p)) {
+                pool->release(&p);
+                return sc_core::SC_ZERO_TIME;
+            }
             if (edit) edit(p);
             return out.send(p);
         });
@@ -78,6 +85,7 @@ struct nic_pair
         : a("nic_a", nic_context{0, k_node_a, k_ip_a, 18760, pool, dma_a}, pa)
         , b("nic_b", nic_context{1, k_node_b, k_ip_b, 18760, pool, dma_b}, pb)
     {
+        to_a.pool = to_b.pool = &pool;
         a.port.tx.out.bind(wire.from_a);
         wire.to_a.bind(to_a.in);
         to_a.out.bind(a.port.in);

@@ -117,7 +117,7 @@ void nic_host_interface::start(queue_pair& qp, const wqe_descriptor& d)
 {
     qp.busy = true;
     m_transport->post_message(wqe_message_id(d.qp, d.wqe_id), qp.peer_host,
-                              m_ip_of_host(qp.peer_host), d.bytes, d.traffic_class, d.qp);
+                              m_ip_of_host(qp.peer_host), d.bytes, d.traffic_class, d.qp, m_mode);
 }
 
 void nic_host_interface::create_qp(uint32_t qp, uint32_t peer_host)

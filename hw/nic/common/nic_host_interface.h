@@ -47,6 +47,8 @@ public:
                        std::function<uint32_t(uint32_t)> ip_of_host);
 
     void attach(rdma_transport* t) { m_transport = t; }
+    // The delivery mode of the WQEs posted on this NIC's queue pairs (RdmaApplication.Mode).
+    void set_delivery_mode(delivery_mode m) { m_mode = m; }
     // A directed message (Flows) was acknowledged in full; it has no queue pair or completion
     // entry.
     void on_direct_complete(std::function<void(uint64_t message, double time_s)> f)
@@ -112,6 +114,7 @@ private:
     pcie_config m_cfg;
     std::function<uint32_t(uint32_t)> m_ip_of_host;
     rdma_transport* m_transport = nullptr;
+    delivery_mode m_mode = delivery_mode::rud;
     std::function<void(uint64_t, double)> m_direct_complete;
     std::function<void(uint64_t, uint64_t)> m_direct_sent;
     std::unordered_map<uint32_t, queue_pair> m_qps;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "tlm/delivery_mode.h"
 #include "tlm/packet.h"
 
 namespace uetsim {
@@ -19,9 +20,11 @@ public:
     // Sends `bytes` to `dst_host` as one message; the transport calls the host interface's
     // message_complete(message) once every byte is acknowledged. Messages of one queue pair
     // come one at a time (the next after the previous completed) and share the transport's
-    // connection state; a message with k_no_queue_pair stands alone.
+    // connection state; a message with k_no_queue_pair stands alone. `mode`: its delivery mode
+    // (a transport that has only RUD is given only RUD: the scenario checks refuse the others).
     virtual void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                              uint8_t traffic_class, uint32_t queue_pair) = 0;
+                              uint8_t traffic_class, uint32_t queue_pair,
+                              delivery_mode mode = delivery_mode::rud) = 0;
     // The host posted a work request on a queue pair (its doorbell): counted when posted, though
     // the transport sees it only when the queue pair's earlier ones are done (post_message).
     virtual void work_request_posted() = 0;

@@ -113,7 +113,7 @@ roce_nic::queue_pair* roce_nic::find_qp(uint32_t qpn)
 // Host side
 
 void roce_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                            uint8_t traffic_class, uint32_t queue_pair_number)
+                            uint8_t traffic_class, uint32_t queue_pair_number, delivery_mode)
 {
     uint32_t qpn = 0;
     const bool flows = queue_pair_number == k_no_queue_pair;

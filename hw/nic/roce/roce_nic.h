@@ -55,7 +55,8 @@ public:
     // the wire is queue_pair + k_roce_first_data_qp (its data packets carry `traffic_class`);
     // k_no_queue_pair (a Flows message) gets a queue pair of its own.
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                      uint8_t traffic_class, uint32_t queue_pair) override;
+                      uint8_t traffic_class, uint32_t queue_pair,
+                      delivery_mode mode = delivery_mode::rud) override;
 
     void work_request_posted() override { ++m_counters.wqe_created; }
     const char* kind_name() const override { return "roce"; }

@@ -95,6 +95,32 @@ sent_packet* pdc_sender::on_loss(uint32_t p)
     return s;
 }
 
+bool pdc_sender::go_back(uint32_t from, std::vector<sent_packet*>& left_flight)
+{
+    sent_packet* first = find(from);
+    if (!first || first->retired || !first->in_flight) return false;
+    // The queue keeps what waits before `from`; the packets from it on follow in PSN order.
+    ring<uint32_t> older;
+    m_rtx.for_each([&](uint32_t q) {
+        if (psn::diff(q, from) < 0)
+            older.push_back(q);
+        else if (sent_packet* s = find(q))
+            s->rtx_queued = false;
+    });
+    m_rtx = older;
+    for (size_t i = size_t(psn::diff(from, m_base)); i < m_packets.size(); ++i) {
+        sent_packet& s = m_packets[i];
+        if (s.retired || s.tx_count == 0) continue;  // acknowledged, or fetched and never sent
+        if (s.in_flight) {
+            s.in_flight = false;
+            left_flight.push_back(&s);
+        }
+        s.rtx_queued = true;
+        m_rtx.push_back(s.psn);
+    }
+    return true;
+}
+
 sent_packet* pdc_sender::peek_retransmission()
 {
     while (!m_rtx.empty()) {

@@ -59,6 +59,12 @@ public:
     // leaves the bytes in flight and joins the retransmission queue), nullptr otherwise.
     sent_packet* on_loss(uint32_t psn);
 
+    // ROD go-back-N from `psn`: every packet from it on that was sent and is not acknowledged
+    // joins the retransmission queue, in PSN order behind the older ones waiting; those in
+    // flight leave it and are appended to `left_flight`. False (nothing done) when the packet of
+    // `psn` is not in flight: a loss already sent it back.
+    bool go_back(uint32_t psn, std::vector<sent_packet*>& left_flight);
+
     bool has_retransmission() const { return !m_rtx.empty(); }
     size_t retransmissions_pending() const { return m_rtx.size(); }
     // The oldest waiting retransmission (removes it from the queue).

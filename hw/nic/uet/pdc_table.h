@@ -15,6 +15,7 @@
 #include "hw/nic/uet/pdc_sender.h"
 #include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/rccc_credit.h"
+#include "tlm/delivery_mode.h"
 
 namespace uetsim {
 
@@ -32,7 +33,8 @@ struct sender_pdc
     uint64_t probe_sent_ps = 0;
     bool probe_outstanding = false;
     bool open = false;
-    bool kept_open = false;  // a queue pair's PDC: stays open between its messages
+    bool kept_open = false;                   // a queue pair's PDC: stays open between its messages
+    delivery_mode mode = delivery_mode::rud;  // of its messages (its requests' PDS type)
 };
 
 struct pdc_group

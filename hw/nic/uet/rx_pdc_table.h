@@ -28,6 +28,11 @@ struct receiver_pdc
     uint64_t rcvd_bytes = 0;      // payload of the new data packets received (ACKs carry it)
     uint64_t expected_bytes = 0;  // the sizes of the messages begun (their offset-0 packet seen)
     std::vector<uint32_t> last_psns;  // uet-events: last PSNs of messages not yet all received
+    // ROD: the next PSN to deliver (from the first ROD packet on), and whether the gap before
+    // it was NACKed (one ROD_OOO NACK per gap: the sender goes back N once).
+    uint32_t rod_next = 0;
+    bool rod_started = false;
+    bool rod_gap_nacked = false;
     receiver_pdc(uint16_t rid, uint32_t first, uint32_t src, uint32_t slot)
         : id(rid), first_psn(first), src_host(src), sack_slot(slot)
     {

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "tlm/delivery_mode.h"
+
 namespace uetsim {
 
 struct uet_message
@@ -13,6 +15,7 @@ struct uet_message
     uint32_t dst = 0;
     uint64_t bytes = 0;
     uint8_t traffic_class = 0;
+    delivery_mode mode = delivery_mode::rud;
     uint64_t next_offset = 0;
     uint32_t packets = 0;
     uint32_t packets_issued = 0;

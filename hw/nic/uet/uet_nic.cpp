@@ -107,7 +107,7 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
 // Host side
 
 void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                           uint8_t traffic_class, uint32_t queue_pair)
+                           uint8_t traffic_class, uint32_t queue_pair, delivery_mode mode)
 {
     uet_message m;
     m.id = message;
@@ -116,6 +116,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.traffic_class = traffic_class;
     m.opcode = m_next_opcode;
     m_next_opcode = 0;
+    m.mode = mode;
     m_scheduler.data_class_used(traffic_class);
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
     const uint64_t slot = m_messages.add(m);
@@ -146,6 +147,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     // A random first PSN: PSN wrap is exercised in real runs.
     const uint32_t first_psn = uint32_t(m_rng.next());
     sender_pdc& p = m_pdcs.open(id, dst_host, dst_ip, first_psn, slot);
+    p.mode = mode;
     p.group = group_for(dst_host, id);
     if (queue_pair != k_no_queue_pair) m_pdcs.bind_queue_pair(queue_pair, p);
     m_pdcs.join_group(p);
@@ -273,7 +275,7 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
     m_counters.ivl_max_tx_count = std::max<uint64_t>(m_counters.ivl_max_tx_count, sp->tx_count);
     // Split phase: the value is asked for at the pick; it is written into the packet and its
     // record when the EntropyLookup stage completes (below).
-    const entropy_answer entropy = m_lb->next(g.lb_slot, now_ps());
+    const entropy_answer entropy = entropy_for(g, p);
     sp->in_flight = true;
     g.inflight += sp->nominal;
     m_counters.bytes_in_flight.add(double(g.inflight));
@@ -362,6 +364,7 @@ packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_mes
     pk->ip.dscp = dscp::make(m.traffic_class, role);
     pk->ip.ecn = ecn::ect1;
     pk->udp.dst_port = wire::uet_udp_port;
+    pk->pds.type = uint8_t(p.mode);
     pk->pds.psn = sp.psn;
     pk->pds.spdcid = p.id;
     pk->pds.dpdcid = p.remote_id;
@@ -453,7 +456,7 @@ void uet_nic::commit_data(pdc_group& g, sender_pdc& p, bool rtx)
     ++sp->tx_count;
     m_counters.max_tx_count = std::max<uint64_t>(m_counters.max_tx_count, sp->tx_count);
     m_counters.ivl_max_tx_count = std::max<uint64_t>(m_counters.ivl_max_tx_count, sp->tx_count);
-    const entropy_answer entropy = m_lb->next(g.lb_slot, now_ps());
+    const entropy_answer entropy = entropy_for(g, p);
     sp->in_flight = true;
     g.inflight += sp->nominal;
     m_counters.bytes_in_flight.add(double(g.inflight));

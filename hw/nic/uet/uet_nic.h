@@ -78,8 +78,10 @@ public:
     // A queue pair's messages share one PDC, opened by its first message and kept open for the
     // next (one queue pair, one PDC). A message without a queue pair (Flows) gets a PDC of its
     // own that closes when it completes, as the Chakra workload does.
+    // `mode`: ROD keeps one entropy value for the PDC and goes back N on a gap.
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                      uint8_t traffic_class, uint32_t queue_pair) override;
+                      uint8_t traffic_class, uint32_t queue_pair,
+                      delivery_mode mode = delivery_mode::rud) override;
 
     void work_request_posted() override { ++m_counters.wqes_created; }
     // Deferrable sends (uet_nic_deferrable.cpp).
@@ -191,6 +193,19 @@ private:
     void kick_scheduler(const sc_core::sc_time& after = sc_core::SC_ZERO_TIME);
     // EntropyLookup then HeaderBuild from `to_entropy`: the engine's value goes into the packet
     // and its record; returns when the header is built.
+    // The packet's entropy value: the engine's, or ROD's one value per PDC (one path, no
+    // spraying: the None policy's value of the PDC).
+    entropy_answer entropy_for(pdc_group& g, const sender_pdc& p)
+    {
+        if (__builtin_expect(p.mode == delivery_mode::rod, 0)) return {none_port(p.id), now_ps()};
+        return m_lb->next(g.lb_slot, now_ps());
+    }
+    // ROD: a loss of `psn` (trim NACK, ROD_OOO NACK, or `timeout`) sends every packet from it on
+    // again, in order; false when a loss already did (its packet is not in flight).
+    bool rod_go_back(sender_pdc& pdc, uint32_t psn, bool timeout);
+    // ROD receiving end: whether packet `p` is delivered (in order, or a duplicate to ACK); one
+    // past a gap is dropped here, and the gap's first such packet draws a ROD_OOO NACK.
+    bool rod_accept(receiver_pdc& rp, packet* p);
     uint64_t lookup_and_build(uint64_t to_entropy, const entropy_answer& entropy, pdc_group& g,
                               sent_packet& sp, packet& pk);
     void ring_doorbell();

@@ -7,6 +7,7 @@
 #include "hw/kernel/activity.h"
 #include "hw/kernel/time.h"
 #include "hw/nic/common/host_commands.h"
+#include "hw/nic/uet/psn.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim {
@@ -93,6 +94,9 @@ void uet_nic::on_data(packet* p)
         port.send_control_at(n, build_ack());  // not behind held ACKs
         return;
     }
+
+    // ROD delivers in order only: a packet past a gap is dropped before the SACK tracker.
+    if (__builtin_expect(p->pds.type == pds_type::rod_request, 0) && !rod_accept(rp, p)) return;
 
     // The SACK tracker's answer: the order of this PSN and the cumulative ACK after it.
     const sack_arrival sa = m_sack->on_data(rp.sack_slot, p->pds.psn);
@@ -190,6 +194,40 @@ void uet_nic::on_data(packet* p)
     m_pool.release(p);
 }
 
+bool uet_nic::rod_accept(receiver_pdc& rp, packet* p)
+{
+    if (!rp.rod_started) {
+        rp.rod_next = rp.first_psn;
+        rp.rod_started = true;
+    }
+    const int32_t d = psn::diff(p->pds.psn, rp.rod_next);
+    if (d == 0) {
+        ++rp.rod_next;
+        rp.rod_gap_nacked = false;
+        return true;
+    }
+    if (d < 0) return true;  // a duplicate: the SACK tracker counts it, its ACK repeats the CACK
+    ++m_counters.num_out_of_order_events_on_nic;
+    if (!rp.rod_gap_nacked) {
+        // ROD_OOO names the PSN expected: the sender sends everything from it again.
+        rp.rod_gap_nacked = true;
+        packet* n = make_control(packet_kind::uet_nack, p->src_node, p->ip.src);
+        n->pds.psn = rp.rod_next;
+        n->pds.spdcid = rp.id;
+        n->pds.dpdcid = p->pds.spdcid;
+        n->pds.nack_code = nack_rod_out_of_order;
+        n->pds.first_psn = rp.first_psn;
+        n->pds.ecn_echo = p->ip.ecn == ecn::ce;
+        n->udp.src_port = p->udp.src_port;
+        ++m_counters.nack_pkts_sent;
+        ++m_counters.total_pkts_sent;
+        if (m_monitor) monitor(*n, uet_monitor_row::dir::tx);
+        port.send_control_at(n, build_ack());
+    }
+    m_pool.release(p);
+    return false;
+}
+
 void uet_nic::on_probe(packet* p)
 {
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx);
@@ -271,8 +309,10 @@ void uet_nic::on_ack(packet* p)
         m_counters.rcvr_cwnd_pen.add(p->pds.rcv_penalty);
         if (p->pds.ecn_echo) ++m_counters.m_marked_pkts_rcvd;
     }
-    m_lb->feedback(g.lb_slot, p->udp.src_port,
-                   p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack, now_ps());
+    // ROD's one value is not the engine's: it learns nothing from it.
+    if (__builtin_expect(pdc.mode != delivery_mode::rod, 1))
+        m_lb->feedback(g.lb_slot, p->udp.src_port,
+                       p->pds.ecn_echo ? path_feedback::ack_ecn : path_feedback::ack, now_ps());
     if (m_monitor) monitor(*p, uet_monitor_row::dir::rx, &pdc, &g, rtt >= 0 ? rtt * 1e9 : -1);
     pdc.st.release_retired();
     if (__builtin_expect(p->ses.deferred, 0) && !m.deferred && !m.resumed)
@@ -333,7 +373,12 @@ void uet_nic::on_nack(packet* p)
     sender_pdc* live = m_pdcs.live(p->pds.dpdcid, p->src_node, p->pds.first_psn);
     if (m_monitor)
         monitor(*p, uet_monitor_row::dir::rx, live, live ? &m_pdcs.group(live->group) : nullptr);
-    if (live) {
+    if (live && __builtin_expect(live->mode == delivery_mode::rod, 0)) {
+        if (rod_go_back(*live, p->pds.psn, false)) {
+            m_scheduler.enqueue(live->group, true);
+            kick_scheduler();
+        }
+    } else if (live) {
         sender_pdc& pdc = *live;
         if (sent_packet* s = pdc.st.on_loss(p->pds.psn)) {
             if (m_state) m_state->rtx_queue.add(now_ps(), +1);
@@ -356,6 +401,33 @@ void uet_nic::on_nack(packet* p)
         }
     }
     m_pool.release(p);
+}
+
+bool uet_nic::rod_go_back(sender_pdc& pdc, uint32_t psn, bool timeout)
+{
+    sent_packet* first = pdc.st.find(psn);
+    if (!first || !first->in_flight) return false;
+    // The loss's RTT sample and its packet's size, before go_back changes its state.
+    std::optional<double> rtt;
+    if (first->gives_rtt_sample()) rtt = double(now_ps() - first->sent_end_ps) * 1e-12;
+    const uint32_t nominal = first->nominal;
+    m_retired.clear();
+    if (!pdc.st.go_back(psn, m_retired)) return false;
+    pdc_group& g = m_pdcs.group(pdc.group);
+    for (const sent_packet* s : m_retired) {
+        g.inflight -= s->nominal;
+        if (g.credit) g.credit->add_demand(wire_size(packet_kind::uet_data, s->payload));
+    }
+    if (m_state) m_state->rtx_queue.add(now_ps(), int(m_retired.size()));
+    m_retired.clear();
+    if (timeout) {
+        g.cc->on_timeout(nominal);
+        return true;
+    }
+    const uint64_t qa_before = g.cc->quick_adapt_count();
+    g.cc->on_trim_nack(now_s(), rtt, nominal, g.inflight);
+    m_counters.num_quick_adapt += g.cc->quick_adapt_count() - qa_before;
+    return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,6 +466,12 @@ void uet_nic::on_timer()
                 return;
             }
             ++m_counters.num_rto;
+            if (__builtin_expect(pdc.mode == delivery_mode::rod, 0)) {
+                rod_go_back(pdc, t.psn, true);
+                m_scheduler.enqueue(pdc.group, true);
+                kick_scheduler();
+                return;
+            }
             if (pdc.st.on_loss(t.psn) && m_state) m_state->rtx_queue.add(now_ps(), +1);
             g.inflight -= s->nominal;
             if (g.credit) g.credit->add_demand(wire_size(packet_kind::uet_data, s->payload));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "testbench/traffic/chakra/collective_plan.h"
+#include "tlm/delivery_mode.h"
 #include "testbench/traffic/chakra/trace_model.h"
 
 namespace uetsim::chakra {
@@ -88,6 +89,7 @@ struct chakra_config
     bool scale_up_stats_enabled = false;
     // RdmaDataPacketTC of the transfers.
     uint8_t traffic_class = 0;
+    delivery_mode mode = delivery_mode::rud;  // Chakra.Mode: the transfers' PDS delivery mode
 
     std::vector<collective_spec> collectives;  // the Collectives list
 

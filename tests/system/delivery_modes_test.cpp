@@ -1,0 +1,105 @@
+// The delivery modes end to end (docs/delivery-modes.md):
+// - ROD through 2% loss on the receiver's link, beside a RUD message to the same receiver: every
+//   message completes, each byte once (the scoreboard); the sender's capture shows every data
+//   frame of host0 as ROD_REQ (PDS type 3) on one UDP source port per message (one path), and
+//   ROD_OOO NACKs (code 0x0D) coming back;
+// - bad input exits 2 naming the key: RUDI and UUD (not modelled), ROD with spraying forced on,
+//   ROD on a RoCE NIC.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_uetsim.h"
+
+using namespace uetsim::test;
+
+TEST(delivery_modes, rod_through_loss_delivers_every_byte_once_on_one_path_per_message)
+{
+    ASSERT_NE(shell_output("command -v tshark"), "") << "tshark decodes the capture";
+    const std::string dir = scratch_dir("rod_loss");
+    const std::string y =
+        "Simulation: {Name: rod, StopTime: 50ms, RandomSeed: 5}\n"
+        "Topology: {Kind: single-switch, Hosts: 3, LinkRate: 400Gbps}\n"
+        "Nic: {Type: uet}\n"
+        "UetNic: {InitialRetransmitTimeout: 20us}\n"
+        "Records: {Enabled: [flow-perf, uet-transport-stats]}\n"
+        "Capture: {Links: [host0-switch0]}\n"
+        "Faults:\n"
+        "  - {At: 0s, Link: host1-switch0, Action: loss, Loss: 0.02}\n"
+        "Flows:\n"
+        "  - {Src: 0, Dst: 1, Bytes: 1MiB, Mode: ROD}\n"
+        "  - {Src: 0, Dst: 1, Bytes: 300000, Mode: ROD}\n"
+        "  - {Src: 0, Dst: 1, Bytes: 200000, Mode: ROD, Start: 10us}\n"
+        "  - {Src: 2, Dst: 1, Bytes: 1MiB}\n";
+    const auto r = run_uetsim({"run", write_file(dir + "/s.yaml", y), "--quiet", "--out", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto m = nlohmann::json::parse(read_text(dir + "/rod-manifest.json"));
+    EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
+    EXPECT_GT(m["packets_dropped"].get<uint64_t>(), 0u) << "the fault lost frames";
+    EXPECT_EQ(read_csv(dir + "/rod-flow-perf-0.csv").rows.size(), 4u);
+
+    // host0's link: source, PDS type and flags, the UDP source port of each UET frame.
+    const std::string out = shell_output(
+        "tshark -r " + dir + "/rod-host0-switch0.pcap -Y udp.dstport==4793 -T fields "
+        "-E separator=, -e ip.src -e udp.srcport -e frame.len -e data.data 2>/dev/null");
+    std::istringstream lines(out);
+    std::set<std::string> data_ports;
+    int data = 0, rtx = 0, rod_nacks = 0;
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream f(line);
+        std::string src, port, len, bytes;
+        std::getline(f, src, ',');
+        std::getline(f, port, ',');
+        std::getline(f, len, ',');
+        std::getline(f, bytes, ',');
+        if (src == "10.0.0.1" && std::stoi(len) > 100) {  // host0's data frames
+            ++data;
+            EXPECT_EQ(bytes.substr(0, 2), "03") << line;
+            if (std::stoul(bytes.substr(2, 2), nullptr, 16) & 0x40) ++rtx;
+            data_ports.insert(port);
+        }
+        if (src == "10.0.0.2" && bytes.substr(0, 2) == "0c" && bytes.substr(2, 2) == "0d")
+            ++rod_nacks;
+    }
+    // 1 MiB + 300,000 B + 200,000 B at 4,096 B a frame: 256 + 74 + 49 first copies.
+    EXPECT_GE(data, 256 + 74 + 49);
+    EXPECT_GT(rtx, 0);
+    EXPECT_GT(rod_nacks, 0);
+    EXPECT_EQ(data_ports.size(), 3u) << "one entropy value per ROD message";
+}
+
+TEST(delivery_modes, bad_modes_exit_2_naming_the_key)
+{
+    const std::string dir = scratch_dir("modes_bad");
+    const std::string flows = "Flows:\n  - {Src: 0, Dst: 1, Bytes: 4096, Mode: ";
+    const std::map<std::string, std::string> cases = {
+        {"Nic: {Type: uet}\n" + flows + "UUD}\n", "Flows[0].Mode"},
+        {"Nic: {Type: uet}\n" + flows + "RUDI}\n", "Flows[0].Mode"},
+        {"Nic: {Type: uet}\n" + flows + "FAST}\n", "Flows[0].Mode"},
+        {"Nic: {Type: uet}\nUetNic: {PacketSprayingType: Recycled Entropy Packet Spraying}\n" +
+             flows + "ROD}\n",
+         "UetNic.PacketSprayingType"},
+        {"Nic: {Type: roce}\n" + flows + "ROD}\n", "Flows[0].Mode"},
+    };
+    for (const auto& [body, key] : cases) {
+        const std::string y = "Simulation: {Name: mb}\n" + body;
+        const auto r =
+            run_uetsim({"run", write_file(dir + "/s.yaml", y), "--quiet", "--out", dir + "/out"});
+        EXPECT_EQ(r.exit_code, 2) << body << r.err;
+        EXPECT_NE(r.err.find(key), std::string::npos) << body << r.err;
+    }
+    // ROD with the spraying policy None given, or not given: accepted.
+    for (const std::string& nic :
+         {std::string("Nic: {Type: uet}\nUetNic: {PacketSprayingType: None}\n"),
+          std::string("Nic: {Type: uet}\n")}) {
+        const std::string y = "Simulation: {Name: mb, StopTime: 1ms}\n" + nic + flows + "ROD}\n";
+        const auto r =
+            run_uetsim({"run", write_file(dir + "/s.yaml", y), "--quiet", "--out", dir + "/ok"});
+        EXPECT_EQ(r.exit_code, 0) << nic << r.err;
+    }
+}
