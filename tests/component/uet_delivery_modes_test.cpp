@@ -43,12 +43,12 @@ struct mode_bench
     mode_bench()
     {
         n.to_a.edit = [this](packet& p) {
-            at_a.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes,
-                            p.udp.src_port, p.pds, p.ses});
+            at_a.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.udp.src_port,
+                            p.pds, p.ses});
         };
         n.to_b.edit = [this](packet& p) {
-            at_b.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes,
-                            p.udp.src_port, p.pds, p.ses});
+            at_b.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.udp.src_port,
+                            p.pds, p.ses});
         };
     }
     std::vector<seen> of(const std::vector<seen>& v, packet_kind k) const

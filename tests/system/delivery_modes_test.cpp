@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -43,10 +45,12 @@ TEST(delivery_modes, rod_through_loss_delivers_every_byte_once_on_one_path_per_m
     EXPECT_GT(m["packets_dropped"].get<uint64_t>(), 0u) << "the fault lost frames";
     EXPECT_EQ(read_csv(dir + "/rod-flow-perf-0.csv").rows.size(), 4u);
 
-    // host0's link: source, PDS type and flags, the UDP source port of each UET frame.
+    // host0's link: source, PDS type and flags, the UDP source port of each UET frame (the raw
+    // UDP payload: other dissectors claim some source ports).
     const std::string out = shell_output(
-        "tshark -r " + dir + "/rod-host0-switch0.pcap -Y udp.dstport==4793 -T fields "
-        "-E separator=, -e ip.src -e udp.srcport -e frame.len -e data.data 2>/dev/null");
+        "tshark -r " + dir +
+        "/rod-host0-switch0.pcap -Y udp.dstport==4793 -T fields "
+        "-E separator=, -e ip.src -e udp.srcport -e frame.len -e udp.payload 2>/dev/null");
     std::istringstream lines(out);
     std::set<std::string> data_ports;
     int data = 0, rtx = 0, rod_nacks = 0;
@@ -101,5 +105,70 @@ TEST(delivery_modes, bad_modes_exit_2_naming_the_key)
         const auto r =
             run_uetsim({"run", write_file(dir + "/s.yaml", y), "--quiet", "--out", dir + "/ok"});
         EXPECT_EQ(r.exit_code, 0) << nic << r.err;
+    }
+}
+
+namespace {
+
+// Host0's data frames on its link in `pcap`: how many, and how many of them have PDS type `type`.
+// udp.payload, not data.data: Wireshark's other dissectors claim some sprayed source ports.
+std::pair<int, int> host0_data_frames(const std::string& pcap, const std::string& type)
+{
+    const std::string out =
+        shell_output("tshark -r " + pcap +
+                     " -Y 'udp.dstport==4793 && ip.src==10.0.0.1 && frame.len > 100' -T fields "
+                     "-e udp.payload 2>/dev/null");
+    std::istringstream lines(out);
+    int all = 0, typed = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++all;
+        typed += line.substr(0, 2) == type;
+    }
+    return {all, typed};
+}
+
+}  // namespace
+
+// RdmaApplication.Mode and Chakra.Mode: the application's WQEs and a collective's transfers go
+// as ROD_REQ (type 3) with the scoreboard clean; at RUD (the default) as RUD_REQ (2).
+TEST(delivery_modes, the_application_and_the_collectives_send_in_their_mode)
+{
+    ASSERT_NE(shell_output("command -v tshark"), "") << "tshark decodes the capture";
+    const std::string dir = scratch_dir("modes_app");
+    const std::string fabric =
+        "Topology: {Kind: single-switch, Hosts: 4, LinkRate: 400Gbps}\n"
+        "Nic: {Type: uet}\n"
+        "Capture: {Links: [host0-switch0]}\n";
+    for (const std::string mode : {"ROD", "RUD"}) {
+        const std::string type = mode == "ROD" ? "03" : "02";
+        const std::string app = dir + "/app" + mode;
+        auto r = run_uetsim(
+            {"run",
+             write_file(app + ".yaml",
+                        "Simulation: {Name: ap, RunTime: 100us}\n" + fabric +
+                            "RdmaApplication: {InitiatorRatio: 0.5, ResponderRatio: 0.5, "
+                            "NumConnections: 1, MaxPendingWQEs: 2, Mode: " +
+                            mode + "}\n"),
+             "--quiet", "--out", app});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_TRUE(nlohmann::json::parse(read_text(app + "/ap-manifest.json"))["scoreboard"]["ok"]
+                        .get<bool>());
+        auto [all, typed] = host0_data_frames(app + "/ap-host0-switch0.pcap", type);
+        EXPECT_GT(all, 0) << mode;
+        EXPECT_EQ(typed, all) << mode;
+
+        const std::string coll = dir + "/coll" + mode;
+        r = run_uetsim({"run",
+                        write_file(coll + ".yaml",
+                                   "Simulation: {Name: co}\n" + fabric + "Chakra: {Mode: " + mode +
+                                       "}\nCollectives:\n  - {Type: AllReduce, Bytes: 1MiB, "
+                                       "Ranks: all}\n"),
+                        "--quiet", "--out", coll});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_TRUE(nlohmann::json::parse(read_text(coll + "/co-manifest.json"))["scoreboard"]["ok"]
+                        .get<bool>());
+        std::tie(all, typed) = host0_data_frames(coll + "/co-host0-switch0.pcap", type);
+        EXPECT_GT(all, 0) << mode;
+        EXPECT_EQ(typed, all) << mode;
     }
 }
