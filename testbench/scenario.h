@@ -103,6 +103,13 @@ struct link_config
     bool llr_replay_timeout_auto = true;
     uint32_t llr_control_bytes = 8;  // an LLR_ACK or LLR_NACK control ordered set on the wire
     uint32_t llr_ack_spacing_bytes = 2048;  // CTLOS target spacing: at most one ACK per this
+    // Credit-based flow control (Link[glob].Cbfc...; docs/link-layer.md).
+    bool cbfc = false;
+    std::string cbfc_vc_map = "0:0, 1:1";  // class:VC pairs
+    uint32_t cbfc_credit_unit_bytes = 64;
+    double cbfc_credit_update_interval_s = 1e-6;
+    uint32_t cbfc_update_frame_bytes = 64;
+    uint32_t cbfc_vc_buffer_bytes = 0;  // advertised per VC; 0: the line-rate need
 };
 
 // One message of the Flows list: sent as MSS-sized raw packets by a NIC-less host port.

@@ -29,6 +29,8 @@ const char* to_string(packet_kind k)
             return "pfc";
         case packet_kind::connection:
             return "connection";
+        case packet_kind::cbfc_update:
+            return "cbfc_update";
     }
     return "?";
 }
@@ -57,6 +59,8 @@ uint32_t wire_size(packet_kind kind, uint32_t payload)
             return wire::pfc_uet_bytes;  // a RoCE link's port sets wire::pfc_roce_bytes itself
         case packet_kind::connection:
             return wire::cm_bytes;
+        case packet_kind::cbfc_update:
+            return 46 + wire::eth_overhead;  // 64; the link's CbfcUpdateFrameBytes sets its own
     }
     return payload;
 }

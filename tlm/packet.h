@@ -27,8 +27,16 @@ enum class packet_kind : uint8_t {
     roce_ack,
     roce_cnp,
     pfc,
-    connection,  // connection management (request, response, acknowledgment) over UDP
+    cbfc_update,  // CBFC credit update: a link control frame, consumed by the link's other end
+    connection,   // connection management (request, response, acknowledgment) over UDP
 };
+
+// PFC frames and CBFC credit updates: MAC control, consumed by the port they arrive at (one
+// compare on the receive path).
+inline bool is_link_control(packet_kind k)
+{
+    return uint8_t(uint8_t(k) - uint8_t(packet_kind::pfc)) <= 1;
+}
 
 const char* to_string(packet_kind k);
 
@@ -143,6 +151,14 @@ struct pfc_fields
     uint16_t quanta[8] = {};
 };
 
+// A CBFC credit update's fields: for each VC of `vc_mask`, the credits the receiver has freed
+// since link-up, modulo 2^16.
+struct cbfc_fields
+{
+    uint8_t vc_mask = 0;
+    uint16_t freed[8] = {};
+};
+
 struct packet
 {
     packet() noexcept {}  // the members' initializers; the union's zero bth (see there)
@@ -150,6 +166,9 @@ struct packet
     packet_kind kind = packet_kind::raw_data;
     bool trimmed = false;
     uint8_t hops = 0;  // switches passed (model bookkeeping; here to fill the header's padding)
+    // Sideband on a CBFC link: 1 + the virtual channel whose credit the frame spent; its receiver
+    // reads and clears it (0: no credit spent).
+    uint8_t cbfc_vc = 0;
     uint16_t src_node = 0;  // sending host index (MAC addresses are derived from it)
     uint16_t dst_node = 0;  // destination host index
     uint32_t payload_bytes = 0;
@@ -166,6 +185,7 @@ struct packet
         bth_fields bth{};  // value-initialized: the union's every byte is zero
         cm_fields cm;
         pfc_fields pfc;
+        cbfc_fields cbfc;
     };
 
     // Model bookkeeping that real hardware would keep in sideband state, not on the wire.

@@ -22,4 +22,11 @@ uint64_t buffer_manager::held_bytes() const
     return sum;
 }
 
+void buffer_manager::sample_ingress_credit(uint16_t port, uint8_t pool)
+{
+    m_occupancy->ingress(
+        port, pool, m_acc.ingress_occupancy(port, pool) + m_acc.credit_held(port, pool),
+        m_acc.headroom(port, pool), m_acc.pool_ingress_bytes(pool) + m_acc.pool_credit_bytes(pool));
+}
+
 }  // namespace uetsim

@@ -27,6 +27,16 @@ inline uint32_t buffer_charge(const packet& p)
                                               : uint32_t(p.ip_bytes());
 }
 
+// Where the bytes a CBFC virtual channel brought in go back: the port's credit return.
+class credit_return_signal
+{
+public:
+    virtual void freed(uint16_t port, uint8_t vc, uint16_t credits) = 0;
+
+protected:
+    ~credit_return_signal() = default;
+};
+
 class buffer_manager
 {
 public:
@@ -49,6 +59,18 @@ public:
         if (m_occupancy && d.admitted()) sample_ingress(port, d.tag.pool);
         return d;
     }
+    // A packet that spent CBFC credit of `vc` on the link it arrived by.
+    ingress_decision on_credit_ingress(uint16_t port, uint8_t tc, uint32_t bytes, uint8_t vc,
+                                       uint16_t credits)
+    {
+        const ingress_decision d = m_acc.on_credit_ingress(port, tc, bytes, vc, credits);
+        if (m_occupancy) sample_ingress(port, d.tag.pool);
+        return d;
+    }
+    // The credit returns of the switch's CBFC ports (before the run).
+    void attach_credit_return(credit_return_signal* s) { m_credit_return = s; }
+    bool returns_credit() const { return m_credit_return != nullptr; }
+
     // Whether egress would refuse a lossy packet (the trimmer asks before cutting).
     buffer_drop egress_refusal(uint16_t out_port, uint8_t tc, uint32_t bytes, bool rtx) const
     {
@@ -64,6 +86,7 @@ public:
                               bool rtx)
     {
         const egress_decision d = m_acc.on_egress(tag, out_port, tc, bytes, rtx);
+        if (__builtin_expect(tag.credit_vc != 0, 0) && !d.admitted()) return_credit(tag);
         if (m_occupancy) {
             if (d.admitted())
                 sample_egress(out_port, d.charge.pool);
@@ -76,6 +99,7 @@ public:
     void release_ingress(const switch_tag& tag)
     {
         m_acc.release_ingress(tag);
+        if (__builtin_expect(tag.credit_vc != 0, 0)) return_credit(tag);
         if (m_occupancy) sample_ingress(tag.in_port, tag.pool);
     }
     // Its serialization has completed: both charges are released; a resume goes to PFC.
@@ -83,6 +107,7 @@ public:
     {
         const pfc_signal xon = m_acc.on_transmit_complete(tag, charge);
         if (xon.send && m_pause) m_pause->xon(tag.in_port, tag.pool);
+        if (__builtin_expect(tag.credit_vc != 0, 0)) return_credit(tag);
         if (m_occupancy) {
             sample_egress(charge.out_port, charge.pool);
             sample_ingress(tag.in_port, tag.pool);
@@ -101,10 +126,20 @@ public:
     uint64_t held_bytes() const;
 
 private:
-    void sample_ingress(uint16_t port, uint8_t pool)
+    [[gnu::always_inline]] void sample_ingress(uint16_t port, uint8_t pool)
     {
+        if (__builtin_expect(m_credit_return != nullptr, 0))
+            return sample_ingress_credit(port, pool);
         m_occupancy->ingress(port, pool, m_acc.ingress_occupancy(port, pool),
                              m_acc.headroom(port, pool), m_acc.pool_ingress_bytes(pool));
+    }
+    // A switch with CBFC ports: the bytes held against credit count as the port's ingress usage
+    // and the pool's.
+    [[gnu::noinline, gnu::cold]] void sample_ingress_credit(uint16_t port, uint8_t pool);
+    void return_credit(const switch_tag& tag)
+    {
+        if (m_credit_return)
+            m_credit_return->freed(tag.in_port, uint8_t(tag.credit_vc - 1), tag.credits);
     }
     void sample_egress(uint16_t port, uint8_t pool)
     {
@@ -113,6 +148,7 @@ private:
 
     shared_buffer_accounting m_acc;
     pause_signal* m_pause = nullptr;
+    credit_return_signal* m_credit_return = nullptr;
     std::unique_ptr<buffer_occupancy> m_occupancy;
 };
 

@@ -35,6 +35,14 @@ admit_result egress_queue::admit(packet* p, switch_tag& tag)
     return result;
 }
 
+// CBFC: a class whose VC lacks credit for its head frame stalls; the others may pass.
+int egress_queue::pick_with_credit(int tc)
+{
+    while (tc != port_scheduler::none && !m_gate->admit(tc, *m_fifo[size_t(tc)].front().p))
+        tc = m_scheduler.pick(false, m_waiting);
+    return tc;
+}
+
 packet* egress_queue::dequeue(double draw)
 {
     packet* p = next(draw);
@@ -47,7 +55,8 @@ packet* egress_queue::next(double draw)
     // Called when the port is free again: the frame that was serialising has left, so its
     // charges are released now (held until serialization completes); a resume may follow.
     release_sent();
-    const int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot
+    int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot
+    if (__builtin_expect(m_gate != nullptr, 0)) tc = pick_with_credit(tc);
     if (tc == port_scheduler::none) return nullptr;
     auto& q = m_fifo[size_t(tc)];
     entry e = q.front();

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 
+#include "hw/cbfc/credit_gate.h"
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
 #include "hw/common/state_probe.h"
@@ -69,6 +70,8 @@ public:
     // Waveforms: called after each admission and dequeue (nullptr: not traced).
     void set_probe(state_probe* p) { m_probe = p; }
     bool traced() const { return m_probe != nullptr; }
+    // CBFC on the port's link: a frame goes only with its virtual channel's credit.
+    void set_credit_gate(credit_gate* g) { m_gate = g; }
     // The port's arbiter: PFC pauses and resumes its classes here.
     port_scheduler& scheduler() { return m_scheduler; }
     const port_scheduler& scheduler() const { return m_scheduler; }
@@ -116,6 +119,7 @@ public:
 private:
     admit_result admit(packet* p, switch_tag& tag);
     packet* next(double draw);
+    [[gnu::noinline]] int pick_with_credit(int tc);
     void release_sent()
     {
         if (m_tx_held) {
@@ -139,6 +143,7 @@ private:
     std::array<ring<entry>, num_traffic_classes> m_fifo;
     uint8_t m_waiting = 0;  // bit c: m_fifo[c] holds a frame
     port_scheduler m_scheduler;
+    credit_gate* m_gate = nullptr;
     std::array<red_marker, num_pools> m_red{};
     uint64_t m_packets = 0;  // queued only
     bool m_tx_held = false;  // the frame serialising still holds its charges

@@ -37,8 +37,26 @@ switch_port::switch_port(const std::string& name, uint16_t index, const egress_q
 // the wire) nor while the queue is traced (its waveform has the release's time).
 bool switch_port::may_defer_frame_end(uint64_t end_ps)
 {
+    // With CBFC a release returns credit at its time: frame ends run when due.
     return m_queue.empty() && !m_pfc.waiting() && !m_queue.traced() &&
-           !m_buffers.accounting().any_paused() && m_frame_ends.may_defer(end_ps);
+           !m_buffers.accounting().any_paused() && !m_buffers.returns_credit() &&
+           m_frame_ends.may_defer(end_ps);
+}
+
+void switch_port::enable_cbfc(const cbfc_settings& s, packet_pool& pool)
+{
+    m_cbfc = std::make_unique<cbfc_unit>(
+        s, pool, m_queue.scheduler(),
+        [this](packet* f) {
+            m_frame_ends.settle();
+            m_pfc.push_frame(f);
+            tx.kick();
+        },
+        [this] {
+            m_frame_ends.settle();
+            tx.kick();
+        });
+    m_queue.set_credit_gate(m_cbfc.get());
 }
 
 packet* switch_port::next_pfc()
@@ -60,7 +78,9 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     , m_rng(random_seed, std::string(basename()) + ".ecn")
     , m_port_specs(ports)
     // Every port of a switch has a link (the topology creates ports per link): all are connected.
-    , m_buffers(derive_shared_buffer_layout(cfg.buffer, uint32_t(ports.size())), ports.size())
+    , m_buffers(derive_shared_buffer_layout(cfg.buffer, uint32_t(ports.size()),
+                                            cbfc_reserved_bytes(ports)),
+                ports.size())
     , m_ingress(m_buffers)
     , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
     , m_members(m_routes.member_slots())
@@ -101,6 +121,11 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
             return sc_core::SC_ZERO_TIME;
         });
     }
+    for (size_t i = 0; i < ports.size(); ++i)
+        if (ports[i].cbfc.enabled) {
+            m_ports[i]->enable_cbfc(ports[i].cbfc, pool);
+            m_buffers.attach_credit_return(this);
+        }
     if (cfg.lb_method == load_balancing_method::flowlet) {
         // Ties draw from a stream of the switch's own, seeded from RandomSeed and its name.
         const flowlet_config fc{ps_from_seconds(cfg.flowlet_gap_s), cfg.flowlet_pfc_aware};
@@ -116,10 +141,16 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     auto& c = m_ports[port]->counters();
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
-    if (__builtin_expect(p.kind == packet_kind::pfc, 0)) return receive_pfc(port, p);
+    if (__builtin_expect(is_link_control(p.kind), 0)) return receive_control(port, p);
     ++p.hops;
     // Classified once, at ingress, and charged to the shared buffer until it leaves.
     const uint8_t tc = m_classifier.traffic_class(p);
+    if (__builtin_expect(p.cbfc_vc != 0, 0)) {
+        // Sent with credit: always admitted, to the port's credit space.
+        const ingress_decision d = credit_arrival(port, tc, p);
+        m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps);
+        return;
+    }
     const ingress_decision d = m_ingress.admit(uint16_t(port), tc, p);
     // A pause is out: a release may send its resume from now on, so frame ends run when due.
     if (__builtin_expect(d.xoff.send, 0)) m_frame_ends.realize_all();
@@ -142,11 +173,32 @@ void fabric_switch::sample_buffer_occupancy(bool aggregate, bool per_port)
         std::move(uplink), m_sample_aggregate, m_sample_per_port));
 }
 
-void fabric_switch::receive_pfc(size_t port, packet& p)
+void fabric_switch::receive_control(size_t port, packet& p)
 {
     // A MAC control frame: consumed here, never buffered or forwarded.
-    m_ports[port]->pfc().receive(p);
+    if (p.kind == packet_kind::pfc)
+        m_ports[port]->pfc().receive(p);
+    else
+        m_ports[port]->cbfc()->receive(p);
     m_pool.release(&p);
+}
+
+// The frame spent credit of its VC on the link it came by: charged to the port's credit space,
+// its credits returned when it leaves.
+ingress_decision fabric_switch::credit_arrival(size_t port, uint8_t tc, packet& p)
+{
+    const uint8_t vc = uint8_t(p.cbfc_vc - 1);
+    p.cbfc_vc = 0;
+    return m_buffers.on_credit_ingress(uint16_t(port), tc, buffer_charge(p), vc,
+                                       m_ports[port]->cbfc()->credits_of(p));
+}
+
+uint64_t fabric_switch::cbfc_reserved_bytes(const std::vector<port_spec>& ports)
+{
+    uint64_t bytes = 0;
+    for (const port_spec& s : ports)
+        if (s.cbfc.enabled) bytes += uint64_t(s.cbfc.vcs()) * s.cbfc.vc_buffer_bytes();
+    return bytes;
 }
 
 void fabric_switch::forward(const switch_item& item)

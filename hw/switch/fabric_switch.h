@@ -13,6 +13,7 @@
 
 #include <systemc>
 
+#include "hw/cbfc/cbfc_unit.h"
 #include "hw/kernel/deferred_frame_ends.h"
 #include "hw/kernel/timed_fifo.h"
 #include "hw/pfc/pfc_unit.h"
@@ -64,6 +65,11 @@ public:
     // peer. The PFC queue is served before the egress queue's classes.
     pfc_unit& pfc() { return m_pfc; }
     const pfc_unit& pfc() const { return m_pfc; }
+    // CBFC on the port's link (before the run): its credit updates go through the PFC queue.
+    void enable_cbfc(const cbfc_settings& s, packet_pool& pool);
+    // nullptr: the link has no CBFC.
+    cbfc_unit* cbfc() { return m_cbfc.get(); }
+    const cbfc_unit* cbfc() const { return m_cbfc.get(); }
     switch_port(const switch_port&) = delete;
     switch_port& operator=(const switch_port&) = delete;
 
@@ -78,6 +84,7 @@ private:
     egress_queue m_queue;
     port_counters m_counters;
     pfc_unit m_pfc;
+    std::unique_ptr<cbfc_unit> m_cbfc;
 };
 
 // Per-member load-balancing counters (scala-switch-load-balancing-stats).
@@ -96,7 +103,7 @@ struct switch_item
     switch_tag tag;
 };
 
-class fabric_switch : public sc_core::sc_module
+class fabric_switch : public sc_core::sc_module, private credit_return_signal
 {
 public:
     struct port_spec
@@ -104,6 +111,7 @@ public:
         bool nic_facing = false;  // the peer is a host NIC (trimming marks TRIMMED_LAST_HOP)
         pfc_link link;            // the port's link: PFC pause and refresh times
         bool uplink = false;      // towards a higher tier (the buffer records' ul/dl)
+        cbfc_settings cbfc;       // CBFC on the port's link (off by default)
     };
 
     fabric_switch(const sc_core::sc_module_name& name, uint32_t node_id, const switch_config& cfg,
@@ -185,7 +193,13 @@ private:
     };
 
     void on_arrival(size_t port, packet& p);
-    [[gnu::noinline, gnu::cold]] void receive_pfc(size_t port, packet& p);
+    [[gnu::noinline, gnu::cold]] void receive_control(size_t port, packet& p);
+    static uint64_t cbfc_reserved_bytes(const std::vector<port_spec>& ports);
+    [[gnu::noinline]] ingress_decision credit_arrival(size_t port, uint8_t tc, packet& p);
+    void freed(uint16_t port, uint8_t vc, uint16_t credits) override
+    {
+        m_ports[port]->cbfc()->freed(vc, credits);
+    }
     void forward(const switch_item& item);
 
     uint32_t m_node_id;

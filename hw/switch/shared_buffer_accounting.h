@@ -42,7 +42,12 @@ struct switch_tag
     uint8_t pool = 0;
     uint32_t bytes = 0;
     bool headroom = false;  // charged to headroom (the port was paused) rather than to the pool
+    // Arrived on a CBFC virtual channel: 1 + the VC (0: not), charged to the port's credit space
+    // rather than to the pool, and the credits its release returns to the sender.
+    uint8_t credit_vc = 0;
+    uint16_t credits = 0;
 };
+static_assert(sizeof(switch_tag) == 12, "the tag travels with every packet in the switch");
 
 struct ingress_decision
 {
@@ -76,6 +81,12 @@ public:
     // A packet of `bytes` (as the buffer counts them) in class `tc` arrives on `port`.
     ingress_decision on_ingress(uint16_t port, uint8_t tc, uint32_t bytes);
 
+    // A packet that arrived on CBFC virtual channel `vc` with `credits`: its sender had credit
+    // for it, so it is charged to the port's credit space (reserved at start, outside the pools)
+    // and always admitted; it never pauses the port.
+    ingress_decision on_credit_ingress(uint16_t port, uint8_t tc, uint32_t bytes, uint8_t vc,
+                                       uint16_t credits);
+
     // The admitted packet `tag` is offered to `out_port`'s queue in class `tc` with `bytes`
     // (its ingress class and size unless trimmed). Lossless classes are never refused; a lossy
     // packet over a bound is refused and its ingress charge released here.
@@ -108,6 +119,12 @@ public:
         return m_occupancy[slot(port, pool)];
     }
     uint64_t headroom(uint16_t port, uint8_t pool) const { return m_headroom[slot(port, pool)]; }
+    // Bytes held against CBFC credit on the port, and on the whole switch, in the pool's classes.
+    uint64_t credit_held(uint16_t port, uint8_t pool) const
+    {
+        return m_credit.empty() ? 0 : m_credit[slot(port, pool)];
+    }
+    uint64_t pool_credit_bytes(uint8_t pool) const { return m_pool_credit[pool]; }
     uint64_t pool_ingress_bytes(uint8_t pool) const { return m_pool_ingress[pool]; }
     uint64_t egress_queue_bytes(uint16_t port, uint8_t pool) const
     {
@@ -136,9 +153,11 @@ private:
     std::vector<uint64_t> m_occupancy;  // [port * pools + pool]: bytes brought in, not headroom
     std::vector<uint64_t> m_headroom;
     std::vector<uint64_t> m_egress;
-    std::vector<uint8_t> m_paused;  // bytes, not bits: read on every lossless arrival
+    std::vector<uint64_t> m_credit;  // bytes held against CBFC credit (made at the first)
+    std::vector<uint8_t> m_paused;   // bytes, not bits: read on every lossless arrival
     std::array<uint64_t, shared_buffer_pools> m_pool_ingress{};  // sum of the ports' occupancy
     std::array<uint64_t, shared_buffer_pools> m_pool_egress{};
+    std::array<uint64_t, shared_buffer_pools> m_pool_credit{};
     counters m_stats;
 };
 
@@ -186,6 +205,20 @@ inline ingress_decision shared_buffer_accounting::on_ingress(uint16_t port, uint
     return d;
 }
 
+inline ingress_decision shared_buffer_accounting::on_credit_ingress(uint16_t port, uint8_t tc,
+                                                                    uint32_t bytes, uint8_t vc,
+                                                                    uint16_t credits)
+{
+    ingress_decision d;
+    const uint8_t pool = m_layout.pool_of(tc);
+    d.tag = {port, tc, pool, bytes, false, uint8_t(vc + 1), credits};
+    if (m_credit.empty()) m_credit.assign(m_occupancy.size(), 0);
+    m_credit[slot(port, pool)] += bytes;
+    m_pool_credit[pool] += bytes;
+    ++m_stats.admitted;
+    return d;
+}
+
 inline buffer_drop shared_buffer_accounting::egress_refusal(uint16_t out_port, uint8_t tc,
                                                             uint32_t bytes,
                                                             bool trimmable_rtx) const
@@ -223,7 +256,10 @@ inline void shared_buffer_accounting::shrink_ingress(switch_tag& tag, uint32_t b
     // Only lossy packets are trimmed (trimming excludes PFC), so the cut comes off the occupancy.
     const uint32_t cut = tag.bytes - bytes;
     const size_t s = slot(tag.in_port, tag.pool);
-    if (tag.headroom) {
+    if (tag.credit_vc) {
+        m_credit[s] -= cut;
+        m_pool_credit[tag.pool] -= cut;
+    } else if (tag.headroom) {
         m_headroom[s] -= cut;
     } else {
         m_occupancy[s] -= cut;
@@ -236,6 +272,11 @@ inline void shared_buffer_accounting::release_ingress(const switch_tag& tag)
 {
     const size_t s = slot(tag.in_port, tag.pool);
     uint64_t rest = tag.bytes;
+    if (__builtin_expect(tag.credit_vc != 0, 0)) {
+        m_credit[s] -= rest;
+        m_pool_credit[tag.pool] -= rest;
+        return;
+    }
     if (m_layout.lossless(tag.tc)) {
         // Headroom is given back first, whichever bucket this packet was charged to, so it is
         // ready for the next pause; only the remainder lowers the occupancy (and the pool).

@@ -189,7 +189,8 @@ ecn_band shared_buffer_layout::ecn_thresholds(uint8_t pool, double min_threshold
 }
 
 shared_buffer_layout derive_shared_buffer_layout(const shared_buffer_config& cfg,
-                                                 uint32_t connected_ports)
+                                                 uint32_t connected_ports,
+                                                 uint64_t credit_reserved_bytes)
 {
     const std::vector<std::string> errs = cfg.validate(connected_ports);
     if (!errs.empty()) {
@@ -203,7 +204,15 @@ shared_buffer_layout derive_shared_buffer_layout(const shared_buffer_config& cfg
     // Stage 1: headroom for every connected port comes off the top.
     l.total_bytes = cfg.total_shared_buffer_size_bytes;
     l.total_headroom_bytes = cfg.head_room_per_port_limit_bytes * connected_ports;
-    l.sizing_total_bytes = l.total_bytes - l.total_headroom_bytes;
+    // CBFC: the credit every CBFC port advertises is set aside next to the headroom (its frames
+    // are charged there, never to a pool; docs/link-layer.md).
+    if (l.total_headroom_bytes + credit_reserved_bytes > l.total_bytes)
+        throw std::invalid_argument("CBFC credit space " + std::to_string(credit_reserved_bytes) +
+                                    " B and headroom " + std::to_string(l.total_headroom_bytes) +
+                                    " B exceed Switch.TotalSharedBufferSize " +
+                                    std::to_string(l.total_bytes) + " B");
+    l.total_credit_bytes = credit_reserved_bytes;
+    l.sizing_total_bytes = l.total_bytes - l.total_headroom_bytes - credit_reserved_bytes;
     const uint64_t sizing = l.sizing_total_bytes;
 
     // Stage 2: pool sizes. Each entry's share is rounded to a byte; whatever the shares do not

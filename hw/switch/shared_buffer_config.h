@@ -81,6 +81,7 @@ struct shared_buffer_layout
     uint32_t connected_ports = 0;
     uint64_t total_bytes = 0;           // TotalSharedBufferSize
     uint64_t total_headroom_bytes = 0;  // Stage 1: HeadRoomPerPortLimit x connected ports
+    uint64_t total_credit_bytes = 0;    // Stage 1: the CBFC credit its ports advertise
     uint64_t sizing_total_bytes = 0;    // what the pools divide
     std::array<shared_buffer_pool, shared_buffer_pools> pools{};
     std::array<uint8_t, shared_buffer_classes> tc_pool{};  // Stage 3
@@ -105,10 +106,12 @@ struct shared_buffer_layout
     ecn_band ecn_thresholds(uint8_t pool, double min_threshold, double max_threshold) const;
 };
 
-// Stages 1 to 5 for a switch with `connected_ports` linked ports. `cfg` must be valid:
-// throws std::invalid_argument with validate(connected_ports)'s messages otherwise.
+// Stages 1 to 5 for a switch with `connected_ports` linked ports, `credit_reserved_bytes` of
+// them set aside for CBFC credit with the headroom. `cfg` must be valid: throws
+// std::invalid_argument with validate(connected_ports)'s messages otherwise.
 shared_buffer_layout derive_shared_buffer_layout(const shared_buffer_config& cfg,
-                                                 uint32_t connected_ports);
+                                                 uint32_t connected_ports,
+                                                 uint64_t credit_reserved_bytes = 0);
 
 // The sizing rule of a lossless class (page: "Sizing a lossless class").
 // Condition 1, guidance: 2 x link rate x one-way delay / 8 + 2 x MTU.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "testbench/elab/host_nic_types.h"
+#include "testbench/elab/instance_config.h"
 #include "testbench/elab/nic_factory.h"
 #include "testbench/elab/scale_estimate.h"
 #include "testbench/elab/topology.h"
@@ -170,6 +171,110 @@ uint64_t auto_buffer(link_spec l, uint32_t frame)
     return llr_values(l, frame).replay_buffer_bytes;
 }
 
+// Every CBFC link as resolved: its VC map, its advertised credit against one frame and the
+// counters' range, and its ends: NICs or switches, lossless classes at a switch, a NIC receive
+// pool that holds the credit (docs/link-layer.md).
+void check_cbfc_links(const scenario& sc)
+{
+    const topology t = build_topology(sc);
+    const uint32_t largest = largest_frame_bytes(sc);
+    for (const link_spec& l : t.links) {
+        if (!l.cbfc.enabled && l.cbfc_vc_map.empty()) continue;
+        const std::string on = " on link " + l.name;
+        cbfc_settings parsed;
+        if (std::string e = parse_cbfc_vc_map(l.cbfc_vc_map, parsed); !e.empty())
+            fail_rule("Link.CbfcVcMap \"" + l.cbfc_vc_map + "\"" + on + ": " + e +
+                      "; allowed: class:VC pairs, each class 0 to 7 at most once, each VC 0 to 7 "
+                      "(e.g. \"0:0, 1:1\")");
+        const cbfc_settings& c = l.cbfc;
+        const uint64_t frame_credit = uint64_t(c.credits_for(largest)) * c.credit_unit_bytes;
+        if (c.vc_buffer_bytes() < frame_credit)
+            fail_rule(fmt::format(
+                "Link.CbfcVcBufferBytes {} B{}: the receiver's buffer per VC is smaller than one "
+                "frame's credit ({} B frame = {} credits of Link.CbfcCreditUnitBytes {} B = {} B); "
+                "allowed: at least {} B, or 0 for the line-rate need",
+                l.cbfc_vc_buffer_key ? l.cbfc_vc_buffer_key : c.vc_buffer_bytes(), on, largest,
+                c.credits_for(largest), c.credit_unit_bytes, frame_credit, frame_credit));
+        if (c.vc_credits > cbfc_max_vc_credits)
+            fail_rule(fmt::format(
+                "Link.CbfcVcBufferBytes {} B{} is {} credits of Link.CbfcCreditUnitBytes {} B; "
+                "allowed: at most {} credits per VC (the credit counters' half range): raise "
+                "Link.CbfcCreditUnitBytes or lower Link.CbfcVcBufferBytes",
+                l.cbfc_vc_buffer_key ? l.cbfc_vc_buffer_key : c.vc_buffer_bytes(), on, c.vc_credits,
+                c.credit_unit_bytes, cbfc_max_vc_credits));
+        for (uint32_t d : {l.a_device, l.b_device}) {
+            const device& dev = t.devices[d];
+            if (dev.kind == device_kind::host) {
+                const nic_config n = nic_for(sc, dev.name);
+                if (n.type == nic_kind::raw)
+                    fail_rule("Link.Cbfc true" + on + ": " + dev.name +
+                              " is a raw host (Nic.Type raw), which has no CBFC; allowed: CBFC "
+                              "between NICs (uet, roce) and switches");
+                const bool roce = n.type == nic_kind::roce;
+                const nic_ingress_settings& in = roce ? n.roce.ingress : n.uet.ingress;
+                const std::string key = roce ? "RoceNic" : "UetNic";
+                for (int tc = 0; tc < 8; ++tc) {
+                    if (c.vc_of_tc[size_t(tc)] == cbfc_no_vc || tc >= in.classes()) continue;
+                    if (in.pool_bytes(tc) < c.vc_buffer_bytes())
+                        fail_rule(fmt::format(
+                            "Link.CbfcVcBufferBytes {} B{}: {}'s receive pool for class {} is "
+                            "{} B ({}.IngressTotalBufferSize x "
+                            "{}.IngressPoolAllocationVector[{}]); "
+                            "allowed: at most the pool, which must hold what the NIC advertises",
+                            c.vc_buffer_bytes(), on, dev.name, tc, in.pool_bytes(tc), key, key,
+                            tc));
+                }
+            } else {
+                const switch_config sw = switch_for(sc, dev.name);
+                for (int tc = 0; tc < 8; ++tc)
+                    if (c.vc_of_tc[size_t(tc)] != cbfc_no_vc &&
+                        !(size_t(tc) < sw.buffer.enable_pfc.size() &&
+                          sw.buffer.enable_pfc[size_t(tc)] == 1))
+                        fail_rule(fmt::format(
+                            "Link.CbfcVcMap \"{}\"{} puts class {} on CBFC, but {}'s "
+                            "Switch.EnablePFC makes it lossy; allowed: classes that are lossless "
+                            "(Switch.EnablePFC 1) at both ends' switches",
+                            l.cbfc_vc_map, on, tc, dev.name));
+            }
+        }
+    }
+}
+
+void add_cbfc_keys(scenario_schema& s)
+{
+    auto& k = s.keys;
+    k.boolean("Link.Cbfc", UETSIM_FIELD(link.cbfc),
+              "Credit-based flow control on the link, both directions (Link[leaf0-spine*].Cbfc): "
+              "a class on a virtual channel is sent only with the receiver's credit and does not "
+              "use PFC on this link (docs/link-layer.md).");
+    k.text("Link.CbfcVcMap", UETSIM_FIELD(link.cbfc_vc_map),
+           {"class:VC pairs, e.g. \"0:0, 1:1\" (classes and VCs 0 to 7, each class once)",
+            [](const std::string&) -> std::optional<std::string> { return std::nullopt; }},
+           "The traffic classes that use CBFC on the link and the virtual channel of each; a "
+           "class not listed uses PFC (or is lossy) as without CBFC.");
+    k.bytes("Link.CbfcCreditUnitBytes", UETSIM_FIELD(link.cbfc_credit_unit_bytes), {1, 65536},
+            "Bytes per credit: a frame takes its wire bytes rounded up to whole credits.");
+    k.time("Link.CbfcCreditUpdateInterval", UETSIM_FIELD(link.cbfc_credit_update_interval_s),
+           {0, 1e-3},
+           "Least spacing of a receiver's credit updates on the link: freed credit is reported "
+           "at once when the last update is at least this old, else when it is; 0: one update "
+           "per freeing.");
+    k.bytes("Link.CbfcUpdateFrameBytes", UETSIM_FIELD(link.cbfc_update_frame_bytes), {64, 1522},
+            "Wire size of a credit update frame (FCS included, no preamble or IFG), sent ahead of "
+            "all data like a PFC frame.");
+    k.bytes("Link.CbfcVcBufferBytes", UETSIM_FIELD(link.cbfc_vc_buffer_bytes), {0, u32_max},
+            "Receive buffer each end advertises per VC, rounded down to whole credits (inspect "
+            "--json links: cbfc.vc_buffer_bytes); 0: the line-rate need, rate x (2 x delay + "
+            "update interval + a switch end's forwarding latency and frame time) + 2 largest "
+            "frames + an update frame.");
+    s.rules.push_back(
+        {"A CBFC link has a valid CbfcVcMap, advertises at least one frame's credit "
+         "and at most 32767 credits per VC, has NICs or switches at its ends, its "
+         "classes lossless at a switch and within a NIC's receive pool.",
+         {"Link.Cbfc", "Link.CbfcVcMap", "Link.CbfcVcBufferBytes", "Link.CbfcCreditUnitBytes"},
+         [](scenario& sc, const given_keys&) { check_cbfc_links(sc); }});
+}
+
 }  // namespace
 
 void add_link_keys(scenario_schema& s)
@@ -258,6 +363,7 @@ void add_link_keys(scenario_schema& s)
                                "arrive; at least that, or auto");
              }
          }});
+    add_cbfc_keys(s);
 }
 
 }  // namespace uetsim::config

@@ -75,6 +75,21 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
         pad(o, start + (p.wire_bytes - wire::eth_fcs));
         return;
     }
+    if (p.kind == packet_kind::cbfc_update) {
+        // CBFC credit update (docs/link-layer.md): a link-local frame to the same reserved
+        // address as PFC, with the IEEE local experimental ethertype 0x88B5 (the UEC frame format
+        // is not public), the VC mask and eight cumulative credit counts, zero-padded.
+        const size_t start = o.size();
+        static const uint8_t dst[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+        o.insert(o.end(), dst, dst + 6);
+        mac_of(p.ip.src, mac);
+        o.insert(o.end(), mac, mac + 6);
+        put16(o, 0x88B5);
+        put16(o, p.cbfc.vc_mask);
+        for (int v = 0; v < 8; ++v) put16(o, p.cbfc.freed[v]);
+        pad(o, start + (p.wire_bytes - wire::eth_fcs));
+        return;
+    }
     // Ethernet II.
     mac_of(p.ip.dst, mac);
     o.insert(o.end(), mac, mac + 6);
@@ -211,6 +226,7 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             break;
         }
         case packet_kind::pfc:
+        case packet_kind::cbfc_update:
             break;  // written above
         case packet_kind::connection:
             o.push_back(uint8_t(p.cm.type));

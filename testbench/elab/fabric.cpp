@@ -40,6 +40,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
             const link_spec& ls = m_topo.links[dev.ports[p].link];
             ports[p].link = {ls.rate_bps, ps_from_seconds(ls.delay_s)};
             ports[p].uplink = dev.ports[p].uplink;
+            ports[p].cbfc = ls.cbfc;
         }
         const switch_config sw = switch_for(sc, dev.name);
         m_switches.push_back(std::make_unique<fabric_switch>(dev.name.c_str(), dev.node_id, sw,
@@ -163,6 +164,11 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
         };
         bind_end(ls.a_device, ls.a_port, 0);
         bind_end(ls.b_device, ls.b_port, 1);
+        // CBFC: a NIC end's port (a switch's ports take it from their port_spec).
+        if (ls.cbfc.enabled && !m_nic_hosts.empty())
+            for (uint32_t d : {ls.a_device, ls.b_device})
+                if (m_topo.devices[d].kind == device_kind::host)
+                    nic_at(d).port.enable_cbfc(ls.cbfc);
         // A switch port sends its link's PFC frame format, the NIC's at the other end (X17):
         // 84 B to a RoCE NIC, 64 B to a UET NIC.
         if (m_nic_hosts.empty()) continue;

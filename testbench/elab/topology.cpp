@@ -1,11 +1,13 @@
 #include "testbench/elab/topology.h"
 
+#include "hw/common/picoseconds.h"
 #include "hw/link/llr_sizing.h"
-
 #include "testbench/elab/computed_routes.h"
+#include "tlm/header_sizes.h"
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 #include <stdexcept>
@@ -32,8 +34,15 @@ public:
         const uint32_t l = uint32_t(m_t.links.size());
         auto& lo = m_t.devices[lower];
         auto& up = m_t.devices[upper];
-        m_t.links.push_back(link_spec{std::move(name), lower, uint32_t(lo.ports.size()), upper,
-                                      uint32_t(up.ports.size()), rate, delay});
+        link_spec s;  // the link layer's settings at their defaults
+        s.name = std::move(name);
+        s.a_device = lower;
+        s.a_port = uint32_t(lo.ports.size());
+        s.b_device = upper;
+        s.b_port = uint32_t(up.ports.size());
+        s.rate_bps = rate;
+        s.delay_s = delay;
+        m_t.links.push_back(std::move(s));
         lo.ports.push_back({l, 0, true});
         up.ports.push_back({l, 1, false});
     }
@@ -145,6 +154,32 @@ topology build_topology(const topology_config& cfg, const link_config& lc)
     return t;
 }
 
+namespace {
+
+// How long the link's slower receiving end holds a frame before it can free its credit: a
+// switch its forwarding latency (Switch[glob] overrides applied in `scratch`; the kernel-free
+// library has no default scenario to start one from) and the frame's serialization out; a NIC
+// end's receive stages are left to the two frames of margin.
+uint64_t cbfc_residence_ps(const scenario& sc, scenario& scratch, const topology& t,
+                           const link_spec& l, uint32_t largest_frame_bytes)
+{
+    uint64_t r = 0;
+    for (uint32_t d : {l.a_device, l.b_device}) {
+        const device& dev = t.devices[d];
+        if (dev.kind == device_kind::host) continue;
+        scratch.sw = sc.sw;
+        for (const auto& o : sc.overrides)
+            if (o.section == "Switch" && fnmatch(o.glob.c_str(), dev.name.c_str(), 0) == 0)
+                o.apply(scratch);
+        const uint64_t fwd = ps_from_seconds(scratch.sw.forwarding_latency_s);
+        const uint64_t out = uint64_t(double(largest_frame_bytes) * 8e12 / l.rate_bps + 0.5);
+        r = std::max(r, fwd + out);
+    }
+    return r;
+}
+
+}  // namespace
+
 topology build_topology(const scenario& sc)
 {
     topology t = build_topology(sc.topology, sc.link);
@@ -153,8 +188,9 @@ topology build_topology(const scenario& sc)
         if (o.section == "Link") link_overrides.push_back(&o);
     const link_config& section = sc.link;
     if (link_overrides.empty() && section.rate_auto && section.delay_auto &&
-        section.bit_error_rate == 0 && section.llr == link_llr::off)
+        section.bit_error_rate == 0 && section.llr == link_llr::off && !section.cbfc)
         return t;
+    const uint32_t largest = largest_frame_bytes(sc);
     // Holds one link's section while its overrides are applied in order (a copy: the kernel-free
     // library has no default scenario).
     scenario scratch = sc;
@@ -175,6 +211,20 @@ topology build_topology(const scenario& sc)
         l.llr_replay_timeout_s = c.llr_replay_timeout_auto ? 0 : c.llr_replay_timeout_s;
         l.llr_control_bytes = c.llr_control_bytes;
         l.llr_ack_spacing_bytes = c.llr_ack_spacing_bytes;
+        if (!c.cbfc) continue;
+        cbfc_settings& cb = l.cbfc;
+        l.cbfc_vc_map = c.cbfc_vc_map;
+        cb.enabled = parse_cbfc_vc_map(c.cbfc_vc_map, cb).empty();  // the rules refuse a bad one
+        cb.credit_unit_bytes = c.cbfc_credit_unit_bytes == 0 ? 1 : c.cbfc_credit_unit_bytes;
+        cb.update_interval_ps = ps_from_seconds(c.cbfc_credit_update_interval_s);
+        cb.update_frame_bytes = c.cbfc_update_frame_bytes;
+        l.cbfc_residence_ps = cbfc_residence_ps(sc, scratch, t, l, largest);
+        const uint64_t need = cbfc_line_rate_buffer_bytes(
+            l.rate_bps, ps_from_seconds(l.delay_s), cb.update_interval_ps, l.cbfc_residence_ps,
+            largest, cb.update_frame_bytes, cb.credit_unit_bytes);
+        l.cbfc_vc_buffer_key = c.cbfc_vc_buffer_bytes;
+        const uint64_t bytes = c.cbfc_vc_buffer_bytes ? c.cbfc_vc_buffer_bytes : need;
+        cb.vc_credits = uint32_t(bytes / cb.credit_unit_bytes);
     }
     return t;
 }
@@ -195,6 +245,48 @@ link_llr_values llr_values(const link_spec& l, uint32_t max_frame_bytes)
         l.llr_replay_timeout_s > 0 ? l.llr_replay_timeout_s : llr_auto_timeout_s(p);
     v.max_frame_bytes = max_frame_bytes;
     return v;
+}
+
+std::string parse_cbfc_vc_map(const std::string& text, cbfc_settings& s)
+{
+    s.vc_of_tc.fill(cbfc_no_vc);
+    size_t i = 0, pairs = 0;
+    auto skip = [&] {
+        while (i < text.size() && (text[i] == ' ' || text[i] == ',')) ++i;
+    };
+    auto digit = [&](const char* what, int& out) -> std::string {
+        if (i >= text.size() || text[i] < '0' || text[i] > '9')
+            return std::string("expected a ") + what + " (0 to 7) at character " +
+                   std::to_string(i + 1);
+        out = 0;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+            out = out * 10 + (text[i++] - '0');
+        if (out > 7) return std::string(what) + " " + std::to_string(out) + " is outside 0 to 7";
+        return "";
+    };
+    skip();
+    while (i < text.size()) {
+        int tc = 0, vc = 0;
+        if (std::string e = digit("class", tc); !e.empty()) return e;
+        if (i >= text.size() || text[i] != ':')
+            return "expected ':' after class " + std::to_string(tc);
+        ++i;
+        if (std::string e = digit("VC", vc); !e.empty()) return e;
+        if (s.vc_of_tc[size_t(tc)] != cbfc_no_vc)
+            return "class " + std::to_string(tc) + " is mapped twice";
+        s.vc_of_tc[size_t(tc)] = uint8_t(vc);
+        ++pairs;
+        skip();
+    }
+    if (pairs == 0) return "no class:VC pair";
+    return "";
+}
+
+uint32_t largest_frame_bytes(const scenario& sc)
+{
+    // Either NIC type may sit on a link (Nic[glob].Type): the larger of their data frames.
+    return std::max(sc.nic.roce.mss + wire::roce_data_overhead,
+                    sc.nic.uet.rdma_data_mss + wire::uet_data_overhead);
 }
 
 int topology::find_link(const std::string& name) const

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/cbfc/cbfc_settings.h"
 #include "hw/switch/routing_table.h"
 #include "testbench/scenario.h"
 
@@ -49,6 +50,12 @@ struct link_spec
     double llr_replay_timeout_s = 0;
     uint32_t llr_control_bytes = 8;
     uint32_t llr_ack_spacing_bytes = 2048;
+    // CBFC on the link (both ends alike): its VC map, unit, advertised credit per VC (resolved:
+    // the line-rate need when the key is 0), update interval and frame size.
+    cbfc_settings cbfc;
+    std::string cbfc_vc_map;          // as written, for messages and inspect
+    uint64_t cbfc_vc_buffer_key = 0;  // Link.CbfcVcBufferBytes as written (0: the need)
+    uint64_t cbfc_residence_ps = 0;   // the slower receiving end's hold of a frame (the need's)
 };
 
 // A link's LLR numbers with its `auto` settings resolved (docs/link-layer.md): `max_frame_bytes`
@@ -61,6 +68,12 @@ struct link_llr_values
     uint32_t max_frame_bytes = 0;
 };
 link_llr_values llr_values(const link_spec& l, uint32_t max_frame_bytes);
+
+// A CbfcVcMap ("0:0, 1:1": class:VC pairs) into `s.vc_of_tc`: "" when valid, else what is
+// wrong (a class twice, a class or VC outside 0..7, bad syntax).
+std::string parse_cbfc_vc_map(const std::string& text, cbfc_settings& s);
+// The largest frame a link carries: the larger of the UET and RoCE data frames (MSS + headers).
+uint32_t largest_frame_bytes(const scenario& sc);
 
 struct topology
 {

@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "hw/kernel/sim_clock.h"
 #include "testbench/elab/fabric.h"
 #include "testbench/records/periodic_open_record.h"
 
@@ -39,6 +42,29 @@ private:
         }
     }
 
+    // The CBFC unit of the port at one end of a link (nullptr: no CBFC there).
+    cbfc_unit* cbfc_of(uint32_t device_index, uint32_t port) const
+    {
+        const device& d = m_fab.topo().devices[device_index];
+        if (d.kind == device_kind::host)
+            return m_fab.nic_at(d.index).port.cbfc();  // CBFC needs NICs (the rules)
+        return m_fab.switch_at(d.index).port(port).cbfc();
+    }
+
+    // Per VC: the stall time since the start, the credits outstanding in the interval.
+    static void cbfc_cells(row& r, cbfc_unit& u, uint64_t now_ps)
+    {
+        r.cbfc_updates = u.returns().updates();
+        cbfc_credits& c = u.credits();
+        for (int v = 0; v < u.settings().vcs(); ++v) {
+            const char* sep = v ? ";" : "";
+            const cbfc_credits::range out = c.take_interval(v);
+            r.cbfc_stall_usec += sep + fmt::format("{:.6f}", double(c.stall_ps(v, now_ps)) / 1e6);
+            r.cbfc_outstanding_min += sep + std::to_string(out.min);
+            r.cbfc_outstanding_max += sep + std::to_string(out.max);
+        }
+    }
+
     void write(double now) override
     {
         const topology& t = m_fab.topo();
@@ -57,6 +83,10 @@ private:
                 r.from = &t.devices[a ? l.a_device : l.b_device];
                 r.to = &t.devices[a ? l.b_device : l.a_device];
                 sent(a ? l.a_device : l.b_device, a ? l.a_port : l.b_port, r.frames, r.bytes);
+                if (l.cbfc.enabled)
+                    if (cbfc_unit* u =
+                            cbfc_of(a ? l.a_device : l.b_device, a ? l.a_port : l.b_port))
+                        cbfc_cells(r, *u, sim_now_ps());
                 uint64_t& last = m_last_bytes[2 * i + size_t(d)];
                 r.interval_bytes = r.bytes - last;
                 r.interval_s = interval;
@@ -140,6 +170,22 @@ const column_table<link_stats_row>& link_stats_columns()
          UETSIM_CELL(row, r.llr.control_frames)},
         {"llr_control_bytes", "their bytes on the wire (`Link.LlrControlBytes` each)",
          UETSIM_CELL(row, r.llr.control_bytes)},
+        {"cbfc_update_frames",
+         "CBFC credit updates the sending end put on this direction since the start (counted in "
+         "`frames` and `bytes` too, `Link.CbfcUpdateFrameBytes` each); 0 without CBFC",
+         UETSIM_CELL(row, r.cbfc_updates)},
+        {"cbfc_stall_usec",
+         "CBFC (`Link.Cbfc`): per virtual channel, `;` between them, the time the sending end's "
+         "next frame on it waited for credit since the start, µs; empty without CBFC",
+         UETSIM_CELL(row, r.cbfc_stall_usec)},
+        {"cbfc_credits_outstanding_min",
+         "per virtual channel, the fewest credits the sending end had spent and not yet got back "
+         "(in flight, in the receiver's buffer or freed and not yet reported) in the interval",
+         UETSIM_CELL(row, r.cbfc_outstanding_min)},
+        {"cbfc_credits_outstanding_max",
+         "the most in the interval; never above the receiver's advertised credit (`inspect "
+         "--json` links: `cbfc.vc_credits`)",
+         UETSIM_CELL(row, r.cbfc_outstanding_max)},
     };
     return c;
 }

@@ -1,6 +1,7 @@
 // derived_json: the values `uetsim inspect` derives from a scenario without simulating.
 #include <cmath>
 
+#include "hw/common/picoseconds.h"
 #include "hw/nic/uet/entropy/entropy_factory.h"
 #include "hw/switch/shared_buffer_config.h"
 #include "hw/nic/uet/pipeline_bounds.h"
@@ -36,21 +37,47 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     tj["switch_list"] = sw;
     // Every link with its resolved values (Link[glob] overrides applied, autos resolved).
     nlohmann::ordered_json links = nlohmann::ordered_json::array();
+    // LLR sizes by the frames of the NIC types in use; CBFC's line-rate need by the larger of
+    // both types' frames (a bound the kernel-free topology can compute).
     const uint32_t largest_frame = largest_data_frame(sc, t.hosts);
+    const uint32_t largest = largest_frame_bytes(sc);
     for (const link_spec& l : t.links) {
         links.push_back({{"name", l.name},
                          {"rate_bps", l.rate_bps},
                          {"delay_s", l.delay_s},
                          {"bit_error_rate", l.bit_error_rate},
                          {"llr", l.llr == link_llr::both}});
-        if (l.llr != link_llr::both) continue;
-        // LLR's resolved numbers (docs/link-layer.md): auto buffer and timeout from the round trip.
-        const link_llr_values v = llr_values(l, largest_frame);
-        links.back()["llr_replay_buffer_bytes"] = v.replay_buffer_bytes;
-        links.back()["llr_replay_timeout_s"] = v.replay_timeout_s;
-        links.back()["llr_round_trip_s"] = v.round_trip_s;
-        links.back()["llr_control_bytes"] = l.llr_control_bytes;
-        links.back()["llr_ack_spacing_bytes"] = l.llr_ack_spacing_bytes;
+        if (l.llr == link_llr::both) {
+            // LLR's resolved numbers (docs/link-layer.md): auto buffer and timeout from the round
+            // trip.
+            const link_llr_values v = llr_values(l, largest_frame);
+            links.back()["llr_replay_buffer_bytes"] = v.replay_buffer_bytes;
+            links.back()["llr_replay_timeout_s"] = v.replay_timeout_s;
+            links.back()["llr_round_trip_s"] = v.round_trip_s;
+            links.back()["llr_control_bytes"] = l.llr_control_bytes;
+            links.back()["llr_ack_spacing_bytes"] = l.llr_ack_spacing_bytes;
+        }
+        if (!l.cbfc.enabled) continue;
+        // CBFC: what each end advertises per VC and what line rate needs (docs/link-layer.md).
+        const cbfc_settings& c = l.cbfc;
+        nlohmann::ordered_json vcs = nlohmann::ordered_json::array();
+        for (int v = 0; v < c.vcs(); ++v) {
+            nlohmann::ordered_json tcs = nlohmann::ordered_json::array();
+            for (int tc = 0; tc < 8; ++tc)
+                if ((c.classes_of(v) >> tc) & 1u) tcs.push_back(tc);
+            vcs.push_back({{"vc", v}, {"classes", tcs}});
+        }
+        links.back()["cbfc"] = {
+            {"vcs", vcs},
+            {"credit_unit_bytes", c.credit_unit_bytes},
+            {"vc_credits", c.vc_credits},
+            {"vc_buffer_bytes", c.vc_buffer_bytes()},
+            {"line_rate_buffer_bytes",
+             cbfc_line_rate_buffer_bytes(l.rate_bps, ps_from_seconds(l.delay_s),
+                                         c.update_interval_ps, l.cbfc_residence_ps, largest,
+                                         c.update_frame_bytes, c.credit_unit_bytes)},
+            {"update_interval_s", double(c.update_interval_ps) * 1e-12},
+            {"update_frame_bytes", c.update_frame_bytes}};
     }
     j["links"] = std::move(links);
     j["switch"] = {{"forwarding_latency_s", sc.sw.forwarding_latency_s}};
@@ -60,8 +87,13 @@ nlohmann::ordered_json derived_json(const scenario& sc)
     for (uint32_t d = t.hosts; d < t.devices.size(); ++d) {
         const device& dev = t.devices[d];
         const switch_config swc = switch_for(sc, dev.name);
+        uint64_t credit_bytes = 0;  // CBFC: every CBFC port's advertised credit, set aside
+        for (const auto& pr : dev.ports) {
+            const cbfc_settings& c = t.links[pr.link].cbfc;
+            if (c.enabled) credit_bytes += uint64_t(c.vcs()) * c.vc_buffer_bytes();
+        }
         const shared_buffer_layout l =
-            derive_shared_buffer_layout(swc.buffer, uint32_t(dev.ports.size()));
+            derive_shared_buffer_layout(swc.buffer, uint32_t(dev.ports.size()), credit_bytes);
         // PFC's refresh: half the pause time of 65535 quanta (512 bits each) at the port's rate,
         // plus the link's delay (packet-handling page), on the switch's first link.
         double refresh_s = 0;
@@ -92,6 +124,7 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                         {"xon_bytes", l.xon_bytes},
                         {"pause_refresh_s", refresh_s},
                         {"pools", pools}});
+        if (l.total_credit_bytes) bufs.back()["total_credit_bytes"] = l.total_credit_bytes;
     }
     j["switch_buffer"] = bufs;
     // Each host's NIC type (Nic[glob].Type); a message is cut at its sender's MSS.

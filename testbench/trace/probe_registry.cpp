@@ -5,6 +5,7 @@
 #include "testbench/elab/fabric.h"
 #include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/nic_factory.h"
+#include "testbench/trace/cbfc_probe.h"
 #include "testbench/trace/chakra_probe.h"
 #include "testbench/trace/link_probe.h"
 #include "testbench/trace/pcie_probe.h"
@@ -33,6 +34,14 @@ void attach_nic_pfc(probe_site& s, size_t h, const std::string& c)
     nic.port.pfc().set_probe(
         &s.keep(std::make_unique<pfc_probe>(s.signals, c, "", nic.port.pfc())));
     s.on_finish([&nic] { nic.port.pfc().set_probe(nullptr); });
+}
+
+void attach_nic_cbfc(probe_site& s, size_t h, const std::string& c)
+{
+    cbfc_unit* u = s.fab.nic_at(h).port.cbfc();
+    if (!u) return;
+    u->set_probe(&s.keep(std::make_unique<cbfc_probe>(s.signals, c, "", *u)));
+    s.on_finish([u] { u->set_probe(nullptr); });
 }
 
 void attach_pcie(probe_site& s, size_t h, const std::string& c)
@@ -99,6 +108,10 @@ void attach_switch_ports(probe_site& s, size_t i, const std::string& c)
             q.set_probe(nullptr);
             pfc.set_probe(nullptr);
         });
+        if (cbfc_unit* u = sw.port(port).cbfc()) {
+            u->set_probe(&s.keep(std::make_unique<cbfc_probe>(s.signals, c, pn, *u)));
+            s.on_finish([u] { u->set_probe(nullptr); });
+        }
     }
 }
 
@@ -115,6 +128,7 @@ std::vector<probe_kind>& rows()
     static std::vector<probe_kind> r = {
         {"nic", probe_scope::host, attach_nic},
         {"nic_pfc", probe_scope::host, attach_nic_pfc},
+        {"nic_cbfc", probe_scope::host, attach_nic_cbfc},
         {"pcie", probe_scope::host, attach_pcie},
         {"rtl_pins", probe_scope::host, attach_rtl_pins},
         {"chakra", probe_scope::run, attach_chakra},

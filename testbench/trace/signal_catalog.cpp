@@ -5,6 +5,7 @@
 #include "testbench/trace/chakra_probe.h"
 #include "testbench/trace/link_probe.h"
 #include "testbench/trace/pcie_probe.h"
+#include "testbench/trace/cbfc_probe.h"
 #include "testbench/trace/pfc_probe.h"
 #include "testbench/trace/switch_port_probe.h"
 
@@ -43,9 +44,9 @@ const std::vector<const signal_table*>& signal_catalog()
 {
     // One line per kind of component, in the page's order.
     static const std::vector<const signal_table*> tables = {
-        &uet_group_signals(), &uet_nic_signals(),  &roce_qp_signals(),     &roce_nic_signals(),
-        &pcie_signals(),      &chakra_signals(),   &switch_port_signals(), &pfc_signals(),
-        &link_signals(),      &llr_link_signals(),
+        &uet_group_signals(), &uet_nic_signals(), &roce_qp_signals(),     &roce_nic_signals(),
+        &pcie_signals(),      &chakra_signals(),  &switch_port_signals(), &pfc_signals(),
+        &cbfc_signals(),      &link_signals(),    &llr_link_signals(),
     };
     return tables;
 }

@@ -48,7 +48,7 @@ TEST(signals_docs, every_signal_has_a_width_unit_and_meaning_once_per_table)
             ++total;
         }
     }
-    EXPECT_EQ(total, 11u + 11u + 7u + 10u + 4u + 3u + 7u + 2u + 3u + 4u);
+    EXPECT_EQ(total, 11u + 11u + 7u + 10u + 4u + 3u + 7u + 2u + 2u + 3u + 4u);
     EXPECT_THROW(signal_catalog().front()->at("no_such_signal"), std::logic_error);
 }
 

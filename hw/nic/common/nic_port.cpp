@@ -38,12 +38,13 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     in.on_receive([this](packet& p) {
         ++m_stats.rx_packets;
         m_stats.rx_bytes += p.wire_bytes;
-        if (__builtin_expect(p.kind == packet_kind::pfc, 0)) return receive_pfc(p);
+        if (__builtin_expect(is_link_control(p.kind), 0)) return receive_control(p);
         const uint64_t now = sim_now_ps();
         if (!m_rx[0].has_room(now)) {
             // The MAC's receive FIFO is full: the frame is lost here; the transport recovers
             // it as any other loss.
             ++m_stats.rx_drops;
+            if (__builtin_expect(p.cbfc_vc != 0, 0)) return_credit(p.cbfc_vc, p.wire_bytes, true);
             m_pool.release(&p);
             return sc_core::SC_ZERO_TIME;
         }
@@ -58,6 +59,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         if (!a.admitted) {
             // Its pool cannot hold it (nd-stats rx_drops): lost as on the wire.
             ++m_stats.rx_drops;
+            if (__builtin_expect(p.cbfc_vc != 0, 0)) return_credit(p.cbfc_vc, p.wire_bytes, true);
             m_pool.release(&p);
             return sc_core::SC_ZERO_TIME;
         }
@@ -145,12 +147,61 @@ packet* nic_port::take(ring<packet*>& q, int cls, bool data)
     return p;
 }
 
-sc_core::sc_time nic_port::receive_pfc(packet& p)
+packet* nic_port::take_class(int cls)
+{
+    // The control class's queue: its control frames ahead of its data.
+    if (cls == m_cfg.control_traffic_class && !m_control_q.empty())
+        return take(m_control_q, cls, false);
+    return take(m_data_q[size_t(cls)], cls, true);
+}
+
+sc_core::sc_time nic_port::receive_control(packet& p)
 {
     // Consumed by the MAC, ahead of the receive FIFO and never charged to a pool.
-    m_pfc.receive(p);
+    if (p.kind == packet_kind::pfc)
+        m_pfc.receive(p);
+    else
+        m_cbfc->receive(p);
     m_pool.release(&p);
     return sc_core::SC_ZERO_TIME;
+}
+
+void nic_port::enable_cbfc(const cbfc_settings& s)
+{
+    m_cbfc = std::make_unique<cbfc_unit>(
+        s, m_pool, m_arbiter,
+        [this](packet* f) {
+            m_pfc.push_frame(f);
+            tx.kick();
+        },
+        [this] { tx.kick(); });
+    // A class on a VC never pauses its sender: credit holds it back instead.
+    for (int c = 0; c < k_tc_count; ++c)
+        if ((m_cbfc->classes() >> c) & 1u) m_rx_buf.disable_pfc(c);
+}
+
+void nic_port::return_credit(uint8_t vc_stamp, uint32_t wire_bytes, bool now)
+{
+    const int vc = vc_stamp - 1;
+    const uint32_t credits = m_cbfc->settings().credits_for(wire_bytes);
+    if (now || m_rx_hold_ps <= sim_now_ps())
+        m_cbfc->freed(vc, credits);
+    else
+        m_cbfc->freed_at(vc, credits, m_rx_hold_ps);
+}
+
+// A VC without credit for its next frame stalls its classes; the scheduler picks again.
+packet* nic_port::next_with_credit(uint8_t waiting, int cls)
+{
+    const int ctc = m_cfg.control_traffic_class;
+    for (;;) {
+        packet* head = cls == ctc && !m_control_q.empty() ? m_control_q.front()
+                                                          : m_data_q[size_t(cls)].front();
+        if (m_cbfc->admit(cls, *head)) return take_class(cls);
+        const uint8_t sendable = waiting & uint8_t(~m_arbiter.blocked());
+        if (!sendable) return nullptr;
+        cls = choose(sendable);
+    }
 }
 
 packet* nic_port::next_pfc()
@@ -175,23 +226,16 @@ packet* nic_port::next_frame()
     uint8_t waiting = m_data_waiting;
     if (!m_control_q.empty()) waiting |= uint8_t(1u << ctc);
     if (!waiting) return nullptr;
-    const uint8_t sendable = waiting & uint8_t(~m_arbiter.paused());
+    const uint8_t sendable = waiting & uint8_t(~m_arbiter.blocked());
     if (!sendable) return nullptr;
-    int cls;
-    if ((sendable & (sendable - 1)) == 0)
-        cls = __builtin_ctz(sendable);
-    else if (sendable & ~m_pooled)
-        cls = 31 - __builtin_clz(sendable);  // a class without a pool takes no turns: first
-    else
-        cls = m_tx_sched.pick(sendable);
-    // The control class's queue: its control frames ahead of its data.
-    if (cls == ctc && !m_control_q.empty()) return take(m_control_q, cls, false);
-    return take(m_data_q[size_t(cls)], cls, true);
+    const int cls = choose(sendable);
+    if (__builtin_expect(m_cbfc != nullptr, 0)) return next_with_credit(waiting, cls);
+    return take_class(cls);
 }
 
 void nic_port::frame_done()
 {
-    if (m_wire.kind == packet_kind::pfc) return;  // the transport never sees PFC frames
+    if (is_link_control(m_wire.kind)) return;  // the transport never sees PFC or CBFC frames
     const int cls = m_wire.traffic_class;
     m_egress.release(cls, m_wire.wire_bytes);
     if (!m_wire.data) m_control_reserved -= m_wire.wire_bytes;
@@ -214,7 +258,13 @@ void nic_port::received(packet* p)
     const uint64_t now = sim_now_ps();
     if (p->kind != packet_kind::connection) {
         m_rx_hold_ps = 0;
+        // The credit goes back when the buffer lets the frame go (read before the client
+        // releases the frame).
+        const uint8_t credit_vc = p->cbfc_vc;
+        const uint32_t credit_bytes = p->wire_bytes;
+        if (__builtin_expect(credit_vc != 0, 0)) p->cbfc_vc = 0;
         m_client.on_receive(p);
+        if (__builtin_expect(credit_vc != 0, 0)) return_credit(credit_vc, credit_bytes, false);
         if (m_rx_hold_ps > now) {
             m_rx_buf.release_at(cls, charge, m_rx_hold_ps);
             arm_rx_release();
@@ -224,6 +274,7 @@ void nic_port::received(packet* p)
         return;
     }
     rx_released(m_rx_buf.release(cls, charge) ? uint8_t(1u << cls) : uint8_t(0));
+    if (__builtin_expect(p->cbfc_vc != 0, 0)) return_credit(p->cbfc_vc, p->wire_bytes, true);
     ++m_cm_received;
     const cm_fields m = p->cm;
     const uint32_t src = p->src_node;

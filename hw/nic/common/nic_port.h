@@ -19,6 +19,7 @@
 
 #include <systemc>
 
+#include "hw/cbfc/cbfc_unit.h"
 #include "hw/kernel/timed_fifo.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/port_scheduler.h"
@@ -203,6 +204,12 @@ public:
     void set_link(const pfc_link& l) { m_pfc.set_link(l); }
     pfc_unit& pfc() { return m_pfc; }
     const pfc_unit& pfc() const { return m_pfc; }
+    // CBFC on the port's link (before the run): the classes on a VC send only with credit and
+    // never pause the switch with PFC; their received bytes return credit when the receive
+    // buffer lets them go. nullptr: the link has no CBFC.
+    void enable_cbfc(const cbfc_settings& s);
+    cbfc_unit* cbfc() { return m_cbfc.get(); }
+    const cbfc_unit* cbfc() const { return m_cbfc.get(); }
     const pipeline_stage& stage(rx_stage s) const { return m_rx[int(s)]; }
 
     // The receive buffer. A frame is charged to its class's pool on arrival (a trimmed data
@@ -263,7 +270,17 @@ private:
     void on_rx_release_due();
     void arm_rx_release();
     [[gnu::noinline, gnu::cold]] packet* next_pfc();
-    [[gnu::noinline, gnu::cold]] sc_core::sc_time receive_pfc(packet& p);
+    [[gnu::noinline, gnu::cold]] sc_core::sc_time receive_control(packet& p);
+    [[gnu::noinline]] packet* next_with_credit(uint8_t waiting, int cls);
+    int choose(uint8_t sendable)
+    {
+        if ((sendable & (sendable - 1)) == 0) return __builtin_ctz(sendable);
+        if (sendable & ~m_pooled) return 31 - __builtin_clz(sendable);  // no pool: no turns
+        return m_tx_sched.pick(sendable);
+    }
+    [[gnu::always_inline]] inline packet* take_class(int cls);
+    // Credit of a frame that came in on a VC, returned once the receive buffer lets it go.
+    [[gnu::noinline]] void return_credit(uint8_t vc_stamp, uint32_t wire_bytes, bool now);
     [[gnu::always_inline]] inline packet* take(ring<packet*>& q, int cls, bool data);
     void frame_done();
     void received(packet* p);
@@ -279,6 +296,7 @@ private:
     uint8_t m_rx_xon_pending = 0;  // XONs asked for inside a PFC refresh, sent a delta later
     wakeup m_rx_release_wake{[this] { on_rx_release_due(); }};
     pfc_unit m_pfc;
+    std::unique_ptr<cbfc_unit> m_cbfc;
     delay_line m_fetch;  // payload fetch + header build, in issue order
     pipeline_stage m_rx[k_rx_stages];
     bool m_rx_delays_only = true;  // every receive stage is a pure delay (the defaults)

@@ -96,6 +96,8 @@ public:
     bool pause_outstanding(int c) const { return c < m_classes && m_paused[c]; }
     bool any_pause_outstanding() const;
     bool pfc_enabled(int c) const { return c < m_classes && m_pfc_enable[c]; }
+    // CBFC on the link: class c never sends PFC (its sender holds back on credit).
+    void disable_pfc(int c) { m_pfc_enable[size_t(c)] = false; }
     bool any_pfc() const;
     uint64_t drops(int c) const { return c < m_classes ? m_drops[c] : 0; }
 
