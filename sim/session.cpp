@@ -5,6 +5,7 @@
 #include <uetsim/uetsim.h>
 
 #include <fnmatch.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -152,6 +153,11 @@ void session::elaborate()
     }
     m->hosts = std::make_unique<embedded_hosts>(m->sim->fab(), m->sim->application(),
                                                 nic_data_mss(m->sc->nic), call_outside_model);
+#ifdef __GLIBC__
+    // The scenario file's parse tree is gone: give its pages back, so that the run's resident
+    // memory is what the model holds (a long Flows list's YAML takes ~4 KiB per entry).
+    malloc_trim(0);
+#endif
 }
 
 uint32_t session::hosts() const

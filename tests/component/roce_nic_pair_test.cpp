@@ -352,3 +352,29 @@ TEST(roce_nic_pair, with_ecn_disabled_data_is_not_ect_and_cnps_are_ignored)
     // which goes ahead of its ACK.
     EXPECT_NEAR(double(n.dma_a.completed[1][0]), 21'551'000.0 + 2'440.0, 1.0);
 }
+
+// A Flows queue pair's receiving end is kept for two transport timeouts (2 x 64 ms) after its
+// message is in, then released by the next message that closes: memory follows the messages in
+// flight, not every message of the run.
+TEST(roce_nic_pair, a_flows_receiving_end_is_released_two_transport_timeouts_after_its_message)
+{
+    roce_pair n;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    for (uint64_t m = 1; m <= 10; ++m)
+        n.a.post_message(m, 1, k_roce_ip_b, 4096, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_MS));
+    ASSERT_EQ(n.dma_a.completed[1].size() + n.dma_a.completed[10].size(), 2u);
+    EXPECT_EQ(n.b.open_responders(), 10u);  // all in within 2 us, kept until 128 ms
+
+    // At 100 ms: released at 228 ms; the first ten are not due yet.
+    n.a.post_message(11, 1, k_roce_ip_b, 4096, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(30, sc_core::SC_MS));
+    EXPECT_EQ(n.b.open_responders(), 11u);
+
+    // At 130 ms the first ten are past 128 ms: this close releases them, not the 100 ms one.
+    n.a.post_message(12, 1, k_roce_ip_b, 4096, 0, k_no_queue_pair);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+    EXPECT_EQ(n.b.open_responders(), 2u);
+    for (uint64_t m = 1; m <= 12; ++m) EXPECT_TRUE(n.dma_b.written_once(0, m, 4096)) << m;
+    EXPECT_EQ(n.a.open_queue_pairs(), 0u);
+}

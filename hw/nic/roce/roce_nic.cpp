@@ -469,7 +469,32 @@ void roce_nic::on_data(packet* p)
     if (v.nak) send_ack(r, true);
     if (v.ack) send_ack(r, false);
     if (v.timer_armed) arm({r.rsp.ack_deadline_ps(), key, 0, timer_kind::ack_delay});
+    // A Flows queue pair carries one message: its last packet in order closes it.
+    if (__builtin_expect(v.what == roce_responder::arrival::in_order && p->bth.solicited &&
+                             (r.qpn & k_roce_flows_qp_base),
+                         0))
+        close_responder(key);
     m_pool.release(p);
+}
+
+void roce_nic::close_responder(uint64_t key)
+{
+    // Kept for two transport timeouts, answering late duplicates as before: a frame of the
+    // queue pair older than that is taken to be gone from the fabric (TCP's TIME_WAIT of two
+    // maximum segment lifetimes). Released lazily here, by the closes that follow.
+    const uint64_t now = now_ps();
+    while (!m_closed.empty() && m_closed.front().release_ps <= now) {
+        const uint64_t k = m_closed.front().key;
+        m_closed.pop_front();
+        auto it = m_responders.find(k);
+        if (it == m_responders.end()) continue;
+        const roce_responder& rsp = it->second->rsp;
+        if (rsp.held() == 0 && !rsp.nak_outstanding() && !rsp.ack_timer_running())
+            m_responders.erase(it);
+        else
+            m_closed.push_back({k, now + 2 * m_rto_ps});  // still acknowledging: later
+    }
+    m_closed.push_back({key, now + 2 * m_rto_ps});
 }
 
 void roce_nic::on_acknowledge(packet* p)

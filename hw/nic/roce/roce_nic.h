@@ -183,6 +183,9 @@ private:
     void on_acknowledge(packet* p);
     void on_cnp(packet* p);
     void send_ack(const responder& r, bool nak);
+    // A Flows queue pair's message is in: its receiving end is released two transport timeouts
+    // later, with those whose time has come now.
+    void close_responder(uint64_t key);
     packet* make_control(packet_kind kind, uint32_t dst_host, uint32_t dst_ip, uint32_t qpn,
                          uint16_t udp_src_port, uint8_t cls);
 
@@ -205,6 +208,14 @@ private:
 
     std::unordered_map<uint32_t, std::unique_ptr<queue_pair>> m_qps;
     std::unordered_map<uint64_t, std::unique_ptr<responder>> m_responders;
+    // Flows queue pairs' receiving ends whose message is in, oldest first, each released at
+    // `release_ps` (TIME_WAIT, docs/roce-nic.md "Releasing receiving ends").
+    struct closed_responder
+    {
+        uint64_t key = 0;
+        uint64_t release_ps = 0;
+    };
+    std::deque<closed_responder> m_closed;
     uint32_t m_flows_qps = 0;  // Flows queue pairs opened so far
 
     ring<uint32_t> m_ready;  // queue pairs with a segment to generate, in turn
