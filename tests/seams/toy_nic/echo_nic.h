@@ -28,7 +28,8 @@ public:
              const echo_nic_config& cfg);
 
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
-                      uint8_t traffic_class, uint32_t queue_pair) override;
+                      uint8_t traffic_class, uint32_t queue_pair,
+                      delivery_mode mode = delivery_mode::rud) override;
     void work_request_posted() override {}
     const char* kind_name() const override { return "echo"; }
     uint64_t data_packets_sent() const override { return m_data_packets; }
