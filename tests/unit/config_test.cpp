@@ -223,11 +223,13 @@ TEST(config, unknown_key_names_the_closest)
     EXPECT_EQ(error_of("Switch:\n  rdmadatamss: 1KB\n"),
               "scenario.yaml:2:3: unknown key 'Switch.rdmadatamss'; did you mean "
               "'UetNic.RdmaDataMSS'?");
+    EXPECT_EQ(error_of("Topology:\n  Qqqqqqqqqqqq: 1\n"),
+              "scenario.yaml:2:3: unknown key 'Topology.Qqqqqqqqqqqq'; the Topology keys are "
+              "Topology.Kind, Topology.Hosts, Topology.HostsPerLeaf, Topology.Spines, "
+              "Topology.UplinksPerSpine, Topology.K, Topology.LinkRate");
+    // A section of more than 12 keys (Link, with LLR and CBFC) points to the full list.
     EXPECT_EQ(error_of("Link:\n  Bogus: 1\n"),
-              "scenario.yaml:2:3: unknown key 'Link.Bogus'; the Link keys are Link.NicDelay, "
-              "Link.SwitchDelay, Link.Rate, Link.Delay, Link.BitErrorRate, Link.Llr, "
-              "Link.LlrReplayBufferBytes, Link.LlrReplayTimeout, Link.LlrControlBytes, "
-              "Link.LlrAckSpacingBytes");
+              "scenario.yaml:2:3: unknown key 'Link.Bogus'; 'uetsim keys' lists every key");
     // Sections without keys in this version: any key is unknown.
     EXPECT_EQ(error_of("Check:\n  Foo: 1\n"),
               "scenario.yaml:2:3: unknown key 'Check.Foo'; the Check section has no keys in "
