@@ -33,13 +33,13 @@ key_table<flow_spec> flow_keys()
              "receiver's memory (every byte placed, then the entry's PCIe write). Any target "
              "entry makes every NIC write receive completions. A NIC-less (raw) message completes "
              "at its receiver either way.");
-    t.time("RecvPostedAt", UETSIM_FIELD(recv_posted_s), {0, 100},
-           "UET NICs only: makes the message a deferrable send (UET 1.0 DEFERRABLE_SEND) whose "
-           "receive buffer the receiver's host posts at this time. A message whose first packet "
-           "arrives before then is deferred (its transfer discarded and acknowledged as "
-           "deferred) and restarted from its first byte after the receiver's RTR; one arriving "
-           "later goes eagerly. Not given: the buffer is posted in advance, an ordinary send.")
-        .default_shown("none (posted in advance)");
+    t.time_or_none(
+        "RecvPostedAt", UETSIM_FIELD(recv_posted_s), {0, 100},
+        "UET NICs only: makes the message a deferrable send (UET 1.0 DEFERRABLE_SEND) whose "
+        "receive buffer the receiver's host posts at this time. A message whose first packet "
+        "arrives before then is deferred (its transfer discarded and acknowledged as "
+        "deferred) and restarted from its first byte after the receiver's RTR; one arriving "
+        "later goes eagerly. none: the buffer is posted in advance, an ordinary send.");
     t.choice("Mode", UETSIM_FIELD(mode), {{"RUD", delivery_mode::rud}, {"ROD", delivery_mode::rod}},
              "Nic.Type uet only: the PDS delivery mode of the message. RUD: reliable unordered, "
              "sprayed over the paths, SACK. ROD: reliable ordered on one path (one entropy value "

@@ -341,6 +341,36 @@ public:
         return quantity(std::move(path), dimension::time, field, r, std::move(doc));
     }
 
+    // A time, or the word `none` for "not given", held as a negative time so the resolved
+    // scenario prints `none` and reads back the same (Flows[].RecvPostedAt).
+    template <class F>
+    key_table& time_or_none(std::string path, F field, real_range r, std::string doc)
+    {
+        quantity(std::move(path), dimension::time, field, r, std::move(doc));
+        auto& k = m_keys.back();
+        k.info.allowed += ", or none";
+        k.assign = [field, r](Owner& o, const YAML::Node& n, const value_context& c) {
+            if (n.IsScalar() && n.Scalar() == "none") {
+                field(o) = -1;
+                return;
+            }
+            try {
+                field(o) = detail::read_quantity(n, c, dimension::time, r);
+            } catch (const config_error& e) {
+                throw config_error(std::string(e.what()) + "; or the word none");
+            }
+        };
+        k.to_yaml = [field](const Owner& o) {
+            return field(o) < 0 ? YAML::Node("none")
+                                : YAML::Node(format_quantity(field(o), dimension::time));
+        };
+        k.to_json = [field](const Owner& o) {
+            return field(o) < 0 ? nlohmann::ordered_json("none") : nlohmann::ordered_json(field(o));
+        };
+        k.info.default_value = detail::emit(k.to_yaml(Owner{}));
+        return *this;
+    }
+
     // A time, or the word `auto` for a value a rule derives: `flag` is set and the time is left
     // for the rule, which clears the flag, so the resolved scenario shows the time used.
     template <class F, class G>

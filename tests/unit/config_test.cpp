@@ -640,6 +640,41 @@ TEST(config, printed_scenario_loads_back_identically)
     EXPECT_EQ(again.link.nic_delay_s, sc.link.nic_delay_s);
 }
 
+// The resolved scenario of every example and bench scenario (Flows, Chakra, RDMA, PCIe, ...)
+// prints as a document that resolves to the same text: `uetsim inspect` output is a scenario.
+TEST(config, every_example_prints_back_identically)
+{
+    namespace fs = std::filesystem;
+    size_t checked = 0;
+    for (const char* dir : {"/examples", "/bench/scenarios"})
+        for (const auto& e : fs::directory_iterator(source_dir() + dir)) {
+            if (e.path().extension() != ".yaml") continue;
+            SCOPED_TRACE(e.path().string());
+            scenario_builder b;
+            b.load_file(e.path().string());
+            const std::string yaml = scenario_yaml(b.finish());
+            EXPECT_EQ(scenario_yaml(resolve_text(yaml)), yaml);
+            ++checked;
+        }
+    EXPECT_GE(checked, 18u);
+}
+
+// An optional time prints as `none` when not given, which reads back as not given.
+TEST(config, recv_posted_at_not_given_prints_as_none)
+{
+    const scenario sc = resolve_text(
+        "Nic: {Type: uet}\nFlows: [{Src: 0, Dst: 1, Bytes: 4KiB}, "
+        "{Src: 1, Dst: 0, Bytes: 4KiB, RecvPostedAt: 2us}]");
+    const std::string yaml = scenario_yaml(sc);
+    EXPECT_NE(yaml.find("RecvPostedAt: none"), std::string::npos) << yaml;
+    EXPECT_NE(yaml.find("RecvPostedAt: 2us"), std::string::npos) << yaml;
+    const scenario again = resolve_text(yaml);
+    EXPECT_LT(again.flows.messages[0].recv_posted_s, 0);
+    EXPECT_EQ(again.flows.messages[1].recv_posted_s, 2e-6);
+    EXPECT_EQ(error_of("Nic: {Type: uet}\nFlows: [{Src: 0, Dst: 1, Bytes: 1, RecvPostedAt: -1s}]"),
+              "scenario.yaml:2:50: Flows[0].RecvPostedAt: '-1s' is negative; or the word none");
+}
+
 TEST(config, printed_defaults_load_back)
 {
     // Every default must itself be an allowed value.
