@@ -721,12 +721,13 @@ TEST(config, examples_validate)
 {
     std::string root = source_dir();
     int n = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(root + "/examples")) {
-        if (entry.path().extension() != ".yaml") continue;
-        EXPECT_NO_THROW(resolve_scenario(entry.path().string(), {})) << entry.path();
-        ++n;
-    }
-    EXPECT_GE(n, 3);
+    for (const char* dir : {"/examples", "/examples/failure-modes"})
+        for (const auto& entry : std::filesystem::directory_iterator(root + dir)) {
+            if (entry.path().extension() != ".yaml") continue;
+            EXPECT_NO_THROW(resolve_scenario(entry.path().string(), {})) << entry.path();
+            ++n;
+        }
+    EXPECT_GE(n, 11);
 }
 
 TEST(config, missing_file)
