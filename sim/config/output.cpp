@@ -95,7 +95,8 @@ std::string scenario_yaml(const scenario& sc)
             continue;
         }
         YAML::Node m(YAML::NodeType::Map);
-        for (const auto* k : keys) m[key_name(k->info.path)] = k->to_yaml(sc);
+        for (const auto* k : keys)
+            if (!k->info.deprecated) m[key_name(k->info.path)] = k->to_yaml(sc);
         root[sec.name] = m;
     }
     for_each_override(
@@ -118,7 +119,8 @@ nlohmann::ordered_json scenario_json(const scenario& sc)
             continue;
         }
         nlohmann::ordered_json m = nlohmann::ordered_json::object();
-        for (const auto* k : keys) m[key_name(k->info.path)] = k->to_json(sc);
+        for (const auto* k : keys)
+            if (!k->info.deprecated) m[key_name(k->info.path)] = k->to_json(sc);
         root[sec.name] = m;
     }
     for_each_override(

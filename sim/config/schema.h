@@ -101,6 +101,8 @@ struct key_doc
     // false: one value for the whole fabric, which Section[glob].Key may not override (a key that
     // the application or a record reads too).
     bool per_instance = true;
+    // Read for one release, never printed: the resolved scenario shows its replacement.
+    bool deprecated = false;
     std::vector<key_doc> elements;  // the row keys of a table
 };
 
@@ -698,6 +700,7 @@ public:
     {
         auto& k = m_keys.back();
         k.info.doc = "Deprecated: " + note + " " + k.info.doc;
+        k.info.deprecated = true;
         k.assign = [assign = k.assign, note](Owner& o, const YAML::Node& n,
                                              const value_context& c) {
             detail::warn_deprecated(c.name, note);

@@ -264,6 +264,8 @@ TEST(rtl_modes, bad_values_exit_2_and_the_old_key_is_an_alias)
               std::string::npos)
         << r.err;
     EXPECT_EQ(json::parse(r.out).at("scenario").at("Rtl").at("FlowHash"), "both");
+    EXPECT_FALSE(json::parse(r.out).at("scenario").at("Switch").contains("RtlFlowHashLockstep"))
+        << "the resolved scenario shows the replacement, not the deprecated key";
     const command_result w =
         run_uetsim({"inspect", file, "--json", "--set", "Switch.RtlFlowHashLockstep=true", "--set",
                     "Rtl.FlowHash=rtl"});

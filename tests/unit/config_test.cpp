@@ -653,7 +653,10 @@ TEST(config, every_example_prints_back_identically)
             scenario_builder b;
             b.load_file(e.path().string());
             const std::string yaml = scenario_yaml(b.finish());
+            testing::internal::CaptureStderr();
             EXPECT_EQ(scenario_yaml(resolve_text(yaml)), yaml);
+            EXPECT_EQ(testing::internal::GetCapturedStderr(), "")
+                << "reading a printed scenario warns of nothing (no deprecated key printed)";
             ++checked;
         }
     EXPECT_GE(checked, 18u);
