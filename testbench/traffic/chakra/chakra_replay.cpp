@@ -7,6 +7,7 @@
 
 #include "hw/kernel/activity.h"
 #include "hw/kernel/sim_clock.h"
+#include "testbench/traffic/chakra/chakra_replay_state.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim::chakra {
@@ -15,73 +16,7 @@ namespace {
 
 constexpr uint64_t k_ps_per_us = 1'000'000;
 
-double seconds_of(uint64_t ps)
-{
-    return double(ps) * 1e-12;
-}
-
 }  // namespace
-
-struct chakra_replay::transfer
-{
-    uint32_t generation = 0;
-    bool live = false;
-    uint32_t src = 0, dst = 0;  // ranks
-    uint64_t bytes = 0;
-    uint64_t received_bytes = 0;
-    uint32_t packets = 0, packets_got = 0;
-    std::vector<bool> got;  // per packet: the exactly-once check
-    uint64_t start_ps = 0;
-    uint32_t node = k_none;      // a trace send: its node on `src`
-    uint32_t instance = k_none;  // a collective's transfer
-    uint8_t phase = 0;           // 0: the synchronization barrier, 1: the collective
-    uint32_t lane = 0, step = 0, recv_step = 0;
-    int64_t tag = 0;
-    bool sent = false, received = false, acked = false;
-    bool receiver_waits_ack = false;  // counted in the receiver's rx_unacked
-    bool scale_up = false;
-
-    bool synchronization() const { return instance != k_none && phase == 0; }
-};
-
-struct chakra_replay::collective_run
-{
-    uint32_t rank = 0, node = 0, instance = 0;
-    uint8_t phase = 0;
-    const collective_plan* plan = nullptr;
-    uint32_t position = 0;
-    struct lane_state
-    {
-        uint32_t steps = 0;
-        uint32_t next_issue = 0;   // the first step whose sends are not issued
-        uint32_t recv_prefix = 0;  // steps 0..recv_prefix-1 have every receive
-        uint32_t sent_prefix = 0;  // steps 0..sent_prefix-1 have every send sent
-        std::vector<uint32_t> recv_left, unsent;
-    };
-    std::vector<lane_state> lanes;
-    uint64_t unsent = 0, recv_left = 0;
-    uint32_t current_step = 0;  // waveforms
-};
-
-struct chakra_replay::rank_state
-{
-    std::vector<uint32_t> deps_left;
-    std::vector<int64_t> start_ps, end_ps;
-    std::vector<uint8_t> running;
-    uint32_t nodes_left = 0;
-    uint64_t sends_unacked = 0, rx_unacked = 0;
-    rank_progress progress;
-    std::unique_ptr<npu_compute> npu;
-    std::unique_ptr<wakeup> npu_due;
-    std::vector<std::unique_ptr<collective_run>> runs;
-    // Collective transfers that arrived before this rank's part reached their phase, by
-    // (instance, phase): (lane, receiver step) each.
-    std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> held;
-    // Trace transfers by (sender, tag): the bytes of those that arrived before their receive
-    // started, and the receives that started before their transfer arrived.
-    std::map<std::pair<uint32_t, int64_t>, std::deque<uint64_t>> arrived;
-    std::map<std::pair<uint32_t, int64_t>, std::deque<uint32_t>> waiting;
-};
 
 chakra_replay::chakra_replay(const prepared_workload& w, const chakra_config& cfg,
                              rank_placement placement, const mapping* map, uint32_t data_mss,
@@ -541,140 +476,6 @@ void chakra_replay::maybe_retire(uint32_t t)
     x.got = {};
     m_free_transfers.push_back(t);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Collectives
-
-chakra_replay::collective_run* chakra_replay::active_run(uint32_t rank, uint32_t instance)
-{
-    for (auto& run : m_ranks[rank].runs)
-        if (run->instance == instance) return run.get();
-    return nullptr;
-}
-
-void chakra_replay::start_collective(uint32_t r, uint32_t node)
-{
-    const prepared_node& n = m_w.ranks[r].nodes[node];
-    const collective_instance& c = m_w.collectives[n.collective];
-    auto run = std::make_unique<collective_run>();
-    run->rank = r;
-    run->node = node;
-    run->instance = c.id;
-    run->position = uint32_t(m_w.groups[c.group].position[r]);
-    collective_run& ref = *run;
-    m_ranks[r].runs.push_back(std::move(run));
-    start_phase(ref, c.synchronized ? 0 : 1);
-}
-
-void chakra_replay::start_phase(collective_run& run, uint8_t phase)
-{
-    const collective_instance& c = m_w.collectives[run.instance];
-    run.phase = phase;
-    run.plan = phase == 0 ? m_w.plans[c.barrier_plan].get() : m_w.plans[c.plan].get();
-    run.lanes.assign(run.plan->lanes(), {});
-    run.unsent = run.recv_left = 0;
-    run.current_step = 0;
-    for (uint32_t lane = 0; lane < run.lanes.size(); ++lane) {
-        auto& l = run.lanes[lane];
-        l.steps = run.plan->steps(run.position, lane);
-        l.recv_left.assign(l.steps, 0);
-        l.unsent.assign(l.steps, 0);
-        for (uint32_t k = 0; k < l.steps; ++k) {
-            run.plan->step(run.position, lane, k, m_sends, m_recvs);
-            l.recv_left[k] = uint32_t(m_recvs.size());
-            run.recv_left += m_recvs.size();
-        }
-    }
-    if (phase == 1) {
-        collective_times& ct = m_coll_times[run.instance];
-        const double now = seconds_of(sim_now_ps());
-        if (ct.first_start_s < 0 || now < ct.first_start_s) ct.first_start_s = now;
-        ct.last_start_s = std::max(ct.last_start_s, now);
-    }
-    // What arrived before this rank reached the phase.
-    auto& held = m_ranks[run.rank].held;
-    if (auto it = held.find((uint64_t(run.instance) << 1) | phase); it != held.end()) {
-        for (const auto& [lane, step] : it->second) count_arrival(run, lane, step);
-        held.erase(it);
-    }
-    // Steps with no receive (or all of them in already) do not hold back the next sends.
-    for (auto& l : run.lanes)
-        while (l.recv_prefix < l.steps && l.recv_left[l.recv_prefix] == 0) ++l.recv_prefix;
-    if (m_on_rank_state) m_on_rank_state(run.rank);
-    for (uint32_t lane = 0; lane < run.lanes.size(); ++lane) pump(run, lane);
-    check_run_done(run);
-}
-
-void chakra_replay::pump(collective_run& run, uint32_t lane)
-{
-    auto& l = run.lanes[lane];
-    const bool after_recv = run.plan->send_after_recv(lane);
-    const bool after_send = run.plan->send_after_send(lane);
-    const prepared_group& g = m_w.groups[m_w.collectives[run.instance].group];
-    while (l.next_issue < l.steps) {
-        const uint32_t k = l.next_issue;
-        if (after_recv && l.recv_prefix < k) break;
-        if (after_send && l.sent_prefix < k) break;
-        // Posting a transfer never calls back into the replay: m_sends stays as filled here.
-        run.plan->step(run.position, lane, k, m_sends, m_recvs);
-        l.unsent[k] = uint32_t(m_sends.size());
-        run.unsent += m_sends.size();
-        ++l.next_issue;
-        if (k > run.current_step) {
-            run.current_step = k;
-            if (m_on_rank_state) m_on_rank_state(run.rank);
-        }
-        for (const transfer_op& op : m_sends) {
-            const uint32_t dst = g.ranks[op.peer];
-            const uint32_t t = new_transfer(run.rank, dst, op.bytes);
-            transfer& x = m_transfers[t];
-            x.instance = run.instance;
-            x.phase = run.phase;
-            x.lane = lane;
-            x.step = k;
-            x.recv_step = run.plan->recv_step(run.position, lane, k, op.peer);
-            x.tag = int64_t((uint64_t(run.instance) << 24) | (uint64_t(run.phase) << 23) |
-                            (uint64_t(lane) << 22) | k);
-            post(t);
-        }
-        while (l.sent_prefix < l.next_issue && l.unsent[l.sent_prefix] == 0) ++l.sent_prefix;
-    }
-}
-
-void chakra_replay::count_arrival(collective_run& run, uint32_t lane, uint32_t step)
-{
-    auto& l = run.lanes[lane];
-    --l.recv_left[step];
-    --run.recv_left;
-    while (l.recv_prefix < l.steps && l.recv_left[l.recv_prefix] == 0) ++l.recv_prefix;
-}
-
-void chakra_replay::collective_arrival(collective_run& run, uint32_t lane, uint32_t step)
-{
-    count_arrival(run, lane, step);
-    pump(run, lane);
-    check_run_done(run);
-}
-
-void chakra_replay::check_run_done(collective_run& run)
-{
-    if (run.unsent || run.recv_left) return;
-    for (const auto& l : run.lanes)
-        if (l.next_issue < l.steps) return;
-    if (run.phase == 0) {
-        start_phase(run, 1);
-        return;
-    }
-    const uint32_t r = run.rank, node = run.node, instance = run.instance;
-    auto& runs = m_ranks[r].runs;
-    runs.erase(
-        std::find_if(runs.begin(), runs.end(), [&](const auto& p) { return p.get() == &run; }));
-    ++m_coll_times[instance].participants_done;
-    if (m_on_rank_state) m_on_rank_state(r);
-    finish_node(r, node);
-}
-
-// ---------------------------------------------------------------------------------------------
 
 std::string chakra_replay::scoreboard_report() const
 {
