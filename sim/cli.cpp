@@ -247,6 +247,13 @@ std::string format_summary(const run_summary& s, const std::string& out_dir)
         row("RDMA WQEs", fmt::format("{} completed of {} posted on {} connections",
                                      s.wqes_completed, s.wqes_posted, s.rdma_connections));
     row("scoreboard", board);
+    if (s.unreliable_messages_lost) {
+        std::string lost = fmt::format("{} UUD messages, {} packets", s.unreliable_messages_lost,
+                                       s.unreliable_packets_lost);
+        std::istringstream lines(s.unreliable_losses);
+        for (std::string line; std::getline(lines, line);) lost += "\n    " + line;
+        row("unreliable losses", lost);
+    }
     row("records", out_dir);
     return out;
 }

@@ -11,6 +11,9 @@ inline constexpr uint32_t eth_fcs = 4;
 inline constexpr uint32_t ipv4_header = 20;
 inline constexpr uint32_t udp_header = 8;
 inline constexpr uint32_t pds_rud_request = 16;  // RUD_CC_REQ
+inline constexpr uint32_t pds_rudi = 8;          // RUDI_REQ and RUDI_RESP: prologue, rsvd, pkt_id
+inline constexpr uint32_t pds_uud_request = 4;   // UUD_REQ: prologue, rsvd
+inline constexpr uint32_t ses_response = 12;     // SES RSP: the response a RUDI_RESP carries
 inline constexpr uint32_t pds_ack_cc = 32;       // ACK_CC with NSCC state
 inline constexpr uint32_t pds_nack = 16;
 inline constexpr uint32_t pds_control = 16;  // probe
@@ -43,6 +46,17 @@ inline constexpr uint32_t uet_control_bytes = pds_control + ip_udp + eth_overhea
 inline constexpr uint32_t cm_bytes = cm_payload + ip_udp + eth_overhead;            // 78
 inline constexpr uint16_t cm_udp_port = 18515;  // the out-of-band port RDMA test tools use
 inline constexpr uint32_t uet_trimmed_bytes = pds_rud_request + ip_udp + eth_overhead + 0;  // 62
+// RUDI_RESP: its PDS header and the SES response to the request it answers.
+inline constexpr uint32_t uet_rudi_resp_bytes = pds_rudi + ses_response + ip_udp + eth_overhead;
+
+// How much smaller a data packet's PDS request is than RUD's 16 bytes, by its PDS type: RUDI_REQ
+// (4) 8 bytes less, UUD_REQ (6) 12 bytes less, every other request none.
+inline constexpr uint32_t pds_request_saving(uint8_t pds_type)
+{
+    return pds_type == 4   ? pds_rud_request - pds_rudi
+           : pds_type == 6 ? pds_rud_request - pds_uud_request
+                           : 0;
+}
 
 // RoCE v2 data packet: payload + BTH + UDP + IPv4 + Ethernet + FCS = payload + 58 (the RoCE
 // NIC pages model no invariant CRC).
@@ -71,6 +85,9 @@ static_assert(uet_ack_bytes == 78);
 static_assert(uet_nack_bytes == 62);
 static_assert(uet_control_bytes == 62);
 static_assert(uet_trimmed_bytes == 62);
+static_assert(uet_rudi_resp_bytes == 66);
+static_assert(uet_data_overhead - pds_request_saving(4) == 98);
+static_assert(uet_data_overhead - pds_request_saving(6) == 94);
 static_assert(roce_data_overhead == 58);
 static_assert(pfc_header == 34);
 static_assert(pfc_uet_bytes == 64);

@@ -69,7 +69,7 @@ void packet::trim(bool last_hop)
 {
     trimmed = true;
     payload_bytes = 0;
-    wire_bytes = wire::uet_trimmed_bytes;
+    wire_bytes = wire::uet_trimmed_bytes - wire::pds_request_saving(pds.type);
     ip.dscp = dscp::make(dscp::traffic_class(ip.dscp),
                          last_hop ? dscp::role::trimmed_last_hop : dscp::role::trimmed);
 }

@@ -191,11 +191,14 @@ void add_chakra_keys(scenario_schema& s)
             std::string("The algorithm that expands every ") + chakra::collective_name(n.type) +
                 " (docs/collectives.md).");
     }
-    k.choice("Chakra.Mode", UETSIM_FIELD(chakra.mode),
-             {{"RUD", delivery_mode::rud}, {"ROD", delivery_mode::rod}},
-             "Nic.Type uet only: the PDS delivery mode of every transfer of the Chakra workload "
-             "(Chakra.Traces or Collectives); docs/delivery-modes.md.",
-             {"RUDI", "UUD"});
+    k.choice(
+        "Chakra.Mode", UETSIM_FIELD(chakra.mode),
+        {{"RUD", delivery_mode::rud}, {"ROD", delivery_mode::rod}, {"RUDI", delivery_mode::rudi}},
+        "Nic.Type uet only: the PDS delivery mode of every transfer of the Chakra workload "
+        "(Chakra.Traces or Collectives); RUDI: no PDC at the target, a RUDI_RESP "
+        "per packet. UUD (unacknowledged, lossy) is for Flows only "
+        "(docs/delivery-modes.md).",
+        {"UUD"});
     k.boolean("Chakra.ProcessGroupSerialization", UETSIM_FIELD(chakra.process_group_serialization),
               "Each rank runs at most one collective of a process group at a time, in node id "
               "order (the sends that name the group are ordered with them).");

@@ -40,12 +40,20 @@ key_table<flow_spec> flow_keys()
         "arrives before then is deferred (its transfer discarded and acknowledged as "
         "deferred) and restarted from its first byte after the receiver's RTR; one arriving "
         "later goes eagerly. none: the buffer is posted in advance, an ordinary send.");
-    t.choice("Mode", UETSIM_FIELD(mode), {{"RUD", delivery_mode::rud}, {"ROD", delivery_mode::rod}},
+    t.choice("Mode", UETSIM_FIELD(mode),
+             {{"RUD", delivery_mode::rud},
+              {"ROD", delivery_mode::rod},
+              {"RUDI", delivery_mode::rudi},
+              {"UUD", delivery_mode::uud}},
              "Nic.Type uet only: the PDS delivery mode of the message. RUD: reliable unordered, "
              "sprayed over the paths, SACK. ROD: reliable ordered on one path (one entropy value "
              "for the PDC, no spraying), a packet past a gap dropped and NACKed (ROD_OOO), the "
-             "sender going back N (docs/delivery-modes.md).",
-             {"RUDI", "UUD"});
+             "sender going back N. RUDI: reliable unordered for idempotent operations, sprayed, "
+             "no PDC at the target, each packet id answered by a RUDI_RESP. UUD: unreliable "
+             "unordered, sprayed, no acknowledgement: the sender completes when the last packet "
+             "has left and a lost packet leaves the message incomplete, reported "
+             "(docs/delivery-modes.md).",
+             {});
     return t;
 }
 
@@ -127,6 +135,12 @@ void add_flows_keys(scenario_schema& s)
                                    "; the delivery modes are UET's: allowed with Nic.Type " +
                                    std::string(k.name) + ": RUD");
                  }
+                 if ((mode == delivery_mode::rudi || mode == delivery_mode::uud) &&
+                     sc.nic.uet.rccc.enabled)
+                     fail_rule(key + ": " + name +
+                               " carries no credit target and gets no ACK_CC (its headers have "
+                               "no CC state), but UetNic.RcccEnabled is true; allowed with "
+                               "RcccEnabled: RUD, ROD");
                  if (mode == delivery_mode::rod && given.count("UetNic.PacketSprayingType") &&
                      sc.nic.spraying.type != packet_spraying_type::none)
                      fail_rule(key + ": ROD sends on one path, but UetNic.PacketSprayingType is " +
@@ -142,6 +156,11 @@ void add_flows_keys(scenario_schema& s)
                                "].Mode: " + delivery_mode_name(f.mode) +
                                " with RecvPostedAt (a deferrable send) is not modelled; allowed "
                                "with RecvPostedAt: RUD");
+                 if (f.mode == delivery_mode::uud && f.completion_at == completion_point::target)
+                     fail_rule("Flows[" + std::to_string(i) +
+                               "].Mode: UUD with CompletionAt target: a UUD message that loses "
+                               "a packet never completes at its target; allowed with UUD: "
+                               "CompletionAt initiator (when its last packet has left)");
              }
              std::vector<uint32_t> all(hosts);
              for (uint32_t h = 0; h < hosts; ++h) all[h] = h;

@@ -53,11 +53,14 @@ void add_rdma_application_keys(scenario_schema& s)
              "receive completion landing in the Responder's memory (every byte placed, then the "
              "entry's PCIe write), which makes every NIC write receive completions. The closed "
              "loop posts the next WQE on the Initiator's completion either way.");
-    k.choice("RdmaApplication.Mode", UETSIM_FIELD(rdma.mode),
-             {{"RUD", delivery_mode::rud}, {"ROD", delivery_mode::rod}},
-             "Nic.Type uet only: the PDS delivery mode of every WQE's message (a queue pair's "
-             "PDC keeps it); docs/delivery-modes.md.",
-             {"RUDI", "UUD"});
+    k.choice(
+        "RdmaApplication.Mode", UETSIM_FIELD(rdma.mode),
+        {{"RUD", delivery_mode::rud}, {"ROD", delivery_mode::rod}, {"RUDI", delivery_mode::rudi}},
+        "Nic.Type uet only: the PDS delivery mode of every WQE's message (a queue pair's "
+        "PDC keeps it); RUDI: no PDC at the target, a RUDI_RESP "
+        "per packet. UUD (unacknowledged, lossy) is for Flows only "
+        "(docs/delivery-modes.md).",
+        {"UUD"});
     k.fixed_choice("RdmaApplication.OpCode", "RDMA_OPCODE_WRITE_FIRST",
                    "Every WQE is an RDMA WRITE (the NIC chooses each packet's opcode).", {});
     k.fixed_choice("RdmaApplication.RdmaVerb", "RDMA_VERB_POST_WRITE",

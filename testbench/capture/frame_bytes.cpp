@@ -1,5 +1,6 @@
 #include "testbench/capture/frame_bytes.h"
 
+#include "tlm/delivery_mode.h"
 #include "tlm/roce_opcode.h"
 
 namespace uetsim {
@@ -38,6 +39,8 @@ enum pds_type : uint8_t {
     pds_nack = 0x0C,
     pds_control = 0x07
 };
+// RUDI_RESP (tlm/delivery_mode.h's pds_type::rudi_response; the enum above shadows that name).
+constexpr uint8_t k_rudi_response = 5;
 
 }  // namespace
 
@@ -125,6 +128,23 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
     switch (p.kind) {
         case packet_kind::raw_data:
         case packet_kind::uet_data: {
+            if (const uint32_t saved = wire::pds_request_saving(p.pds.type)) {
+                // RUDI_REQ (8 B): type, flags (RETX), rsvd, pkt_id. UUD_REQ (4 B): type, flags,
+                // rsvd. Then the SES standard request as below.
+                o.push_back(p.pds.type);
+                o.push_back(uint8_t(p.pds.retransmit ? 0x40 : 0));
+                put16(o, 0);
+                if (p.pds.type == uint8_t(delivery_mode::rudi)) put32(o, p.pds.psn);  // RUDI_REQ
+                if (p.trimmed) break;
+                o.push_back(p.ses.last ? 0x01 : 0x00);
+                o.push_back(p.ses.opcode);
+                put16(o, 0);
+                put64(o, p.ses.message_id);
+                put64(o, p.ses.offset);
+                put64(o, p.ses.message_bytes);
+                pad(o, start + wire::pds_rud_request - saved + wire::ses_standard);
+                break;
+            }
             // PDS RUD or ROD request (16 B): type (the delivery mode's: RUD_REQ 2, ROD_REQ 3;
             // raw frames are RUD), flags (AR, RETX, SYN), PSN, SPDCID, DPDCID, then the SYN
             // information (first PSN).
@@ -154,6 +174,17 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             break;
         }
         case packet_kind::uet_ack: {
+            if (p.pds.type == k_rudi_response) {
+                // RUDI_RESP (8 B): type, flags (ECN echo, RETX), rsvd, pkt_id; then the SES
+                // response (12 B) naming the message.
+                o.push_back(k_rudi_response);
+                o.push_back(uint8_t((p.pds.ecn_echo ? 0x80 : 0) | (p.pds.retransmit ? 0x40 : 0)));
+                put16(o, 0);
+                put32(o, p.pds.psn);
+                put64(o, p.ses.message_id);
+                pad(o, start + wire::pds_rudi + wire::ses_response);
+                break;
+            }
             // PDS ACK_CC (32 B): type, flags (ECN echo, RETX), SPDCID, DPDCID, CACK PSN, ACK
             // PSN offset, SACK base and bitmap, then the last 8 B: UET 1.0's NSCC cc_state,
             // service_time:16 · restore_cwnd:1 · rcv_cwnd_pen:7 · rcvd_bytes:24 · ooo_count:16.

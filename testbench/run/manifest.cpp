@@ -204,6 +204,16 @@ const std::vector<manifest_member>& members()
              return json{{"ok", in.summary.scoreboard_ok},
                          {"report", in.summary.scoreboard_message}};
          }},
+        {"unreliable_losses",
+         "only when a UUD message (Flows Mode UUD) lost packets: `{messages, packets, report}`, "
+         "the messages and packets lost and one line per message; UUD does not send a lost "
+         "packet again, so this is not a scoreboard fault (docs/delivery-modes.md)",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             if (!in.summary.unreliable_messages_lost) return std::nullopt;
+             return json{{"messages", in.summary.unreliable_messages_lost},
+                         {"packets", in.summary.unreliable_packets_lost},
+                         {"report", in.summary.unreliable_losses}};
+         }},
         {"stall",
          "only when `Simulation.StallTimeout` stopped the run: `{since_s, report}`, the simulated "
          "time of the last progress and one line per stuck message and per connection with data "

@@ -113,6 +113,11 @@ run_summary summarise(fabric& fab, const flows& traffic, const rdma_application*
     s.flows_total = uint32_t(traffic.messages().size());
     s.flows_completed = traffic.completed();
     s.scoreboard_message = traffic.scoreboard_report();
+    if (const flows::unreliable_losses l = traffic.losses_report(); l.messages) {
+        s.unreliable_messages_lost = l.messages;
+        s.unreliable_packets_lost = l.packets;
+        s.unreliable_losses = l.report;
+    }
     if (app) {
         s.rdma_connections = app->connections();
         s.wqes_posted = app->wqes_posted();

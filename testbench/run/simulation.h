@@ -51,6 +51,10 @@ struct run_summary
     uint64_t peak_rss_bytes = 0;
     bool scoreboard_ok = true;
     std::string scoreboard_message;
+    // UUD messages that lost packets (Flows Mode UUD): not a scoreboard fault, reported apart.
+    uint32_t unreliable_messages_lost = 0;
+    uint64_t unreliable_packets_lost = 0;
+    std::string unreliable_losses;
     // Configuration the run accepted but warns about, one line each (stderr and the manifest).
     std::vector<std::string> warnings;
     // The SIGINT/SIGTERM that interrupted the run (testbench/run/run_control.h).

@@ -141,7 +141,12 @@ void flows::deliver(packet& p)
 
 void flows::written(uint64_t message, uint64_t offset, uint32_t bytes)
 {
-    receive_payload(m_msgs[size_t(message)], offset, bytes);
+    flow_message& m = m_msgs[size_t(message)];
+    receive_payload(m, offset, bytes);
+    // UUD: done at send, finished when its last packet is in.
+    if (__builtin_expect(m.spec.mode == delivery_mode::uud, 0) && m.done() &&
+        m.packets_received == m.packets_total)
+        finish_if_done(m);
 }
 
 void flows::completed(uint64_t message, double time_s)
@@ -194,11 +199,29 @@ void flows::complete(flow_message& m, double now)
                                m.spec.bytes, "Flow-" + std::to_string(m.id)});
 }
 
+flows::unreliable_losses flows::losses_report() const
+{
+    unreliable_losses l;
+    for (const auto& m : m_msgs) {
+        if (!m.unreliable_loss()) continue;
+        const uint64_t lost = m.packets_total - m.packets_received;
+        ++l.messages;
+        l.packets += lost;
+        l.report += fmt::format(
+            "message {} ({} -> {}): UUD, {} of {} packets lost, {} of {} bytes arrived (no "
+            "acknowledgement, not sent again)\n",
+            m.id, m.spec.src, m.spec.dst, lost, m.packets_total, m.bytes_received, m.spec.bytes);
+    }
+    return l;
+}
+
 std::string flows::scoreboard_report() const
 {
     std::string r;
     for (const auto& m : m_msgs) {
-        if (m.sender_done && !m.done())
+        if (m.unreliable_loss()) {
+            // Reported by losses_report: not a fault. A byte written twice still is.
+        } else if (m.sender_done && !m.done())
             r += fmt::format(
                 "message {} ({} -> {}): acknowledged, but no receive completion "
                 "landed\n",
@@ -213,7 +236,7 @@ std::string flows::scoreboard_report() const
                              m.spec.bytes);
         if (m.duplicates)
             r += fmt::format("message {}: {} packets written twice\n", m.id, m.duplicates);
-        if (m.done() && m.packets_received != m.packets_total)
+        if (m.done() && m.packets_received != m.packets_total && !m.unreliable_loss())
             r += fmt::format("message {}: completed with {} of {} packets written\n", m.id,
                              m.packets_received, m.packets_total);
     }

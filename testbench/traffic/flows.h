@@ -39,8 +39,20 @@ struct flow_message
     double finish_s = -1;        // its completion (CompletionAt's end): its flow-perf row
     bool sender_done = false;    // the sender's completion (NIC-less: the last byte arrived)
     bool done() const { return finish_s >= 0; }
-    // Done at both ends the run waits for: its completion and its sender's.
-    bool finished() const { return done() && sender_done; }
+    // Done at both ends the run waits for: its completion and its sender's; a UUD message, done
+    // at send, also waits for its last packet at the receiver (one it lost never comes: the run
+    // then ends at its StopTime).
+    bool finished() const
+    {
+        return done() && sender_done &&
+               (spec.mode != delivery_mode::uud || packets_received == packets_total);
+    }
+    // A UUD message that is done and lost packets (not sent again: the loss is the
+    // application's to see).
+    bool unreliable_loss() const
+    {
+        return spec.mode == delivery_mode::uud && done() && packets_received < packets_total;
+    }
 };
 
 class flows : public sc_core::sc_module
@@ -87,8 +99,17 @@ public:
     // Messages whose start time has come (posted to their sender).
     uint32_t started() const { return uint32_t(m_next_start); }
     uint64_t data_packets_sent() const { return m_sent; }
-    // Empty when every message completed with every byte exactly once.
+    // Empty when every message completed with every byte exactly once; a UUD message's lost
+    // packets are not a fault of the run (losses_report).
     std::string scoreboard_report() const;
+    // UUD messages that lost packets: how many, their packets lost, one line each.
+    struct unreliable_losses
+    {
+        uint32_t messages = 0;
+        uint64_t packets = 0;
+        std::string report;
+    };
+    unreliable_losses losses_report() const;
 
 private:
     void start_due();

@@ -59,6 +59,10 @@ public:
         completed[message].push_back(sc_core::sc_time_stamp().value());
         if (on_complete) on_complete(message);
     }
+    void message_received(uint32_t src_host, uint64_t message, uint64_t) override
+    {
+        received[{src_host, message}].push_back(sc_core::sc_time_stamp().value());
+    }
     void connection_message_received(uint32_t src_host, const cm_fields& m) override
     {
         connection_messages.push_back({src_host, m});
@@ -84,6 +88,8 @@ public:
     uint64_t context_bytes_read = 0, context_bytes_written = 0;
     std::map<std::pair<uint32_t, uint64_t>, std::vector<write>> writes;
     std::map<uint64_t, std::vector<uint64_t>> completed;  // message -> completion times (ps)
+    // (source host, message) -> when the receiving NIC found it placed in full (ps).
+    std::map<std::pair<uint32_t, uint64_t>, std::vector<uint64_t>> received;
     std::vector<std::pair<uint32_t, cm_fields>> connection_messages;
 };
 

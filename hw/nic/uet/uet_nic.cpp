@@ -264,7 +264,8 @@ void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t 
         if (m_state) m_state->rtx_queue.add(now_ps(), -1);
     } else {
         const bool last = m.packets_issued + 1 == m.packets;
-        sp = &p.st.assign(p.message, m.next_offset, payload, m_cfg.nominal_bytes(payload), last);
+        sp = &p.st.assign(p.message, m.next_offset, payload,
+                          m_cfg.nominal_bytes(payload) - saving(p), last);
         m.next_offset += payload;
         ++m.packets_issued;
         m_counters.cwnd_bytes.add(g.cc->cwnd_bytes());
@@ -354,7 +355,7 @@ packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_mes
     pk->src_node = uint16_t(m_host);
     pk->dst_node = uint16_t(p.dst);
     pk->payload_bytes = sp.payload;
-    pk->wire_bytes = wire_size(packet_kind::uet_data, sp.payload);
+    pk->wire_bytes = wire_size(packet_kind::uet_data, sp.payload) - saving(p);
     pk->ip.src = m_ip;
     pk->ip.dst = p.dst_ip;
     const dscp::role role = is_rtx && m_cfg.use_distinct_dscp_for_retransmits
@@ -396,11 +397,11 @@ void uet_nic::prefetch_fetch(pdc_group& g, sender_pdc& p, uint32_t payload)
     // flight nor in the egress pool until its commit.
     uet_message& m = m_messages[p.message];
     const bool last = m.packets_issued + 1 == m.packets;
-    sent_packet& sp =
-        p.st.assign(p.message, m.next_offset, payload, m_cfg.nominal_bytes(payload), last);
+    sent_packet& sp = p.st.assign(p.message, m.next_offset, payload,
+                                  m_cfg.nominal_bytes(payload) - saving(p), last);
     m.next_offset += payload;
     ++m.packets_issued;
-    m_prefetch->issue(p.prefetch, sp.psn, wire_size(packet_kind::uet_data, payload));
+    m_prefetch->issue(p.prefetch, sp.psn, wire_size(packet_kind::uet_data, payload) - saving(p));
 
     // Scheduler, then PayloadFetch with a read tag, as without the buffer; the payload is in the
     // buffer when its completion has returned.
@@ -498,6 +499,8 @@ uint64_t uet_nic::context_ready(const packet& p, uint64_t at_ps)
 {
     switch (p.kind) {
         case packet_kind::uet_data:
+            // RUDI and UUD keep no context at the target.
+            if (__builtin_expect(wire::pds_request_saving(p.pds.type) != 0, 0)) return at_ps;
             return context_access(rx_context(p.src_node, p.pds.spdcid), at_ps);
         case packet_kind::uet_probe:
             // A probe asks the receiving end; its answer comes back to the sending PDC.
@@ -528,6 +531,11 @@ void uet_nic::on_sent(const sent_frame& f)
         sender_pdc& p = m_pdcs.at(f.spdcid);
         if (p.open)
             if (sent_packet* sp = p.st.find(f.psn)) {
+                if (__builtin_expect(p.mode == delivery_mode::uud, 0)) {
+                    uud_sent(p, f.psn);  // no acknowledgement, no retransmission: done
+                    if (m_probe) m_probe->changed();
+                    return;
+                }
                 // The retransmission timer starts when serialization ends. Its deadlines truncate
                 // to the picosecond, unlike ps_from_seconds: rounding moves some by 1 ps and with
                 // them the records of timeout-heavy runs, so it waits for a deliberate timing fix.

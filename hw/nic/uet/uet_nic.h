@@ -43,6 +43,7 @@
 #include "hw/nic/uet/rccc_pull_pacer.h"
 #include "hw/nic/uet/rx_pdc_table.h"
 #include "hw/nic/uet/sack_tracker.h"
+#include "hw/nic/uet/ses_message_tracker.h"
 #include "hw/nic/uet/uet_event_sink.h"
 #include "hw/nic/uet/uet_message_table.h"
 #include "hw/nic/uet/uet_monitor_sink.h"
@@ -78,7 +79,9 @@ public:
     // A queue pair's messages share one PDC, opened by its first message and kept open for the
     // next (one queue pair, one PDC). A message without a queue pair (Flows) gets a PDC of its
     // own that closes when it completes, as the Chakra workload does.
-    // `mode`: ROD keeps one entropy value for the PDC and goes back N on a gap.
+    // `mode`: ROD keeps one entropy value for the PDC and goes back N on a gap; RUDI sends
+    // packet ids answered one by one by RUDI_RESPs, no PDC at the target; UUD is done when its
+    // last packet has left (docs/delivery-modes.md).
     void post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                       uint8_t traffic_class, uint32_t queue_pair,
                       delivery_mode mode = delivery_mode::rud) override;
@@ -206,6 +209,17 @@ private:
     // ROD receiving end: whether packet `p` is delivered (in order, or a duplicate to ACK); one
     // past a gap is dropped here, and the gap's first such packet draws a ROD_OOO NACK.
     bool rod_accept(receiver_pdc& rp, packet* p);
+    // RUDI and UUD (uet_nic_modes.cpp). Receiving end: a request that has no PDC here, placed
+    // through the SES message tracker; RUDI's answered by a RUDI_RESP (a trimmed one by a RUDI
+    // NACK), UUD's by nothing. Sending end: a UUD packet has left (serialization ended): it is
+    // done, as is its message with its last packet. A data packet's PDS request is smaller than
+    // RUD's by `saving` bytes (RUDI 8, UUD 12).
+    void on_request_without_pdc(packet* p);
+    void uud_sent(sender_pdc& pdc, uint32_t psn);
+    static uint32_t saving(const sender_pdc& p)
+    {
+        return wire::pds_request_saving(uint8_t(p.mode));
+    }
     uint64_t lookup_and_build(uint64_t to_entropy, const entropy_answer& entropy, pdc_group& g,
                               sent_packet& sp, packet& pk);
     void ring_doorbell();
@@ -315,6 +329,7 @@ private:
     std::unordered_map<uint64_t, uint16_t> m_deferred_sends;
     std::unordered_map<uint64_t, bool> m_early_rtrs;
     deferrable_receives m_deferrable;
+    ses_message_tracker m_ses_rx;  // RUDI and UUD messages arriving (no PDC at the target)
 
     uet_transport_counters m_counters;
     uet_monitor_sink* m_monitor = nullptr;

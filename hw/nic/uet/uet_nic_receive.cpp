@@ -57,6 +57,11 @@ void uet_nic::on_data(packet* p)
     ++m_counters.total_pkts_rcvd;
     // RCCC: the sender's credit target, in its req_cc_state even when trimmed.
     if (__builtin_expect(p->pds.cc_type == pds_cc::credit, 0)) credit_target_seen(*p);
+    // RUDI and UUD requests find no PDC here.
+    if (__builtin_expect(wire::pds_request_saving(p->pds.type) != 0, 0)) {
+        on_request_without_pdc(p);
+        return;
+    }
     rx_end how = rx_end::found;
     receiver_pdc* found =
         m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn, &how);
@@ -277,7 +282,11 @@ void uet_nic::on_ack(packet* p)
             rtt = double(now_ps() - s->sent_end_ps) * 1e-12 - p->pds.service_time * 128e-9;
 
     m_retired.clear();
-    pdc.st.on_ack(p->pds.cack_psn, p->pds.sack_base, p->pds.sack_bitmap, m_retired);
+    if (__builtin_expect(p->pds.type == pds_type::rudi_response, 0))
+        // A RUDI_RESP answers its one packet id: nothing cumulative.
+        pdc.st.on_ack(pdc.st.oldest_unacked() - 1, p->pds.psn, 1, m_retired);
+    else
+        pdc.st.on_ack(p->pds.cack_psn, p->pds.sack_base, p->pds.sack_bitmap, m_retired);
     uint64_t acked = 0;
     uet_message& m = m_messages[pdc.message];
     if (m_state) {
@@ -324,18 +333,21 @@ void uet_nic::on_ack(packet* p)
     m_pool.release(p);
 
     if (!m.first_ack_seen) {
-        // One base-RTT probe after the first data ACK of each message.
+        // One base-RTT probe after the first data ACK of each message; a RUDI message has no
+        // PDC at the target to probe.
         m.first_ack_seen = true;
-        packet* pr = make_control(packet_kind::uet_probe, pdc.dst, pdc.dst_ip);
-        pr->pds.ack_request = true;
-        pr->pds.spdcid = pdc.id;
-        pr->pds.dpdcid = pdc.remote_id;
-        pr->pds.psn = pdc.st.next_psn();
-        pr->pds.first_psn = pdc.first_psn;
-        pr->udp.src_port = pdc.id;
-        pdc.probe_outstanding = true;
-        ++m_counters.probe_sent;
-        port.push_control(pr);
+        if (__builtin_expect(pdc.mode != delivery_mode::rudi, 1)) {
+            packet* pr = make_control(packet_kind::uet_probe, pdc.dst, pdc.dst_ip);
+            pr->pds.ack_request = true;
+            pr->pds.spdcid = pdc.id;
+            pr->pds.dpdcid = pdc.remote_id;
+            pr->pds.psn = pdc.st.next_psn();
+            pr->pds.first_psn = pdc.first_psn;
+            pr->udp.src_port = pdc.id;
+            pdc.probe_outstanding = true;
+            ++m_counters.probe_sent;
+            port.push_control(pr);
+        }
     }
     if (__builtin_expect(m.deferred && !m.resumed, 0)) {
         resume_if_ready(pdc, m);  // the first transfer never completes the message
