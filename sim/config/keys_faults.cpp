@@ -30,7 +30,9 @@ key_table<fault_spec> fault_keys()
              "time until a resume on the same link (a PFC storm); resume: ends it with a resume "
              "frame.")
         .required();
-    t.rate("Rate", UETSIM_FIELD(rate_bps), {1e6, 3.2e12}, "The degraded rate (Action degrade).");
+    // 0 is "not given", so a printed non-degrade fault loads again; a degrade needs 1 Mbps or more.
+    t.rate("Rate", UETSIM_FIELD(rate_bps), {0, 3.2e12},
+           "The degraded rate (Action degrade, which needs 1 Mbps or more; 0: not given).");
     t.real("Loss", UETSIM_FIELD(loss), {0, 1}, "Probability that a frame is lost (Action loss).");
     t.integer("Class", UETSIM_FIELD(traffic_class), {0, 7},
               "The traffic class paused or resumed (Action pause, resume).");
@@ -70,6 +72,9 @@ void add_faults_keys(scenario_schema& s)
                  check_link_name(t, name + ".Link", f.link);
                  if (f.action == fault_action::degrade && f.rate_bps <= 0)
                      fail_rule(name + ": Action degrade needs a Rate, e.g. Rate: 100Gbps");
+                 if (f.action == fault_action::degrade && f.rate_bps < 1e6)
+                     fail_rule(name + ".Rate: " + format_quantity(f.rate_bps, dimension::rate) +
+                               " is below 1Mbps, the slowest a degraded link runs at");
                  if ((f.action == fault_action::pause || f.action == fault_action::resume) &&
                      t.devices[t.links[size_t(t.find_link(f.link))].a_device].kind ==
                          device_kind::host &&

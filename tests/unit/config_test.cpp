@@ -678,6 +678,20 @@ TEST(config, recv_posted_at_not_given_prints_as_none)
               "scenario.yaml:2:50: Flows[0].RecvPostedAt: '-1s' is negative; or the word none");
 }
 
+// A fault that is not a degrade prints its Rate as 0bps (not given), which loads again; a degrade
+// still needs 1 Mbps or more.
+TEST(config, a_printed_fault_without_a_rate_loads_back)
+{
+    const std::string yaml =
+        scenario_yaml(resolve_text("Faults: [{At: 10us, Link: leaf0-spine0, Action: down}]"));
+    EXPECT_NE(yaml.find("Rate: 0bps"), std::string::npos) << yaml;
+    EXPECT_EQ(scenario_yaml(resolve_text(yaml)), yaml);
+    EXPECT_EQ(error_of("Faults: [{At: 1us, Link: leaf0-spine0, Action: degrade, Rate: 500Kbps}]"),
+              "Faults[0].Rate: 500Kbps is below 1Mbps, the slowest a degraded link runs at");
+    EXPECT_EQ(error_of("Faults: [{At: 1us, Link: leaf0-spine0, Action: degrade}]"),
+              "Faults[0]: Action degrade needs a Rate, e.g. Rate: 100Gbps");
+}
+
 TEST(config, printed_defaults_load_back)
 {
     // Every default must itself be an allowed value.
