@@ -22,7 +22,7 @@ enum class packet_kind : uint8_t {
     uet_ack,      // PDS ACK_CC
     uet_nack,     // PDS NACK
     uet_probe,    // PDS control (base-RTT probe) and its ACK
-    uet_control,  // PDS control of RCCC: CREDIT or CREDIT_REQ (pds.ctl_type)
+    uet_control,  // PDS control: CREDIT, CREDIT_REQ (RCCC), CLOSE_CMD, CLOSE_REQ (pds.ctl_type)
     roce_data,    // BTH + payload + ICRC
     roce_ack,
     roce_cnp,
@@ -85,13 +85,15 @@ struct pds_fields
     // RCCC (UET 1.0 receiver credit). ACK_CC cc_type 1 carries `credit` instead of the NSCC
     // cc_state; a data packet with cc_type 1 carries `credit_target` in its req_cc_state.
     uint8_t cc_type = 0;         // ACK: 0 NSCC, 1 credit; data: 1 a credit target is carried
-    uint8_t ctl_type = 0;        // control: 7 CREDIT, 8 CREDIT_REQ
+    uint8_t ctl_type = 0;        // control: 4 CLOSE_CMD, 5 CLOSE_REQ, 7 CREDIT, 8 CREDIT_REQ
     uint32_t credit = 0;         // ACK cc_type 1, CREDIT: cumulative credit, 24 bits of pull quanta
     uint32_t credit_target = 0;  // data cc_type 1, CREDIT_REQ: cumulative target, 24 bits
 };
 
 // UET 1.0 control types (ctl_type) and ACK_CC cc_type values the model sends.
 namespace pds_ctl {
+inline constexpr uint8_t close_command = 4;  // CLOSE_CMD: the initiator closes the PDC
+inline constexpr uint8_t close_request = 5;  // CLOSE_REQ: the target asks the initiator to
 inline constexpr uint8_t credit = 7;
 inline constexpr uint8_t credit_request = 8;
 }  // namespace pds_ctl

@@ -435,6 +435,17 @@ void add_uet_nic_keys(scenario_schema& s)
            "Rate at which the receiving NIC's pull pacer grants credit, in bits of wire bytes "
            "per second; 0: its link's rate.");
 
+    // The PDC close handshake (docs/pdc-lifecycle.md).
+    k.time("UetNic.PdcIdleCloseTimeout", UETSIM_FIELD(nic.uet.pdc_idle_close_timeout_s),
+           {0, uet_nic_config::pdc_idle_close_timeout_max_s},
+           "0: a PDC ends at its sender only, with no packet (as before). Above 0: the close "
+           "handshake. A queue pair's PDC idle (every packet acknowledged, no new message) this "
+           "long closes; a Flows message's PDC closes when its message completes. Closing sends "
+           "CLOSE_CMD (again after the retransmission timeout until its ACK) and frees the "
+           "target's receiving end; a target with no free receiving end NACKs NO_PDC_AVAIL and "
+           "sends CLOSE_REQ for an idle one.")
+        .fabric_wide();
+
     // Before InitialBaseRTT: auto, whose round trip counts the SackUpdate stage.
     std::vector<std::string> stage_latency_keys;
     for (const rtl_block_def& def : rtl_blocks())

@@ -60,10 +60,24 @@ const column_table<uet_event_cells>& uet_event_columns()
          }},
         {"ev_type",
          "`PDC_CREATED`, `WQE_CREATED`, `SEND_COMPLETE`, `WQE_COMPLETE`, `RECV_COMPLETE`, "
-         "`PDC_TERMINATED`",
+         "`PDC_TERMINATED`; with the close handshake also `CLOSE_CMD_SENT`, `CLOSE_CMD_RCVD`, "
+         "`CLOSE_REQ_SENT`, `CLOSE_REQ_RCVD`, `NACK_NO_PDC_AVAIL_SENT`, "
+         "`NACK_NO_PDC_AVAIL_RCVD`, `NACK_INV_DPDCID_SENT`, `NACK_INV_DPDCID_RCVD`",
          [](std::string& out, const ev& c) {
-             static const char* const types[] = {"PDC_CREATED",  "WQE_CREATED",   "SEND_COMPLETE",
-                                                 "WQE_COMPLETE", "RECV_COMPLETE", "PDC_TERMINATED"};
+             static const char* const types[] = {"PDC_CREATED",
+                                                 "WQE_CREATED",
+                                                 "SEND_COMPLETE",
+                                                 "WQE_COMPLETE",
+                                                 "RECV_COMPLETE",
+                                                 "PDC_TERMINATED",
+                                                 "CLOSE_CMD_SENT",
+                                                 "CLOSE_CMD_RCVD",
+                                                 "CLOSE_REQ_SENT",
+                                                 "CLOSE_REQ_RCVD",
+                                                 "NACK_NO_PDC_AVAIL_SENT",
+                                                 "NACK_NO_PDC_AVAIL_RCVD",
+                                                 "NACK_INV_DPDCID_SENT",
+                                                 "NACK_INV_DPDCID_RCVD"};
              out += types[int(c.e->ev)];
          }},
     };
@@ -94,10 +108,23 @@ const record_def& uet_events_record_def()
             "| `RECV_COMPLETE` | the receiver has the message's last packet and no gap below it "
             "(no work request) |\n"
             "| `PDC_TERMINATED` | the sender closes the PDC: a `Flows` message's PDC when the "
-            "message completes |"
+            "message completes; with `UetNic.PdcIdleCloseTimeout` above 0, when the ACK of its "
+            "`CLOSE_CMD` arrives, and at the target when the `CLOSE_CMD` frees its end |\n"
+            "| `CLOSE_CMD_SENT` | the initiator sends `CLOSE_CMD` (again after each "
+            "retransmission timeout until it is acknowledged) |\n"
+            "| `CLOSE_CMD_RCVD` | the target receives `CLOSE_CMD` (its end, if still there, "
+            "is freed and the command acknowledged) |\n"
+            "| `CLOSE_REQ_SENT`, `CLOSE_REQ_RCVD` | a target with every receiving end in use "
+            "asks the initiator of an idle end to close it |\n"
+            "| `NACK_NO_PDC_AVAIL_SENT`, `NACK_NO_PDC_AVAIL_RCVD` | a data packet needed a new "
+            "receiving end and none was free (`UetNic.SackContexts`); the sender's "
+            "retransmission timer retries it |\n"
+            "| `NACK_INV_DPDCID_SENT`, `NACK_INV_DPDCID_RCVD` | a data packet without SYN "
+            "information for an end the close handshake has freed (a late copy) |"
             "\n\n"
-            "A queue pair's PDC (the RDMA application) stays open for the run, and a receiving "
-            "end is\nnever closed in this model: neither writes `PDC_TERMINATED`. "
+            "Without the close handshake a queue pair's PDC (the RDMA application) stays open for "
+            "the run, and a receiving end is\nnever closed: neither writes `PDC_TERMINATED`. "
+            "Trim and `ROD_OOO` NACKs are rows of `uet-monitor`, not of this record. "
             "`SEND_COMPLETE` carries the\ntime the fetch is issued, which can be a little "
             "after the row before it in the file.";
         r.applies = [](const record_context& ctx) {

@@ -59,12 +59,13 @@ uint32_t pdc_table::group_for(uint32_t dst, bool& created)
     return g;
 }
 
-bool pdc_table::close(sender_pdc& p, bool peer_sending)
+bool pdc_table::close(sender_pdc& p, bool peer_sending, bool hold_id)
 {
     p.open = false;
     pdc_group& g = m_groups[p.group];
     g.pdcs.erase(std::find(g.pdcs.begin(), g.pdcs.end(), p.id));
-    m_free_ids.push_back(p.id);
+    if (p.kept_open) m_pdc_of_queue_pair.erase(p.queue_pair);
+    if (!hold_id) m_free_ids.push_back(p.id);
     if (!g.pdcs.empty() || (m_groups_enabled && peer_sending)) return false;
     retire_group(p.group);
     return true;

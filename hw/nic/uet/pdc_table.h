@@ -35,6 +35,15 @@ struct sender_pdc
     bool open = false;
     bool kept_open = false;                   // a queue pair's PDC: stays open between its messages
     delivery_mode mode = delivery_mode::rud;  // of its messages (its requests' PDS type)
+    uint32_t queue_pair = 0;                  // its queue pair, when kept_open
+    // The close handshake (docs/pdc-lifecycle.md): CLOSE_CMD sent, its ACK awaited (the id is
+    // held until then); the command's PSN and transmissions; a generation that makes older idle
+    // and retransmission timers stale; the target asked for a close (CLOSE_REQ).
+    bool closing = false;
+    bool close_requested = false;
+    uint8_t close_tx = 0;
+    uint32_t close_psn = 0;
+    uint32_t close_gen = 0;
 };
 
 struct pdc_group
@@ -104,10 +113,13 @@ public:
     }
     // Adds open PDC `p` to its group's turn.
     void join_group(const sender_pdc& p) { m_groups[p.group].pdcs.push_back(p.id); }
-    // Closes `p`: out of its group, its id free. The group dies with its last PDC unless
-    // `peer_sending` (a PDC from the peer is open at this NIC: with groups enabled it keeps the
-    // group); the next message then starts a fresh window and state. True when it died.
-    bool close(sender_pdc& p, bool peer_sending = false);
+    // Closes `p`: out of its group (and its queue pair's), its id free unless `hold_id` (the
+    // close handshake frees it with free_id once the target acknowledges). The group dies with
+    // its last PDC unless `peer_sending` (a PDC from the peer is open at this NIC: with groups
+    // enabled it keeps the group); the next message then starts a fresh window and state. True
+    // when it died.
+    bool close(sender_pdc& p, bool peer_sending = false, bool hold_id = false);
+    void free_id(const sender_pdc& p) { m_free_ids.push_back(p.id); }
     // The last PDC from `dst` closed at this NIC: its group dies if it has no sender PDC left.
     // The group that died, if one did.
     std::optional<uint32_t> peer_idle(uint32_t dst);
@@ -121,6 +133,7 @@ public:
     void bind_queue_pair(uint32_t queue_pair, sender_pdc& p)
     {
         p.kept_open = true;
+        p.queue_pair = queue_pair;
         m_pdc_of_queue_pair[queue_pair] = p.id;
     }
 

@@ -22,7 +22,10 @@ namespace uetsim {
 struct receiver_pdc
 {
     uint16_t id = 0;
-    uint32_t first_psn = 0;  // tells a reused sender PDC id from the earlier PDC
+    uint16_t sender_id = 0;        // the sender's PDC id (its SPDCID)
+    uint32_t src_ip = 0;           // the sender's address (CLOSE_REQ goes there)
+    bool close_requested = false;  // a CLOSE_REQ was sent for it
+    uint32_t first_psn = 0;        // tells a reused sender PDC id from the earlier PDC
     uint32_t src_host = 0;
     uint32_t sack_slot = 0;       // its context in the NIC's sack_tracker
     uint64_t rcvd_bytes = 0;      // payload of the new data packets received (ACKs carry it)
@@ -47,6 +50,7 @@ enum class rx_end {
     opened,      // opened or reopened by this packet
     late_copy,   // a late copy from an earlier PDC with the same sender id: nullptr
     no_context,  // it needs a new end and every SACK tracker slot is in use: nullptr
+    unknown,     // not a SYN and no end (closed by the close handshake): nullptr
 };
 
 class rx_pdc_table
@@ -57,12 +61,21 @@ public:
 
     // Receiving ends open and close slots of `sacks`, which outlives the table.
     explicit rx_pdc_table(sack_tracker& sacks) : m_sacks(sacks) {}
+    // With the close handshake, ends are closed by CLOSE_CMD, so a data packet without SYN
+    // information for an end not in the table is `unknown` (without it, it opens one).
+    void closes_by_handshake() { m_handshake = true; }
 
     // The receiving end for a data packet, opened or reopened as its SYN information says, or
     // nullptr (`what` says why). `what` (if given) says what happened.
     receiver_pdc* on_data(uint32_t src_host, uint16_t spdcid, uint32_t first_psn, bool syn,
                           rx_end* what = nullptr);
     size_t size() const { return m_pdcs.size(); }
+    // CLOSE_CMD: the end of `src_host`'s PDC `spdcid` with `first_psn` leaves the table and its
+    // SACK slot is free; the end, or nullptr when there is none (a retransmitted command).
+    std::unique_ptr<receiver_pdc> close(uint32_t src_host, uint16_t spdcid, uint32_t first_psn);
+    // An end with no message in progress that no CLOSE_REQ has asked for yet (marked asked), or
+    // nullptr: a scan, only when a new end found every slot in use.
+    receiver_pdc* idle_end_to_close();
 
     // A new (not duplicate) data packet on `rp`: `payload` bytes at `offset` of a message of
     // `message_bytes`. True when it completed the last open receiving end from its peer.
@@ -104,6 +117,7 @@ private:
     std::unordered_map<uint64_t, std::unique_ptr<receiver_pdc>> m_pdcs;
     std::unordered_map<uint32_t, uint32_t> m_open_from;  // src host -> open receiving ends
     uint16_t m_next_id = first_id;
+    bool m_handshake = false;
 };
 
 }  // namespace uetsim

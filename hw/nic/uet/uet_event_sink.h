@@ -16,7 +16,16 @@ struct uet_event
         send_complete,
         wqe_complete,
         recv_complete,
-        pdc_terminated
+        pdc_terminated,
+        // The close handshake and the NACKs of the PDC lifecycle (docs/pdc-lifecycle.md).
+        close_cmd_sent,
+        close_cmd_rcvd,
+        close_req_sent,
+        close_req_rcvd,
+        nack_no_pdc_avail_sent,
+        nack_no_pdc_avail_rcvd,
+        nack_inv_dpdcid_sent,
+        nack_inv_dpdcid_rcvd
     };
 
     uint64_t sim_time_ps = 0;

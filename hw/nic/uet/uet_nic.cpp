@@ -101,6 +101,7 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     if (m_prefetch)
         m_prefetch_arrivals = std::make_unique<timed_fifo<uint16_t>>(
             "prefetch_arrivals", [this](uint16_t pdc) { prefetch_arrived(pdc); });
+    if (close_handshake()) m_rx_pdcs.closes_by_handshake();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,6 +137,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
                                        " before its previous one completed");
             m_messages.release(p->message);
             p->message = slot;
+            ++p->close_gen;  // not idle: its idle timer, if any, is stale
             if (m_events) event(uet_event::type::wqe_created, *p, &m_messages[slot]);
             m_scheduler.enqueue(p->group, false);
             ring_doorbell();

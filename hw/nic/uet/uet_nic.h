@@ -261,6 +261,31 @@ private:
     void pull();
     void send_credit(uint32_t dst, uint32_t credit24);
 
+    // The close handshake (uet_nic_close.cpp; UetNic.PdcIdleCloseTimeout above 0). Sending end:
+    // a message complete on `pdc` (close now, or wait the idle time), the close begun (CLOSE_CMD),
+    // its ACK, a CLOSE_REQ, the idle and retransmission timers. Receiving end: CLOSE_CMD, the
+    // NACKs of a data packet without an end to take it, and CLOSE_REQ for an idle end.
+    struct close_timer
+    {
+        uint16_t pdc;
+        uint32_t first_psn;  // tells a reused id from the PDC that armed it
+        uint32_t gen;        // the PDC's close_gen when armed
+        uint8_t close_tx;    // 0: the idle timer; else the CLOSE_CMD transmission it retries
+    };
+    bool close_handshake() const { return m_cfg.pdc_idle_close_timeout_s > 0; }
+    void message_done_on(sender_pdc& pdc);
+    void begin_close(sender_pdc& pdc);
+    void send_close_command(sender_pdc& pdc);
+    void close_acked(const packet& p);
+    void on_close_request(const packet& p);
+    void arm_close(uint64_t at_ps, const close_timer& t);
+    void on_close_timer();
+    void on_close_command(const packet& p);
+    // A data packet `p` with no receiving end: NO_PDC_AVAIL (`no_context`) or INV_DPDCID.
+    void nack_without_end(const packet& p, rx_end why);
+    void lifecycle_nack_received(const packet& p, sender_pdc* live);
+    void lifecycle_event(uet_event::type t, uint16_t local, uint32_t remote_ip, uint16_t remote);
+
     // Timers.
     void arm(const timer& t);
     void on_timer();
@@ -321,6 +346,9 @@ private:
     bool m_pull_pending = false;
     wakeup m_credit_watch{[this] { credit_watchdog(); }};
     bool m_credit_watch_pending = false;
+
+    std::multimap<uint64_t, close_timer> m_close_timers;  // by deadline
+    wakeup m_close_wake{[this] { on_close_timer(); }};
 
     // Deferrable sends: the opcode of the next post_message, the sending end's deferred
     // messages (message id -> PDC id) and RTRs that came before their deferral was known, and

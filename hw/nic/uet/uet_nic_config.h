@@ -37,6 +37,12 @@ struct uet_nic_config
     bool enable_buffer_stats = false;         // EnableBufferStats: its pools in net-buff-stats
     // RCCC, the receiver's credit beside NSCC (docs/nscc.md, "RCCC"); off by default.
     rccc_config rccc;
+    // PDC close handshake (docs/pdc-lifecycle.md): 0 never (a PDC ends at its sender only, as
+    // before); above 0, an idle queue-pair PDC closes after this time and every closing PDC
+    // sends CLOSE_CMD and waits for its ACK, and a target out of receiving ends NACKs
+    // NO_PDC_AVAIL instead of stopping the run.
+    double pdc_idle_close_timeout_s = 0;
+    static constexpr double pdc_idle_close_timeout_max_s = 1;
     // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 

@@ -165,6 +165,10 @@ void uet_nic::on_control(packet* p)
         // Nothing left to pace for it: the CREDIT answering its last target may have been lost,
         // so the credit granted so far goes back at once.
         if (!m_pacer->pending(src)) send_credit(src, m_pacer->credit24(src));
+    } else if (p->pds.ctl_type == pds_ctl::close_command) {
+        on_close_command(*p);
+    } else if (p->pds.ctl_type == pds_ctl::close_request) {
+        on_close_request(*p);
     }
     m_pool.release(p);
 }

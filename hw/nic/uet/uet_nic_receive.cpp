@@ -8,6 +8,7 @@
 #include "hw/kernel/time.h"
 #include "hw/nic/common/host_commands.h"
 #include "hw/nic/uet/psn.h"
+#include "tlm/nack_codes.h"
 #include "tlm/header_sizes.h"
 
 namespace uetsim {
@@ -65,12 +66,17 @@ void uet_nic::on_data(packet* p)
     rx_end how = rx_end::found;
     receiver_pdc* found =
         m_rx_pdcs.on_data(p->src_node, p->pds.spdcid, p->pds.first_psn, p->pds.syn, &how);
-    if (how == rx_end::no_context)
+    if (how == rx_end::no_context && !close_handshake())
         out_of_contexts("UetNic.SackContexts", m_sack->contexts(), "receiving PDC");
     // The row names the receiving end by its own id (the first packets carry 0 until the
     // sender learns it from an ACK).
     if (m_monitor)
         monitor(*p, uet_monitor_row::dir::rx, nullptr, nullptr, -1, found ? found->id : 0);
+    if (__builtin_expect(how == rx_end::no_context || how == rx_end::unknown, 0)) {
+        nack_without_end(*p, how);  // only with the close handshake
+        m_pool.release(p);
+        return;
+    }
     if (!found) {
         // A late copy from an earlier PDC whose sender id is reused now.
         ++m_counters.num_dup_events_on_nic;
@@ -80,6 +86,7 @@ void uet_nic::on_data(packet* p)
     receiver_pdc& rp = *found;
     if (m_state)
         m_state->open_rx_pdcs_max = std::max(m_state->open_rx_pdcs_max, uint32_t(m_rx_pdcs.size()));
+    if (how == rx_end::opened) rp.src_ip = p->ip.src;
     if (m_events && how == rx_end::opened) event(uet_event::type::pdc_created, rp, *p);
 
     if (p->trimmed) {
@@ -258,6 +265,7 @@ void uet_nic::on_ack(packet* p)
     // A late ACK for a closed PDC, or for the earlier PDC that had this id (another first PSN).
     sender_pdc* found = m_pdcs.live(p->pds.dpdcid, p->src_node, p->pds.first_psn);
     if (!found) {
+        if (__builtin_expect(close_handshake(), 0)) close_acked(*p);
         m_pool.release(p);
         return;
     }
@@ -358,9 +366,12 @@ void uet_nic::on_ack(packet* p)
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
         const uint64_t slot = pdc.message;
-        const bool closes = !pdc.kept_open;
+        const bool handshake = close_handshake();
+        const bool closes = !pdc.kept_open || (handshake && pdc.close_requested);
         if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
-        if (closes) {
+        if (__builtin_expect(handshake, 0)) {
+            message_done_on(pdc);  // CLOSE_CMD now, or the idle timer
+        } else if (closes) {
             if (m_events) event(uet_event::type::pdc_terminated, pdc);
             if (m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0))
                 m_lb->close(m_pdcs.group(gi).lb_slot);  // the group died with it
@@ -385,7 +396,10 @@ void uet_nic::on_nack(packet* p)
     sender_pdc* live = m_pdcs.live(p->pds.dpdcid, p->src_node, p->pds.first_psn);
     if (m_monitor)
         monitor(*p, uet_monitor_row::dir::rx, live, live ? &m_pdcs.group(live->group) : nullptr);
-    if (live && __builtin_expect(live->mode == delivery_mode::rod, 0)) {
+    if (__builtin_expect(
+            p->pds.nack_code == nack::no_pdc_avail || p->pds.nack_code == nack::inv_dpdcid, 0)) {
+        lifecycle_nack_received(*p, live);
+    } else if (live && __builtin_expect(live->mode == delivery_mode::rod, 0)) {
         if (rod_go_back(*live, p->pds.psn, false)) {
             m_scheduler.enqueue(live->group, true);
             kick_scheduler();

@@ -26,6 +26,11 @@ struct uet_transport_counters
     uint64_t credit_pkts_sent = 0, credit_pkts_rcvd = 0;
     uint64_t credit_req_pkts_sent = 0, credit_req_pkts_rcvd = 0;
     uint64_t credit_acks_rcvd = 0;
+    // The close handshake: CLOSE_CMD and CLOSE_REQ each way, this NIC's sender PDCs whose close
+    // was acknowledged and receiving ends a CLOSE_CMD freed.
+    uint64_t close_cmd_pkts_sent = 0, close_cmd_pkts_rcvd = 0;
+    uint64_t close_req_pkts_sent = 0, close_req_pkts_rcvd = 0;
+    uint64_t pdcs_closed = 0, rx_pdcs_closed = 0;
     // Interval maxima of the two max_* counters (reset by the record each interval).
     uint64_t ivl_max_out_of_order_on_flow = 0;
     uint64_t ivl_max_tx_count = 0;
