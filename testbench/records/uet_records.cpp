@@ -6,6 +6,7 @@
 #include "hw/nic/uet/uet_nic.h"
 
 #include "hw/kernel/time.h"
+#include "tlm/nack_codes.h"
 
 namespace uetsim {
 
@@ -113,9 +114,14 @@ const column_table<uet_monitor_cells>& uet_monitor_columns()
              static const char* const types[] = {"RUD_REQUEST", "ACK_CC", "NACK", "CTRL"};
              out += types[int(m.r->packet_type)];
          }},
-        {"nack_code", "`UET_TRIMMED`, `UET_TRIMMED_LASTHOP`",
-         UETSIM_MON_CELL(r.has_nack_code ? (r.nack_last_hop ? "UET_TRIMMED_LASTHOP" : "UET_TRIMMED")
-                                         : "")},
+        {"nack_code",
+         "`UET_TRIMMED`, `UET_TRIMMED_LASTHOP`; with the close handshake also `UET_NO_PDC_AVAIL`, "
+         "`UET_INV_DPDCID` (docs/pdc-lifecycle.md)",
+         UETSIM_MON_CELL(!r.has_nack_code                    ? ""
+                         : r.nack_code == nack::no_pdc_avail ? "UET_NO_PDC_AVAIL"
+                         : r.nack_code == nack::inv_dpdcid   ? "UET_INV_DPDCID"
+                         : r.nack_last_hop                   ? "UET_TRIMMED_LASTHOP"
+                                                             : "UET_TRIMMED")},
         {"AR_bit", "the ACK-request bit of a data packet", UETSIM_OPT_CELL(r.has_ar, int(r.ar))},
         {"ECN_marked", "received packets: the IP header's ECN mark",
          UETSIM_OPT_CELL(r.has_ecn_marked, int(r.ecn_marked))},

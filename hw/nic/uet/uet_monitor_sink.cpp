@@ -67,6 +67,7 @@ bool make_monitor_row(const packet& p, uet_monitor_row::dir d, uint64_t now_ps, 
             r.packet_type = uet_monitor_row::type::nack;
             r.has_nack_code = true;
             r.nack_last_hop = p.pds.nack_code == 2;
+            r.nack_code = p.pds.nack_code;
             r.has_psn = true;
             r.psn = p.pds.psn;
             r.has_m_flag = true;

@@ -29,6 +29,7 @@ struct uet_monitor_row
     double rtt_ns = 0;
     bool has_nack_code = false;
     bool nack_last_hop = false;
+    uint8_t nack_code = 0;  // the NACK's code (tlm/nack_codes.h)
     bool has_ar = false, ar = false;
     bool has_ecn_marked = false, ecn_marked = false;
     bool has_m_flag = false, m_flag = false;
