@@ -366,7 +366,8 @@ void uet_nic::on_ack(packet* p)
         ++m_counters.wqes_completed;
         const uint32_t gi = pdc.group;
         const uint64_t slot = pdc.message;
-        const bool handshake = close_handshake();
+        // RUDI keeps no PDC at the target: nothing to close there.
+        const bool handshake = close_handshake() && pdc.mode != delivery_mode::rudi;
         const bool closes = !pdc.kept_open || (handshake && pdc.close_requested);
         if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
         if (__builtin_expect(handshake, 0)) {
