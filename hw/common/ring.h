@@ -46,7 +46,8 @@ public:
     void clear() { m_head = m_size = 0; }
 
 private:
-    void grow()
+    // Rare (the ring doubles): out of line, so that push_back stays small enough to inline.
+    [[gnu::noinline, gnu::cold]] void grow()
     {
         std::vector<T> next(m_buf.empty() ? 16 : m_buf.size() * 2);
         for (size_t i = 0; i < m_size; ++i) next[i] = m_buf[(m_head + i) & (m_buf.size() - 1)];

@@ -24,7 +24,8 @@ public:
     timed_fifo(const char* /*name*/, handler on_due) : m_on_due(std::move(on_due)) {}
 
     // Due at `due_ps` (simulated ps), no earlier than the last pushed item.
-    void push(T p, uint64_t due_ps)
+    // Inline at every caller (the switch's arrival and each link's transmit, per frame).
+    [[gnu::always_inline]] void push(T p, uint64_t due_ps)
     {
         bool was_empty = m_items.empty();
         m_items.push_back({p, due_ps});

@@ -29,4 +29,15 @@ void buffer_manager::sample_ingress_credit(uint16_t port, uint8_t pool)
         m_acc.headroom(port, pool), m_acc.pool_ingress_bytes(pool) + m_acc.pool_credit_bytes(pool));
 }
 
+void buffer_manager::credit_transmit_complete(const switch_tag& tag, const egress_charge& charge)
+{
+    const pfc_signal xon = m_acc.on_transmit_complete(tag, charge);
+    if (xon.send && m_pause) m_pause->xon(tag.in_port, tag.pool);
+    return_credit(tag);
+    if (m_occupancy) {
+        sample_egress(charge.out_port, charge.pool);
+        sample_ingress(tag.in_port, tag.pool);
+    }
+}
+
 }  // namespace uetsim

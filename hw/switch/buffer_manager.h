@@ -86,13 +86,15 @@ public:
                               bool rtx)
     {
         const egress_decision d = m_acc.on_egress(tag, out_port, tc, bytes, rtx);
-        if (__builtin_expect(tag.credit_vc != 0, 0) && !d.admitted()) return_credit(tag);
         if (m_occupancy) {
             if (d.admitted())
                 sample_egress(out_port, d.charge.pool);
             else
                 sample_ingress(tag.in_port, tag.pool);
         }
+        // A refused packet that came with credit gives it back (refusals only: off the path of
+        // every admitted packet).
+        if (!d.admitted() && __builtin_expect(tag.credit_vc != 0, 0)) return_credit(tag);
         return d;
     }
     // An admitted packet dropped before egress (no route).
@@ -105,9 +107,9 @@ public:
     // Its serialization has completed: both charges are released; a resume goes to PFC.
     void on_transmit_complete(const switch_tag& tag, const egress_charge& charge)
     {
+        if (__builtin_expect(tag.credit_vc != 0, 0)) return credit_transmit_complete(tag, charge);
         const pfc_signal xon = m_acc.on_transmit_complete(tag, charge);
         if (xon.send && m_pause) m_pause->xon(tag.in_port, tag.pool);
-        if (__builtin_expect(tag.credit_vc != 0, 0)) return_credit(tag);
         if (m_occupancy) {
             sample_egress(charge.out_port, charge.pool);
             sample_ingress(tag.in_port, tag.pool);
@@ -136,6 +138,9 @@ private:
     // A switch with CBFC ports: the bytes held against credit count as the port's ingress usage
     // and the pool's.
     [[gnu::noinline, gnu::cold]] void sample_ingress_credit(uint16_t port, uint8_t pool);
+    // on_transmit_complete of a packet that came with credit (only on a switch with CBFC).
+    [[gnu::noinline, gnu::cold]] void credit_transmit_complete(const switch_tag& tag,
+                                                               const egress_charge& charge);
     void return_credit(const switch_tag& tag)
     {
         if (m_credit_return)

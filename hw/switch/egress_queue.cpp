@@ -35,17 +35,10 @@ admit_result egress_queue::admit(packet* p, switch_tag& tag)
     return result;
 }
 
-// CBFC: a class whose VC lacks credit for its head frame stalls; the others may pass.
-int egress_queue::pick_with_credit(int tc)
-{
-    while (tc != port_scheduler::none && !m_gate->admit(tc, *m_fifo[size_t(tc)].front().p))
-        tc = m_scheduler.pick(false, m_waiting);
-    return tc;
-}
-
 packet* egress_queue::dequeue(double draw)
 {
-    packet* p = next(draw);
+    // A port with CBFC is known before the run: one test here, none in the pick.
+    packet* p = __builtin_expect(m_gate != nullptr, 0) ? next_with_credit(draw) : next(draw);
     if (m_probe) m_probe->changed();
     return p;
 }
@@ -55,26 +48,43 @@ packet* egress_queue::next(double draw)
     // Called when the port is free again: the frame that was serialising has left, so its
     // charges are released now (held until serialization completes); a resume may follow.
     release_sent();
-    int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot
-    if (__builtin_expect(m_gate != nullptr, 0)) tc = pick_with_credit(tc);
+    const int tc = m_scheduler.pick(false, m_waiting);  // the switch port has no control slot
     if (tc == port_scheduler::none) return nullptr;
+    return take(tc, draw);
+}
+
+// CBFC: a class whose VC lacks credit for its head frame stalls; the others may pass.
+packet* egress_queue::next_with_credit(double draw)
+{
+    release_sent();
+    int tc = m_scheduler.pick(false, m_waiting);
+    while (tc != port_scheduler::none && !m_gate->admit(tc, *m_fifo[size_t(tc)].front().p))
+        tc = m_scheduler.pick(false, m_waiting);
+    if (tc == port_scheduler::none) return nullptr;
+    return take(tc, draw);
+}
+
+packet* egress_queue::take(int tc, double draw)
+{
     auto& q = m_fifo[size_t(tc)];
-    entry e = q.front();
+    // The charges are copied whole, in place, before the entry leaves its ring.
+    const entry& e = q.front();
+    packet* p = e.p;
+    const uint8_t pool = e.charge.pool;
+    m_tx_tag = e.tag;
+    m_tx_charge = e.charge;
     q.pop_front();
     if (q.empty()) m_waiting &= uint8_t(~(1u << tc));
     m_tx_held = true;
-    m_tx_tag = e.tag;
-    m_tx_charge = e.charge;
     --m_packets;
-    const uint8_t ecn_field = e.p->ip.ecn;
-    const uint8_t pool = e.charge.pool;
+    const uint8_t ecn_field = p->ip.ecn;
     if ((ecn_field == ecn::ect0 || ecn_field == ecn::ect1) &&
         m_red[pool].should_mark(m_cfg.red[pool], draw)) {
-        e.p->ip.ecn = ecn::ce;
+        p->ip.ecn = ecn::ce;
         ++m_stats.ecn_marked;
         ++m_stats.ecn_marked_tc[size_t(tc)];
     }
-    return e.p;
+    return p;
 }
 
 }  // namespace uetsim

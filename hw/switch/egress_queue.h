@@ -119,7 +119,9 @@ public:
 private:
     admit_result admit(packet* p, switch_tag& tag);
     packet* next(double draw);
-    [[gnu::noinline]] int pick_with_credit(int tc);
+    [[gnu::noinline]] packet* next_with_credit(double draw);
+    // The frame of class `tc` leaves its queue for the wire (ECN-marked per RED).
+    [[gnu::always_inline]] inline packet* take(int tc, double draw);
     void release_sent()
     {
         if (m_tx_held) {

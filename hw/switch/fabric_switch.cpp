@@ -116,10 +116,18 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         m_ports.push_back(std::make_unique<switch_port>(name_i, uint16_t(i), q, ports[i].nic_facing,
                                                         m_classifier, m_buffers, m_rng, pfc, pool,
                                                         m_frame_ends));
-        m_ports.back()->in.on_receive([this, i](packet& p) {
-            on_arrival(i, p);
-            return sc_core::SC_ZERO_TIME;
-        });
+        // A port on a CBFC link takes its arrivals through the credit path, chosen here so
+        // that no other port tests for credit.
+        if (ports[i].cbfc.enabled)
+            m_ports.back()->in.on_receive([this, i](packet& p) {
+                on_cbfc_arrival(i, p);
+                return sc_core::SC_ZERO_TIME;
+            });
+        else
+            m_ports.back()->in.on_receive([this, i](packet& p) {
+                on_arrival(i, p);
+                return sc_core::SC_ZERO_TIME;
+            });
     }
     for (size_t i = 0; i < ports.size(); ++i)
         if (ports[i].cbfc.enabled) {
@@ -145,12 +153,6 @@ void fabric_switch::on_arrival(size_t port, packet& p)
     ++p.hops;
     // Classified once, at ingress, and charged to the shared buffer until it leaves.
     const uint8_t tc = m_classifier.traffic_class(p);
-    if (__builtin_expect(p.cbfc_vc != 0, 0)) {
-        // Sent with credit: always admitted, to the port's credit space.
-        const ingress_decision d = credit_arrival(port, tc, p);
-        m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps);
-        return;
-    }
     const ingress_decision d = m_ingress.admit(uint16_t(port), tc, p);
     // A pause is out: a release may send its resume from now on, so frame ends run when due.
     if (__builtin_expect(d.xoff.send, 0)) m_frame_ends.realize_all();
@@ -183,14 +185,23 @@ void fabric_switch::receive_control(size_t port, packet& p)
     m_pool.release(&p);
 }
 
-// The frame spent credit of its VC on the link it came by: charged to the port's credit space,
-// its credits returned when it leaves.
-ingress_decision fabric_switch::credit_arrival(size_t port, uint8_t tc, packet& p)
+// An arrival on a port with CBFC: a frame that spent credit of its VC on the link is always
+// admitted, charged to the port's credit space, its credits returned when it leaves; any other
+// frame (a class without a VC) takes the ordinary path.
+void fabric_switch::on_cbfc_arrival(size_t port, packet& p)
 {
+    if (p.cbfc_vc == 0 || is_link_control(p.kind)) return on_arrival(port, p);
+    m_frame_ends.settle();
+    auto& c = m_ports[port]->counters();
+    ++c.rx_packets;
+    c.rx_bytes += p.wire_bytes;
+    ++p.hops;
+    const uint8_t tc = m_classifier.traffic_class(p);
     const uint8_t vc = uint8_t(p.cbfc_vc - 1);
     p.cbfc_vc = 0;
-    return m_buffers.on_credit_ingress(uint16_t(port), tc, buffer_charge(p), vc,
-                                       m_ports[port]->cbfc()->credits_of(p));
+    const ingress_decision d = m_buffers.on_credit_ingress(uint16_t(port), tc, buffer_charge(p), vc,
+                                                           m_ports[port]->cbfc()->credits_of(p));
+    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps);
 }
 
 uint64_t fabric_switch::cbfc_reserved_bytes(const std::vector<port_spec>& ports)

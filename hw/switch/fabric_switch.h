@@ -195,7 +195,7 @@ private:
     void on_arrival(size_t port, packet& p);
     [[gnu::noinline, gnu::cold]] void receive_control(size_t port, packet& p);
     static uint64_t cbfc_reserved_bytes(const std::vector<port_spec>& ports);
-    [[gnu::noinline]] ingress_decision credit_arrival(size_t port, uint8_t tc, packet& p);
+    [[gnu::noinline]] void on_cbfc_arrival(size_t port, packet& p);
     void freed(uint16_t port, uint8_t vc, uint16_t credits) override
     {
         m_ports[port]->cbfc()->freed(vc, credits);
