@@ -34,4 +34,65 @@ inline constexpr uint8_t rcvd_ses_procg = 0x18;
 inline constexpr uint8_t unexp_event = 0x19;
 inline constexpr uint8_t rcvr_infer_loss = 0x1A;
 
+// The name the records write for a code: UET_ and the spec's name ("UET_ROD_OOO").
+constexpr const char* spec_name(uint8_t code)
+{
+    switch (code) {
+        case trimmed:
+            return "UET_TRIMMED";
+        case trimmed_lasthop:
+            return "UET_TRIMMED_LASTHOP";
+        case trimmed_ack:
+            return "UET_TRIMMED_ACK";
+        case no_pdc_avail:
+            return "UET_NO_PDC_AVAIL";
+        case no_ccc_avail:
+            return "UET_NO_CCC_AVAIL";
+        case no_bitmap:
+            return "UET_NO_BITMAP";
+        case no_pkt_buffer:
+            return "UET_NO_PKT_BUFFER";
+        case no_gtd_del_avail:
+            return "UET_NO_GTD_DEL_AVAIL";
+        case no_ses_msg_avail:
+            return "UET_NO_SES_MSG_AVAIL";
+        case no_resource:
+            return "UET_NO_RESOURCE";
+        case psn_oor_window:
+            return "UET_PSN_OOR_WINDOW";
+        case first_rod_ooo:
+            return "UET_FIRST_ROD_OOO";
+        case rod_ooo:
+            return "UET_ROD_OOO";
+        case inv_dpdcid:
+            return "UET_INV_DPDCID";
+        case pdc_hdr_mismatch:
+            return "UET_PDC_HDR_MISMATCH";
+        case closing:
+            return "UET_CLOSING";
+        case closing_in_err:
+            return "UET_CLOSING_IN_ERR";
+        case pkt_not_rcvd:
+            return "UET_PKT_NOT_RCVD";
+        case gtd_resp_unavail:
+            return "UET_GTD_RESP_UNAVAIL";
+        case ack_with_data:
+            return "UET_ACK_WITH_DATA";
+        case invalid_syn:
+            return "UET_INVALID_SYN";
+        case pdc_mode_mismatch:
+            return "UET_PDC_MODE_MISMATCH";
+        case new_start_psn:
+            return "UET_NEW_START_PSN";
+        case rcvd_ses_procg:
+            return "UET_RCVD_SES_PROCG";
+        case unexp_event:
+            return "UET_UNEXP_EVENT";
+        case rcvr_infer_loss:
+            return "UET_RCVR_INFER_LOSS";
+        default:
+            return "UET_UNKNOWN";
+    }
+}
+
 }  // namespace uetsim::nack

@@ -117,7 +117,7 @@ void add_flows_keys(scenario_schema& s)
     s.rules.push_back(
         {"A delivery mode other than RUD (Flows Mode, RdmaApplication.Mode, Chakra.Mode) needs "
          "UET NICs at the hosts it runs on; ROD keeps one path, so it refuses "
-         "UetNic.PacketSprayingType given as a spraying policy.",
+         "UetNic.PacketSprayingType given as a spraying policy other than the default.",
          {"Flows", "RdmaApplication.Mode", "Chakra.Mode", "Nic.Type", "UetNic.PacketSprayingType"},
          [](scenario& sc, const given_keys& given) {
              const uint32_t hosts = host_count(sc.topology);
@@ -141,12 +141,17 @@ void add_flows_keys(scenario_schema& s)
                                " carries no credit target and gets no ACK_CC (its headers have "
                                "no CC state), but UetNic.RcccEnabled is true; allowed with "
                                "RcccEnabled: RUD, ROD");
+                 // The default policy given explicitly (a printed scenario does) is as not given.
+                 const packet_spraying_type by_default = scenario{}.nic.spraying.type;
                  if (mode == delivery_mode::rod && given.count("UetNic.PacketSprayingType") &&
-                     sc.nic.spraying.type != packet_spraying_type::none)
-                     fail_rule(key + ": ROD sends on one path, but UetNic.PacketSprayingType is " +
-                               std::string(spraying_type_name(sc.nic.spraying.type)) +
-                               " (spraying forced on); allowed with ROD: PacketSprayingType None "
-                               "or not given (ROD fixes one entropy value per PDC)");
+                     sc.nic.spraying.type != packet_spraying_type::none &&
+                     sc.nic.spraying.type != by_default)
+                     fail_rule(
+                         key + ": ROD sends on one path, but UetNic.PacketSprayingType is " +
+                         std::string(spraying_type_name(sc.nic.spraying.type)) +
+                         " (spraying forced on); allowed with ROD: PacketSprayingType None, " +
+                         std::string(spraying_type_name(by_default)) +
+                         " or not given (ROD fixes one entropy value per PDC)");
              };
              for (size_t i = 0; i < sc.flows.messages.size(); ++i) {
                  const flow_spec& f = sc.flows.messages[i];

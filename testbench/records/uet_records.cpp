@@ -115,13 +115,10 @@ const column_table<uet_monitor_cells>& uet_monitor_columns()
              out += types[int(m.r->packet_type)];
          }},
         {"nack_code",
-         "`UET_TRIMMED`, `UET_TRIMMED_LASTHOP`; with the close handshake also `UET_NO_PDC_AVAIL`, "
+         "the NACK's code by its UET 1.0.1 name: `UET_TRIMMED`, `UET_TRIMMED_LASTHOP`, "
+         "`UET_ROD_OOO` (ROD); with the close handshake also `UET_NO_PDC_AVAIL`, "
          "`UET_INV_DPDCID` (docs/pdc-lifecycle.md)",
-         UETSIM_MON_CELL(!r.has_nack_code                    ? ""
-                         : r.nack_code == nack::no_pdc_avail ? "UET_NO_PDC_AVAIL"
-                         : r.nack_code == nack::inv_dpdcid   ? "UET_INV_DPDCID"
-                         : r.nack_last_hop                   ? "UET_TRIMMED_LASTHOP"
-                                                             : "UET_TRIMMED")},
+         UETSIM_MON_CELL(r.has_nack_code ? nack::spec_name(r.nack_code) : "")},
         {"AR_bit", "the ACK-request bit of a data packet", UETSIM_OPT_CELL(r.has_ar, int(r.ar))},
         {"ECN_marked", "received packets: the IP header's ECN mark",
          UETSIM_OPT_CELL(r.has_ecn_marked, int(r.ecn_marked))},

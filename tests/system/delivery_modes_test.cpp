@@ -35,7 +35,7 @@ TEST(delivery_modes, rod_through_loss_delivers_every_byte_once_on_one_path_per_m
         "Topology: {Kind: single-switch, Hosts: 3, LinkRate: 400Gbps}\n"
         "Nic: {Type: uet}\n"
         "UetNic: {InitialRetransmitTimeout: 20us}\n"
-        "Records: {Enabled: [flow-perf, uet-transport-stats]}\n"
+        "Records: {Enabled: [flow-perf, uet-transport-stats], UetMonitor: true}\n"
         "Capture: {Links: [host0-switch0]}\n"
         "Faults:\n"
         "  - {At: 0s, Link: host1-switch0, Action: loss, Loss: 0.02}\n"
@@ -81,6 +81,18 @@ TEST(delivery_modes, rod_through_loss_delivers_every_byte_once_on_one_path_per_m
     EXPECT_GT(rtx, 0);
     EXPECT_GT(rod_nacks, 0);
     EXPECT_EQ(data_ports.size(), 3u) << "one entropy value per ROD message";
+
+    // uet-monitor names each NACK by its code: the ROD_OOO NACKs host0 received are UET_ROD_OOO.
+    const csv mon = read_csv(dir + "/rod-uet-monitor-0.csv");
+    int rod_ooo_rx = 0;
+    for (size_t i = 0; i < mon.rows.size(); ++i) {
+        if (mon.str(i, "packet_type") != "NACK") continue;
+        EXPECT_NE(mon.str(i, "nack_code"), "") << "row " << i;
+        if (mon.str(i, "nack_code") == "UET_ROD_OOO" && mon.str(i, "direction") == "Rx" &&
+            mon.str(i, "component_name").find("host0") != std::string::npos)
+            ++rod_ooo_rx;
+    }
+    EXPECT_EQ(rod_ooo_rx, rod_nacks) << "every ROD_OOO NACK host0's link carried, by name";
 }
 
 TEST(delivery_modes, bad_modes_exit_2_naming_the_key)
@@ -111,9 +123,10 @@ TEST(delivery_modes, bad_modes_exit_2_naming_the_key)
         EXPECT_EQ(r.exit_code, 2) << body << r.err;
         EXPECT_NE(r.err.find(key), std::string::npos) << body << r.err;
     }
-    // ROD with the spraying policy None given, or not given: accepted.
+    // ROD with the spraying policy None or the default given, or not given: accepted.
     for (const std::string& nic :
          {std::string("Nic: {Type: uet}\nUetNic: {PacketSprayingType: None}\n"),
+          std::string("Nic: {Type: uet}\nUetNic: {PacketSprayingType: Default Packet Spraying}\n"),
           std::string("Nic: {Type: uet}\n")}) {
         const std::string y = "Simulation: {Name: mb, StopTime: 1ms}\n" + nic + flows + "ROD}\n";
         const auto r =

@@ -646,7 +646,7 @@ TEST(config, every_example_prints_back_identically)
 {
     namespace fs = std::filesystem;
     size_t checked = 0;
-    for (const char* dir : {"/examples", "/bench/scenarios"})
+    for (const char* dir : {"/examples", "/examples/failure-modes", "/bench/scenarios"})
         for (const auto& e : fs::directory_iterator(source_dir() + dir)) {
             if (e.path().extension() != ".yaml") continue;
             SCOPED_TRACE(e.path().string());
@@ -659,7 +659,7 @@ TEST(config, every_example_prints_back_identically)
                 << "reading a printed scenario warns of nothing (no deprecated key printed)";
             ++checked;
         }
-    EXPECT_GE(checked, 18u);
+    EXPECT_GE(checked, 26u);
 }
 
 // An optional time prints as `none` when not given, which reads back as not given.
