@@ -224,6 +224,10 @@ private:
                               sent_packet& sp, packet& pk);
     void ring_doorbell();
 
+    // The initiator's completion of `pdc`'s message `m`: counted, the PDC closed (through
+    // CLOSE_CMD with `handshake`), the host told, the group given back to the scheduler.
+    void complete_message(sender_pdc& pdc, uet_message& m, bool handshake);
+
     // Receive side.
     void on_data(packet* p);
     void on_probe(packet* p);

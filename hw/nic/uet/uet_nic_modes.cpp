@@ -79,23 +79,7 @@ void uet_nic::uud_sent(sender_pdc& pdc, uint32_t psn)
     if (m_state) m_state->outstanding.add(now_ps(), -int(m_retired.size()));
     pdc.st.release_retired();
     if (!m.done && m.bytes_acked >= m.bytes && m.packets_issued == m.packets && pdc.st.idle()) {
-        // The initiator's completion: its last packet has left.
-        m.done = true;
-        ++m_counters.wqes_completed;
-        const uint32_t gi = pdc.group;
-        const uint64_t slot = pdc.message;
-        const bool closes = !pdc.kept_open;
-        if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
-        if (closes) {
-            if (m_events) event(uet_event::type::pdc_terminated, pdc);
-            if (m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0))
-                m_lb->close(m_pdcs.group(gi).lb_slot);
-            if (m_state) --m_state->open_tx_pdcs;
-        }
-        m_dma.message_complete(m.id);
-        if (closes) m_messages.release(slot);
-        if (m_pdcs.group(gi).alive && m_scheduler.has_work(m_pdcs.group(gi)))
-            m_scheduler.enqueue(gi, true);
+        complete_message(pdc, m, false);  // the initiator's: its last packet has left
     } else if (m_scheduler.has_work(g)) {
         m_scheduler.enqueue(pdc.group, true);
     }

@@ -362,32 +362,36 @@ void uet_nic::on_ack(packet* p)
         if (m_scheduler.has_work(g)) m_scheduler.enqueue(pdc.group, true);
     } else if (!m.done && m.bytes_acked >= m.bytes && m.packets_issued == m.packets &&
                pdc.st.idle()) {
-        m.done = true;
-        ++m_counters.wqes_completed;
-        const uint32_t gi = pdc.group;
-        const uint64_t slot = pdc.message;
         // RUDI keeps no PDC at the target: nothing to close there.
-        const bool handshake = close_handshake() && pdc.mode != delivery_mode::rudi;
-        const bool closes = !pdc.kept_open || (handshake && pdc.close_requested);
-        if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
-        if (__builtin_expect(handshake, 0)) {
-            message_done_on(pdc);  // CLOSE_CMD now, or the idle timer
-        } else if (closes) {
-            if (m_events) event(uet_event::type::pdc_terminated, pdc);
-            if (m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0))
-                m_lb->close(m_pdcs.group(gi).lb_slot);  // the group died with it
-            if (m_state) --m_state->open_tx_pdcs;
-        }
-        m_dma.message_complete(m.id);
-        // A closed PDC's message is not looked at again (late ACKs find no live PDC). Taken
-        // before the completion: a message posted from it may reopen the same PDC id.
-        if (closes) m_messages.release(slot);
-        if (m_pdcs.group(gi).alive && m_scheduler.has_work(m_pdcs.group(gi)))
-            m_scheduler.enqueue(gi, true);
+        complete_message(pdc, m, close_handshake() && pdc.mode != delivery_mode::rudi);
     } else if (m_scheduler.has_work(g)) {
         m_scheduler.enqueue(pdc.group, true);
     }
     kick_scheduler();
+}
+
+void uet_nic::complete_message(sender_pdc& pdc, uet_message& m, bool handshake)
+{
+    m.done = true;
+    ++m_counters.wqes_completed;
+    const uint32_t gi = pdc.group;
+    const uint64_t slot = pdc.message;
+    const bool closes = !pdc.kept_open || (handshake && pdc.close_requested);
+    if (m_events) event(uet_event::type::wqe_complete, pdc, &m);
+    if (__builtin_expect(handshake, 0)) {
+        message_done_on(pdc);  // CLOSE_CMD now, or the idle timer
+    } else if (closes) {
+        if (m_events) event(uet_event::type::pdc_terminated, pdc);
+        if (m_pdcs.close(pdc, m_rx_pdcs.open_from(pdc.dst) > 0))
+            m_lb->close(m_pdcs.group(gi).lb_slot);  // the group died with it
+        if (m_state) --m_state->open_tx_pdcs;
+    }
+    m_dma.message_complete(m.id);
+    // A closed PDC's message is not looked at again (late ACKs find no live PDC). Taken
+    // before the completion: a message posted from it may reopen the same PDC id.
+    if (closes) m_messages.release(slot);
+    if (m_pdcs.group(gi).alive && m_scheduler.has_work(m_pdcs.group(gi)))
+        m_scheduler.enqueue(gi, true);
 }
 
 void uet_nic::on_nack(packet* p)
