@@ -134,6 +134,7 @@ struct flow_spec
     // starts, an ordinary send. At or above 0 the message is a deferrable send.
     double recv_posted_s = -1;
     delivery_mode mode = delivery_mode::rud;  // UET NIC: the PDS delivery mode
+    uint32_t job_id = 0;                      // UET NIC: the JobID its requests carry
 };
 
 struct flows_config
@@ -173,6 +174,7 @@ struct rdma_app_config
     uint8_t control_tc = 1;                // RdmaControlPacketTC: the RoCE NIC's ACKs and NAKs
     completion_point completion_at = completion_point::initiator;  // what rdma-perf times
     delivery_mode mode = delivery_mode::rud;  // Mode: the WQEs' PDS delivery mode (UET)
+    uint32_t job_id = 0;                      // JobId: the JobID of its WQEs' requests (UET)
 };
 
 struct records_config

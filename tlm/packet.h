@@ -116,6 +116,8 @@ struct ses_fields
     uint64_t message_bytes = 0;
     bool last = false;
     uint8_t opcode = 0;  // ses_op; 0 for an RDMA WRITE
+    // JobID (24 bits): the job the request belongs to (docs/jobs-and-profiles.md).
+    uint32_t job_id = 0;
     // A deferrable send's packet of its restarted transfer (after the target's RTR).
     bool restart = false;
     // On an ACK: the SES response of a deferrable send the target deferred (no buffer posted).

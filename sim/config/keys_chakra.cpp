@@ -199,6 +199,9 @@ void add_chakra_keys(scenario_schema& s)
         "per packet. UUD (unacknowledged, lossy) is for Flows only "
         "(docs/delivery-modes.md).",
         {"UUD"});
+    k.integer("Chakra.JobId", UETSIM_FIELD(chakra.job_id), {0, 16777215},
+              "Nic.Type uet only: the JobID (24 bits) of the workload, carried in the SES header "
+              "of every transfer's requests (docs/jobs-and-profiles.md).");
     k.boolean("Chakra.ProcessGroupSerialization", UETSIM_FIELD(chakra.process_group_serialization),
               "Each rank runs at most one collective of a process group at a time, in node id "
               "order (the sends that name the group are ordered with them).");

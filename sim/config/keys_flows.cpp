@@ -54,6 +54,10 @@ key_table<flow_spec> flow_keys()
              "has left and a lost packet leaves the message incomplete, reported "
              "(docs/delivery-modes.md).",
              {});
+    t.integer("JobId", UETSIM_FIELD(job_id), {0, 16777215},
+              "Nic.Type uet only: the JobID (24 bits) the message's requests carry in their SES "
+              "header; the receiving NIC drops a request whose job its UetNic.JobTable does not "
+              "hold (docs/jobs-and-profiles.md).");
     return t;
 }
 

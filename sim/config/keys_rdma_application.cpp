@@ -61,6 +61,9 @@ void add_rdma_application_keys(scenario_schema& s)
         "per packet. UUD (unacknowledged, lossy) is for Flows only "
         "(docs/delivery-modes.md).",
         {"UUD"});
+    k.integer("RdmaApplication.JobId", UETSIM_FIELD(rdma.job_id), {0, 16777215},
+              "Nic.Type uet only: the JobID (24 bits) of the application instance, carried in the "
+              "SES header of every WQE's requests (docs/jobs-and-profiles.md).");
     k.fixed_choice("RdmaApplication.OpCode", "RDMA_OPCODE_WRITE_FIRST",
                    "Every WQE is an RDMA WRITE (the NIC chooses each packet's opcode).", {});
     k.fixed_choice("RdmaApplication.RdmaVerb", "RDMA_VERB_POST_WRITE",

@@ -4,6 +4,7 @@
 
 #include "sim/config/keys_common.h"
 #include "sim/config/keys_nic_buffers.h"
+#include "sim/config/profile_rules.h"
 #include "hw/nic/uet/prefetch_buffer.h"
 #include "hw/nic/uet/uet_nic_params.h"
 #include "testbench/elab/fabric_rtt.h"
@@ -445,6 +446,26 @@ void add_uet_nic_keys(scenario_schema& s)
            "target's receiving end; a target with no free receiving end NACKs NO_PDC_AVAIL and "
            "sends CLOSE_REQ for an idle one.")
         .fabric_wide();
+    // Profiles and jobs (docs/jobs-and-profiles.md).
+    k.choice("UetNic.Profile", UETSIM_FIELD(nic.uet.profile),
+             {{"AIBase", uet_profile::ai_base},
+              {"AIFull", uet_profile::ai_full},
+              {"HPC", uet_profile::hpc}},
+             "The UET 1.0 profile the NIC implements, which decides the optional features a "
+             "scenario may ask of it: AIBase RUD and deferrable sends; AIFull also ROD and RCCC; "
+             "HPC RUD, ROD and RCCC, no deferrable sends. A scenario asking for a feature its "
+             "profile lacks is refused.");
+    k.number_list("UetNic.JobTable", UETSIM_FIELD(nic.uet.job_table),
+                  "JobIDs 0..16777215; [] (default): every job",
+                  "The jobs this NIC serves (its job table, which a job launcher installs): a "
+                  "request whose SES JobID is not in it is dropped before any PDC state and "
+                  "counted (manifest unknown_job_drops). []: every job, nothing checked.");
+    s.rules.push_back(
+        {"UetNic.Profile: a scenario asks a UET NIC only for features its profile has (ROD, "
+         "deferrable sends, RCCC); UetNic.JobTable holds JobIDs of 24 bits.",
+         {"UetNic.Profile", "UetNic.JobTable", "UetNic.RcccEnabled", "Flows",
+          "RdmaApplication.Mode", "Chakra.Mode", "Nic.Type"},
+         [](scenario& sc, const given_keys&) { check_profiles_and_jobs(sc); }});
 
     // Before InitialBaseRTT: auto, whose round trip counts the SackUpdate stage.
     std::vector<std::string> stage_latency_keys;

@@ -163,13 +163,15 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
             else
                 put32(o, p.pds.first_psn);
             if (p.trimmed) break;  // a trimmed packet ends after its PDS header
-            // SES standard request (44 B): message id, offset, message length, EOM flag.
+            // SES standard request (44 B): message id, offset, message length, EOM flag, then
+            // UET 1.0's {index_gen:8, job_id:24} (index_gen 0).
             o.push_back(p.ses.last ? 0x01 : 0x00);
             o.push_back(p.ses.opcode);
             put16(o, 0);
             put64(o, p.ses.message_id);
             put64(o, p.ses.offset);
             put64(o, p.ses.message_bytes);
+            put32(o, p.ses.job_id & 0xFFFFFF);
             pad(o, start + wire::pds_rud_request + wire::ses_standard);
             break;
         }

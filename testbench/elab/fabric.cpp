@@ -7,6 +7,8 @@
 #include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/nic_factory.h"
+#include "hw/nic/uet/uet_nic.h"
+#include "testbench/nics/uet_nic_entry.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
@@ -81,6 +83,9 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                                                              sc.simulation.random_seed, pool));
             // What the host's software sees: completions and written memory, to the Flows
             // scoreboard, the Chakra replay or the application.
+            // The JobID of the workload's messages (the RDMA application's or Chakra's).
+            if (uet_nic* u = as_uet_nic(m_nic_hosts.back()->nic()))
+                u->set_workload_job(sc.chakra.enabled() ? sc.chakra.job_id : sc.rdma.job_id);
             nic_host_interface& hif = m_nic_hosts.back()->host_interface();
             hif.write_receive_completions(receive_completions);
             hif.on_direct_complete([this, &traffic](uint64_t m, double t) {
@@ -111,6 +116,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                 });
         }
         traffic.attach([this](const flow_message& m) {
+            if (uet_nic* u = as_uet_nic(nic_at(m.spec.src))) u->set_next_job(m.spec.job_id);
             if (m.spec.recv_posted_s >= 0)
                 nic_at(m.spec.src)
                     .post_deferrable_message(m.id, m.spec.dst, host_ip(m.spec.dst), m.spec.bytes,

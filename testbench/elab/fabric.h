@@ -48,6 +48,7 @@ public:
     // The NICs, one per host, of the type Nic.Type names (none with Nic.Type raw).
     size_t nic_count() const { return m_nic_hosts.size(); }
     host_nic& nic_at(size_t h) { return m_nic_hosts[h]->nic(); }
+    const host_nic& nic_at(size_t h) const { return m_nic_hosts[h]->nic(); }
     // Each NIC host's PCIe link, host memory and the NIC's host interface.
     pcie_link& pcie_at(size_t h) { return m_nic_hosts[h]->pcie(); }
     host_memory& memory_at(size_t h) { return m_nic_hosts[h]->memory(); }

@@ -9,6 +9,8 @@
 #include "testbench/elab/fabric.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/rtl_blocks.h"
+#include "hw/nic/uet/uet_nic.h"
+#include "testbench/nics/uet_nic_entry.h"
 
 namespace uetsim {
 
@@ -154,6 +156,19 @@ const std::vector<manifest_member>& members()
         {"packets_trimmed", "packets trimmed by switches",
          [](const manifest_inputs& in) -> std::optional<json> {
              return in.summary.packets_trimmed;
+         }},
+        {"unknown_job_drops",
+         "only when a UET NIC dropped a request for a job its `UetNic.JobTable` does not hold: "
+         "per such NIC, by name, the requests dropped "
+         "([jobs-and-profiles.md](jobs-and-profiles.md))",
+         [](const manifest_inputs& in) -> std::optional<json> {
+             json out = json::object();
+             for (size_t h = 0; h < in.fab.nic_count(); ++h)
+                 if (const uet_nic* u = as_uet_nic(in.fab.nic_at(h)))
+                     if (u->unknown_job_drops())
+                         out[in.fab.topo().devices[h].name] = u->unknown_job_drops();
+             if (out.empty()) return std::nullopt;
+             return out;
          }},
         {"rtl_flow_hash_checks",
          "only with `Rtl.FlowHash: both` on some switch: flow hashes compared (the `checked` of "

@@ -22,12 +22,13 @@ public:
         bool deferred = false;
         uint32_t src_ip = 0;  // where the RTR goes
         uint8_t traffic_class = 0;
+        uint32_t job = 0;  // the RTR's JobID: the message's
     };
 
     // A new packet of deferrable send `message` from `src` (`restart`: of its restarted
     // transfer): true to place its payload, false to discard it.
     bool on_packet(uint32_t src, uint64_t message, bool restart, uint32_t src_ip,
-                   uint8_t traffic_class)
+                   uint8_t traffic_class, uint32_t job = 0)
     {
         if (restart) return true;
         entry& e = m_entries[key(src, message)];
@@ -35,6 +36,7 @@ public:
         e.deferred = true;
         e.src_ip = src_ip;
         e.traffic_class = traffic_class;
+        e.job = job;
         return false;
     }
     // Whether a packet of the first transfer of `message` is answered as deferred.

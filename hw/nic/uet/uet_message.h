@@ -16,6 +16,7 @@ struct uet_message
     uint64_t bytes = 0;
     uint8_t traffic_class = 0;
     delivery_mode mode = delivery_mode::rud;
+    uint32_t job = 0;  // JobID its requests carry
     uint64_t next_offset = 0;
     uint32_t packets = 0;
     uint32_t packets_issued = 0;

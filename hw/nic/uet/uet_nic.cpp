@@ -96,6 +96,8 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     m_tx[int(tx_stage::entropy_lookup)] = pipeline_stage(m_cfg.entropy_lookup, cycle);
     m_tx[int(tx_stage::header_build)] = pipeline_stage(m_cfg.header_build, cycle);
     m_ack_build = pipeline_stage(m_cfg.ack_build, cycle);
+    if (!m_cfg.job_table.empty())
+        m_jobs = job_table(std::vector<uint32_t>(m_cfg.job_table.begin(), m_cfg.job_table.end()));
     if (m_cfg.pdc_context_cache_entries)
         m_contexts = std::make_unique<context_cache>(m_cfg.pdc_context_cache_entries);
     if (m_prefetch)
@@ -117,6 +119,8 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.traffic_class = traffic_class;
     m.opcode = m_next_opcode;
     m_next_opcode = 0;
+    m.job = m_next_job >= 0 ? uint32_t(m_next_job) : m_workload_job;
+    m_next_job = -1;
     m.mode = mode;
     m_scheduler.data_class_used(traffic_class);
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
@@ -384,6 +388,7 @@ packet* uet_nic::data_packet(sender_pdc& p, const sent_packet& sp, const uet_mes
     pk->ses.message_bytes = m.bytes;
     pk->ses.last = sp.last;
     pk->ses.opcode = m.opcode;
+    pk->ses.job_id = m.job;
     pk->ses.restart = m.resumed;
     pk->flow_id = uint32_t(m.id);
     if (pdc_group& g = m_pdcs.group(p.group); g.credit) spend_credit(g, *pk);

@@ -35,6 +35,7 @@
 #include "hw/nic/uet/deferrable_receives.h"
 #include "hw/nic/uet/entropy/entropy_config.h"
 #include "hw/nic/uet/entropy/entropy_engine.h"
+#include "hw/nic/uet/job_table.h"
 #include "hw/nic/uet/nscc.h"
 #include "hw/nic/uet/pdc_table.h"
 #include "hw/nic/uet/pds_scheduler.h"
@@ -87,6 +88,14 @@ public:
                       delivery_mode mode = delivery_mode::rud) override;
 
     void work_request_posted() override { ++m_counters.wqes_created; }
+    // Jobs (docs/jobs-and-profiles.md): the JobID of the next post_message (a Flows message's),
+    // that of the messages of the NIC's workload (the RDMA application's WQEs, the Chakra
+    // workload's transfers), the jobs this NIC serves, and the requests it dropped for a job it
+    // does not serve.
+    void set_next_job(uint32_t job) { m_next_job = job; }
+    void set_workload_job(uint32_t job) { m_workload_job = job; }
+    const job_table& jobs() const { return m_jobs; }
+    uint64_t unknown_job_drops() const { return m_unknown_job_drops; }
     // Deferrable sends (uet_nic_deferrable.cpp).
     void post_deferrable_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
                                  uint64_t bytes, uint8_t traffic_class) override;
@@ -358,6 +367,11 @@ private:
     // messages (message id -> PDC id) and RTRs that came before their deferral was known, and
     // the receiving end's table.
     uint8_t m_next_opcode = 0;
+    // Jobs: the next post_message's JobID (-1: the workload's), the workload's, the table.
+    int64_t m_next_job = -1;
+    uint32_t m_workload_job = 0;
+    job_table m_jobs;
+    uint64_t m_unknown_job_drops = 0;
     std::unordered_map<uint64_t, uint16_t> m_deferred_sends;
     std::unordered_map<uint64_t, bool> m_early_rtrs;
     deferrable_receives m_deferrable;

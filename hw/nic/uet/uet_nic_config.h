@@ -4,11 +4,13 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "hw/common/value_range.h"
 #include "hw/nic/common/nic_buffer_config.h"
 #include "hw/nic/common/pipeline_stage.h"
 #include "hw/nic/uet/rccc_config.h"
+#include "hw/nic/uet/uet_profile.h"
 
 namespace uetsim {
 
@@ -43,6 +45,10 @@ struct uet_nic_config
     // NO_PDC_AVAIL instead of stopping the run.
     double pdc_idle_close_timeout_s = 0;
     static constexpr double pdc_idle_close_timeout_max_s = 1;
+    // The UET profile the NIC implements (Profile) and the JobIDs it serves (JobTable; empty:
+    // every job, no check) (docs/jobs-and-profiles.md).
+    uet_profile profile = uet_profile::ai_full;
+    std::vector<double> job_table;
     // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 

@@ -25,6 +25,7 @@ void uet_nic::receive_posted(uint32_t src_host, uint64_t message)
     deferrable_receives::entry e;
     if (!m_deferrable.on_posted(src_host, message, e)) return;  // eager: nothing deferred yet
     m_next_opcode = ses_op::deferrable_rtr;
+    m_next_job = e.job;
     post_message(k_rtr_message_bit | message, src_host, e.src_ip, 0, e.traffic_class,
                  k_no_queue_pair);
 }

@@ -56,6 +56,13 @@ void uet_nic::on_data(packet* p)
 {
     ++m_counters.write_pkts_rcvd;
     ++m_counters.total_pkts_rcvd;
+    // A request for a job this NIC does not serve is dropped before any PDC state (a trimmed
+    // packet has no SES header left to check).
+    if (__builtin_expect(!m_jobs.open(), 0) && !p->trimmed && !m_jobs.serves(p->ses.job_id)) {
+        ++m_unknown_job_drops;
+        m_pool.release(p);
+        return;
+    }
     // RCCC: the sender's credit target, in its req_cc_state even when trimmed.
     if (__builtin_expect(p->pds.cc_type == pds_cc::credit, 0)) credit_target_seen(*p);
     // RUDI and UUD requests find no PDC here.
@@ -128,7 +135,8 @@ void uet_nic::on_data(packet* p)
         if (p->ses.opcode == ses_op::deferrable_send) {
             if (arrival != pdc_receiver::arrival::duplicate)
                 place = m_deferrable.on_packet(p->src_node, p->ses.message_id, p->ses.restart,
-                                               p->ip.src, dscp::traffic_class(p->ip.dscp));
+                                               p->ip.src, dscp::traffic_class(p->ip.dscp),
+                                               p->ses.job_id);
             deferred = m_deferrable.deferred(p->src_node, p->ses.message_id, p->ses.restart);
         } else if (p->ses.opcode == ses_op::deferrable_rtr) {
             place = false;

@@ -90,6 +90,7 @@ struct chakra_config
     // RdmaDataPacketTC of the transfers.
     uint8_t traffic_class = 0;
     delivery_mode mode = delivery_mode::rud;  // Chakra.Mode: the transfers' PDS delivery mode
+    uint32_t job_id = 0;  // Chakra.JobId: the JobID of the transfers' requests (UET)
 
     std::vector<collective_spec> collectives;  // the Collectives list
 
