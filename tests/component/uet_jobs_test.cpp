@@ -45,7 +45,7 @@ TEST(uet_jobs, a_request_for_a_job_the_nic_does_not_serve_is_dropped_and_counted
     EXPECT_EQ(jobs_seen[2], std::vector<uint32_t>{5});
     EXPECT_EQ(n.b.unknown_job_drops(), 1u);
     EXPECT_EQ(n.b.counters().write_pkts_rcvd, 2u);  // received, then dropped
-    EXPECT_EQ(n.b.counters().ack_pkts_sent, 1u);    // message 2's only
+    EXPECT_EQ(n.b.counters().nack_pkts_sent, 0u);   // dropped silently
     EXPECT_EQ(n.b.open_rx_pdcs(), 1u);              // no PDC for the dropped request
     EXPECT_TRUE(n.dma_b.written_once(0, 2, 4096));
     EXPECT_EQ(n.dma_b.writes.count({0, 1}), 0u);
