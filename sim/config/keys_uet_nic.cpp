@@ -452,9 +452,9 @@ void add_uet_nic_keys(scenario_schema& s)
               {"AIFull", uet_profile::ai_full},
               {"HPC", uet_profile::hpc}},
              "The UET 1.0 profile the NIC implements, which decides the optional features a "
-             "scenario may ask of it: AIBase RUD and deferrable sends; AIFull also ROD and RCCC; "
-             "HPC RUD, ROD and RCCC, no deferrable sends. A scenario asking for a feature its "
-             "profile lacks is refused.");
+             "scenario may ask of it: AIBase RUD, RUDI, UUD and deferrable sends; AIFull also ROD "
+             "and RCCC; HPC RUD, ROD, RUDI, UUD and RCCC, no deferrable sends. A scenario asking "
+             "for a feature its profile lacks is refused.");
     k.number_list("UetNic.JobTable", UETSIM_FIELD(nic.uet.job_table),
                   "JobIDs 0..16777215; [] (default): every job",
                   "The jobs this NIC serves (its job table, which a job launcher installs): a "
@@ -462,7 +462,7 @@ void add_uet_nic_keys(scenario_schema& s)
                   "counted (manifest unknown_job_drops). []: every job, nothing checked.");
     s.rules.push_back(
         {"UetNic.Profile: a scenario asks a UET NIC only for features its profile has (ROD, "
-         "deferrable sends, RCCC); UetNic.JobTable holds JobIDs of 24 bits.",
+         "RUDI, UUD, deferrable sends, RCCC); UetNic.JobTable holds JobIDs of 24 bits.",
          {"UetNic.Profile", "UetNic.JobTable", "UetNic.RcccEnabled", "Flows",
           "RdmaApplication.Mode", "Chakra.Mode", "Nic.Type"},
          [](scenario& sc, const given_keys&) { check_profiles_and_jobs(sc); }});

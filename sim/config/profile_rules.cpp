@@ -45,6 +45,22 @@ void check_job_table(const std::vector<double>& jobs, const std::string& key)
                       " is not a JobID; allowed: whole numbers 0..16777215 (24 bits)");
 }
 
+// The profile feature a delivery mode other than RUD is.
+uet_feature mode_feature(delivery_mode m)
+{
+    switch (m) {
+        case delivery_mode::rod:
+            return uet_feature::rod;
+        case delivery_mode::rudi:
+            return uet_feature::rudi;
+        case delivery_mode::uud:
+            return uet_feature::uud;
+        case delivery_mode::rud:
+            break;
+    }
+    return uet_feature::rud;
+}
+
 }  // namespace
 
 void check_profiles_and_jobs(const scenario& sc)
@@ -88,18 +104,21 @@ void check_profiles_and_jobs(const scenario& sc)
     for (size_t i = 0; i < sc.flows.messages.size(); ++i) {
         const flow_spec& f = sc.flows.messages[i];
         const std::string row = "Flows[" + std::to_string(i) + "]";
-        if (f.mode == delivery_mode::rod)
-            require(row + ".Mode", "ROD", uet_feature::rod, {f.src, f.dst});
+        if (f.mode != delivery_mode::rud)
+            require(row + ".Mode", delivery_mode_name(f.mode), mode_feature(f.mode),
+                    {f.src, f.dst});
         if (f.recv_posted_s >= 0)
             require(row + ".RecvPostedAt", "a deferrable send", uet_feature::deferrable_send,
                     {f.src, f.dst});
     }
     std::vector<uint32_t> all(hosts);
     for (uint32_t h = 0; h < hosts; ++h) all[h] = h;
-    if (sc.rdma.enabled && sc.rdma.mode == delivery_mode::rod)
-        require("RdmaApplication.Mode", "ROD", uet_feature::rod, all);
-    if (sc.chakra.enabled() && sc.chakra.mode == delivery_mode::rod)
-        require("Chakra.Mode", "ROD", uet_feature::rod, all);
+    if (sc.rdma.enabled && sc.rdma.mode != delivery_mode::rud)
+        require("RdmaApplication.Mode", delivery_mode_name(sc.rdma.mode),
+                mode_feature(sc.rdma.mode), all);
+    if (sc.chakra.enabled() && sc.chakra.mode != delivery_mode::rud)
+        require("Chakra.Mode", delivery_mode_name(sc.chakra.mode), mode_feature(sc.chakra.mode),
+                all);
     // RCCC is a sender's setting (UetNic.RcccEnabled, per device).
     bool rccc_anywhere = sc.nic.uet.rccc.enabled;
     for (const auto& o : sc.overrides)

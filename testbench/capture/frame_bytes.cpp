@@ -142,6 +142,7 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
                 put64(o, p.ses.message_id);
                 put64(o, p.ses.offset);
                 put64(o, p.ses.message_bytes);
+                put32(o, p.ses.job_id & 0xFFFFFF);  // {index_gen:8, job_id:24}
                 pad(o, start + wire::pds_rud_request - saved + wire::ses_standard);
                 break;
             }

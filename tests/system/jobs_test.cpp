@@ -2,8 +2,8 @@
 // each NIC's UetNic.JobTable holding its own job only (per device), as a job launcher installs
 // them. Every message of each job reaches its own hosts: the scoreboard is clean, no request is
 // dropped for its job, and on the wire each request carries its job in the SES header (bytes
-// 28-31 after the 16-byte PDS header: {index_gen:8, job_id:24}). A message of job 2 sent to a
-// host that serves job 1 only is dropped at that NIC, counted in the manifest's
+// 28-31 after the PDS header: {index_gen:8, job_id:24}), RUDI_REQs and UUD_REQs too. A message of
+// job 2 sent to a host that serves job 1 only is dropped at that NIC, counted in the manifest's
 // unknown_job_drops (one per copy: the first and each retransmission) and never completes.
 #include <gtest/gtest.h>
 
@@ -30,11 +30,15 @@ const std::string k_jobs =
     "  - {Src: 0, Dst: 1, Bytes: 256KiB, JobId: 1}\n"
     "  - {Src: 2, Dst: 3, Bytes: 256KiB, JobId: 1}\n"
     "  - {Src: 3, Dst: 0, Bytes: 64KiB, JobId: 1, Start: 5us}\n"
+    "  - {Src: 0, Dst: 2, Bytes: 64KiB, JobId: 1, Mode: RUDI}\n"
     "  - {Src: 4, Dst: 5, Bytes: 256KiB, JobId: 2}\n"
     "  - {Src: 6, Dst: 7, Bytes: 256KiB, JobId: 2}\n"
-    "  - {Src: 7, Dst: 4, Bytes: 64KiB, JobId: 2, Start: 5us}\n";
+    "  - {Src: 7, Dst: 4, Bytes: 64KiB, JobId: 2, Start: 5us}\n"
+    "  - {Src: 4, Dst: 6, Bytes: 64KiB, JobId: 2, Mode: UUD}\n";
 
-// The JobIDs (SES bytes 28-31) of the data frames `src_ip` sends on a captured link.
+// "type:JobID" of the data frames `src_ip` sends on a captured link: the PDS type (the first
+// byte of the UDP payload) and SES bytes 28-31 after the type's PDS header (RUD 16 B, RUDI_REQ
+// 8 B, UUD_REQ 4 B).
 std::set<std::string> jobs_sent(const std::string& pcap, const std::string& src_ip)
 {
     const std::string out = shell_output("tshark -r " + pcap +
@@ -48,7 +52,10 @@ std::set<std::string> jobs_sent(const std::string& pcap, const std::string& src_
         std::getline(f, src, ',');
         std::getline(f, len, ',');
         std::getline(f, bytes, ',');
-        if (src == src_ip && std::stoi(len) > 100) jobs.insert(bytes.substr(2 * (16 + 28), 8));
+        if (src != src_ip || std::stoi(len) <= 100) continue;
+        const std::string type = bytes.substr(0, 2);
+        const size_t pds = type == "04" ? 8 : type == "06" ? 4 : 16;
+        jobs.insert(type + ":" + bytes.substr(2 * (pds + 28), 8));
     }
     return jobs;
 }
@@ -64,13 +71,13 @@ TEST(jobs, two_jobs_on_one_fabric_each_served_by_its_own_hosts)
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto m = nlohmann::json::parse(read_text(dir + "/jobs-manifest.json"));
     EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
-    EXPECT_EQ(m["messages"]["completed"].get<int>(), 6);
+    EXPECT_EQ(m["messages"]["completed"].get<int>(), 8);
     EXPECT_FALSE(m.contains("unknown_job_drops"));
     EXPECT_EQ(m["scenario"]["Flows"][3]["JobId"].get<int>(), 2);
     EXPECT_EQ(jobs_sent(dir + "/jobs-host0-switch0.pcap", "10.0.0.1"),
-              std::set<std::string>{"00000001"});
+              (std::set<std::string>{"02:00000001", "04:00000001"}));  // RUD, RUDI
     EXPECT_EQ(jobs_sent(dir + "/jobs-host4-switch0.pcap", "10.0.0.5"),
-              std::set<std::string>{"00000002"});
+              (std::set<std::string>{"02:00000002", "06:00000002"}));  // RUD, UUD
 }
 
 TEST(jobs, a_message_to_a_host_that_does_not_serve_its_job_is_dropped_and_counted)

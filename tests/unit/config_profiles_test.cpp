@@ -36,15 +36,17 @@ TEST(config_profiles, the_default_profile_allows_every_modelled_feature)
 
 TEST(config_profiles, rod_under_ai_base)
 {
-    EXPECT_EQ(error_of(fabric + "UetNic: {Profile: AIBase}\n"
-                                "Flows: [{Src: 0, Dst: 1, Bytes: 4KiB, Mode: ROD}]\n"),
-              "Flows[0].Mode: ROD on host0, whose UetNic.Profile is AIBase, which has no ROD "
-              "(AIBase has RUD, deferrable sends); ROD needs UetNic.Profile AIFull or HPC");
+    EXPECT_EQ(
+        error_of(fabric + "UetNic: {Profile: AIBase}\n"
+                          "Flows: [{Src: 0, Dst: 1, Bytes: 4KiB, Mode: ROD}]\n"),
+        "Flows[0].Mode: ROD on host0, whose UetNic.Profile is AIBase, which has no ROD "
+        "(AIBase has RUD, RUDI, UUD, deferrable sends); ROD needs UetNic.Profile AIFull or HPC");
     // Only the receiving NIC's profile lacks it: named through its override.
     EXPECT_EQ(error_of(fabric + "Flows: [{Src: 0, Dst: 1, Bytes: 4KiB, Mode: ROD}]\n",
                        {"UetNic[host1].Profile=AIBase"}),
               "Flows[0].Mode: ROD on host1, whose UetNic[host1].Profile is AIBase, which has no "
-              "ROD (AIBase has RUD, deferrable sends); ROD needs UetNic[host1].Profile AIFull or "
+              "ROD (AIBase has RUD, RUDI, UUD, deferrable sends); ROD needs UetNic[host1].Profile "
+              "AIFull or "
               "HPC");
     EXPECT_EQ(error_of(fabric + "RdmaApplication: {Enabled: true, Mode: ROD}\n",
                        {"UetNic.Profile=AIBase"})
@@ -54,12 +56,17 @@ TEST(config_profiles, rod_under_ai_base)
 
 TEST(config_profiles, deferrable_sends_under_hpc)
 {
-    EXPECT_EQ(error_of(fabric + "UetNic: {Profile: HPC}\n"
-                                "Flows: [{Src: 2, Dst: 3, Bytes: 4KiB, RecvPostedAt: 1us}]\n"),
-              "Flows[0].RecvPostedAt: a deferrable send on host2, whose UetNic.Profile is HPC, "
-              "which has no deferrable sends (HPC has RUD, ROD, RCCC); deferrable sends needs "
-              "UetNic.Profile AIBase or AIFull");
-    // ROD is in HPC.
+    EXPECT_EQ(
+        error_of(fabric + "UetNic: {Profile: HPC}\n"
+                          "Flows: [{Src: 2, Dst: 3, Bytes: 4KiB, RecvPostedAt: 1us}]\n"),
+        "Flows[0].RecvPostedAt: a deferrable send on host2, whose UetNic.Profile is HPC, "
+        "which has no deferrable sends (HPC has RUD, ROD, RUDI, UUD, RCCC); deferrable sends needs "
+        "UetNic.Profile AIBase or AIFull");
+    // ROD is in HPC; RUDI and UUD are in every profile.
+    EXPECT_EQ(error_of(fabric + "UetNic: {Profile: AIBase}\n"
+                                "Flows: [{Src: 2, Dst: 3, Bytes: 4KiB, Mode: RUDI},\n"
+                                "        {Src: 0, Dst: 1, Bytes: 4KiB, Mode: UUD}]\n"),
+              "no error");
     EXPECT_EQ(error_of(fabric + "UetNic: {Profile: HPC}\n"
                                 "Flows: [{Src: 2, Dst: 3, Bytes: 4KiB, Mode: ROD}]\n"),
               "no error");
@@ -69,7 +76,8 @@ TEST(config_profiles, rccc_under_ai_base)
 {
     EXPECT_EQ(error_of(fabric + "UetNic: {Profile: AIBase, RcccEnabled: true}\n"),
               "UetNic.RcccEnabled: true on host0, whose UetNic.Profile is AIBase, which has no "
-              "RCCC (AIBase has RUD, deferrable sends); RCCC needs UetNic.Profile AIFull or HPC");
+              "RCCC (AIBase has RUD, RUDI, UUD, deferrable sends); RCCC needs UetNic.Profile "
+              "AIFull or HPC");
     // RCCC on host3 only, whose profile has it; the AIBase hosts do not use it.
     EXPECT_EQ(error_of(fabric + "UetNic: {Profile: AIBase}\n",
                        {"UetNic[host3].RcccEnabled=true", "UetNic[host3].Profile=HPC"}),

@@ -1,6 +1,7 @@
 // The UET profile table (hw/nic/uet/uet_profile.h) and the job table (job_table.h): deferrable
 // sends in both AI profiles and not in HPC (seed 003), AI Full a superset of AI Base, ROD and
-// RCCC outside AI Base; the names the rules print; a job table serving only its jobs.
+// RCCC outside AI Base, RUDI and UUD in every profile; the names the rules print; a job table
+// serving only its jobs.
 #include <gtest/gtest.h>
 
 #include "hw/nic/uet/job_table.h"
@@ -23,6 +24,11 @@ TEST(uet_profile, the_table)
     EXPECT_FALSE(profile_has(p::ai_base, f::rccc));
     EXPECT_TRUE(profile_has(p::ai_full, f::rccc));
     EXPECT_TRUE(profile_has(p::hpc, f::rccc));
+    // RUDI and UUD in every profile (the model's reading; docs/jobs-and-profiles.md).
+    for (p x : all_uet_profiles) {
+        EXPECT_TRUE(profile_has(x, f::rudi)) << profile_name(x);
+        EXPECT_TRUE(profile_has(x, f::uud)) << profile_name(x);
+    }
 }
 
 TEST(uet_profile, ai_full_is_a_superset_of_ai_base_and_has_every_feature)
@@ -39,9 +45,12 @@ TEST(uet_profile, names)
     EXPECT_EQ(profile_name(uet_profile::ai_base), "AIBase");
     EXPECT_EQ(profile_name(uet_profile::ai_full), "AIFull");
     EXPECT_EQ(profile_name(uet_profile::hpc), "HPC");
-    EXPECT_EQ(profile_features(uet_profile::ai_base), "RUD, deferrable sends");
-    EXPECT_EQ(profile_features(uet_profile::ai_full), "RUD, ROD, deferrable sends, RCCC");
-    EXPECT_EQ(profile_features(uet_profile::hpc), "RUD, ROD, RCCC");
+    EXPECT_EQ(profile_features(uet_profile::ai_base), "RUD, RUDI, UUD, deferrable sends");
+    EXPECT_EQ(profile_features(uet_profile::ai_full),
+              "RUD, ROD, RUDI, UUD, deferrable sends, RCCC");
+    EXPECT_EQ(profile_features(uet_profile::hpc), "RUD, ROD, RUDI, UUD, RCCC");
+    EXPECT_EQ(profiles_with(uet_feature::rudi), "AIBase, AIFull or HPC");
+    EXPECT_EQ(profiles_with(uet_feature::uud), "AIBase, AIFull or HPC");
     EXPECT_EQ(profiles_with(uet_feature::rod), "AIFull or HPC");
     EXPECT_EQ(profiles_with(uet_feature::deferrable_send), "AIBase or AIFull");
     EXPECT_EQ(profiles_with(uet_feature::rud), "AIBase, AIFull or HPC");

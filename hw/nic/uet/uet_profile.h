@@ -13,20 +13,27 @@ namespace uetsim {
 enum class uet_profile : uint8_t { ai_base, ai_full, hpc };
 
 // The features of the model a profile switches on or off. RUD is in every profile.
-enum class uet_feature : uint8_t { rud, rod, deferrable_send, rccc };
+enum class uet_feature : uint8_t { rud, rod, rudi, uud, deferrable_send, rccc };
 
 inline constexpr std::array<uet_profile, 3> all_uet_profiles{
     uet_profile::ai_base, uet_profile::ai_full, uet_profile::hpc};
-inline constexpr std::array<uet_feature, 4> all_uet_features{
-    uet_feature::rud, uet_feature::rod, uet_feature::deferrable_send, uet_feature::rccc};
+inline constexpr std::array<uet_feature, 6> all_uet_features{uet_feature::rud,
+                                                             uet_feature::rod,
+                                                             uet_feature::rudi,
+                                                             uet_feature::uud,
+                                                             uet_feature::deferrable_send,
+                                                             uet_feature::rccc};
 
 // The profile table. Deferrable sends are in both AI profiles and not in HPC (seed 003); AI Full
 // is a superset of AI Base; ROD (ordered delivery for MPI's message order) and RCCC are in AI
-// Full and HPC, not in AI Base, the minimum a collective library needs.
+// Full and HPC, not in AI Base, the minimum a collective library needs. RUDI and UUD are in every
+// profile: the project's spec facts do not place them, and this is the model's reading.
 constexpr bool profile_has(uet_profile p, uet_feature f)
 {
     switch (f) {
         case uet_feature::rud:
+        case uet_feature::rudi:
+        case uet_feature::uud:
             return true;
         case uet_feature::rod:
         case uet_feature::rccc:
@@ -57,6 +64,10 @@ constexpr std::string_view feature_name(uet_feature f)
             return "RUD";
         case uet_feature::rod:
             return "ROD";
+        case uet_feature::rudi:
+            return "RUDI";
+        case uet_feature::uud:
+            return "UUD";
         case uet_feature::deferrable_send:
             return "deferrable sends";
         case uet_feature::rccc:
@@ -82,7 +93,7 @@ inline std::string profiles_with(uet_feature f)
     return out;
 }
 
-// "RUD, ROD, deferrable sends, RCCC": the features `p` has.
+// "RUD, ROD, RUDI, UUD, deferrable sends, RCCC": the features `p` has.
 inline std::string profile_features(uet_profile p)
 {
     std::string out;
