@@ -73,7 +73,7 @@ TEST(jobs, two_jobs_on_one_fabric_each_served_by_its_own_hosts)
     EXPECT_TRUE(m["scoreboard"]["ok"].get<bool>()) << m["scoreboard"]["report"];
     EXPECT_EQ(m["messages"]["completed"].get<int>(), 8);
     EXPECT_FALSE(m.contains("unknown_job_drops"));
-    EXPECT_EQ(m["scenario"]["Flows"][3]["JobId"].get<int>(), 2);
+    EXPECT_EQ(m["scenario"]["Flows"][4]["JobId"].get<int>(), 2);
     EXPECT_EQ(jobs_sent(dir + "/jobs-host0-switch0.pcap", "10.0.0.1"),
               (std::set<std::string>{"02:00000001", "04:00000001"}));  // RUD, RUDI
     EXPECT_EQ(jobs_sent(dir + "/jobs-host4-switch0.pcap", "10.0.0.5"),
