@@ -414,7 +414,7 @@ TEST(config, document_shape)
               "scenario.yaml: holds 2 YAML documents; a scenario is a single document");
     EXPECT_EQ(error_of("Flows:\n  - [0, 1]\n"),
               "scenario.yaml:2:5: Flows[0]: expected a map of Src, Dst, Bytes, Start, Entropy, "
-              "EntropyValues, TrafficClass, CompletionAt, RecvPostedAt, Mode");
+              "EntropyValues, TrafficClass, CompletionAt, RecvPostedAt, Mode, JobId");
     EXPECT_EQ(error_of("Flows:\n  - {Src: 0, Bytes: 1}\n"),
               "scenario.yaml:2:5: Flows[0]: Dst is required");
 }
