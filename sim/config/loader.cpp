@@ -9,6 +9,9 @@
 #include <optional>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include "sim/default_scenario.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/topology.h"
@@ -175,13 +178,51 @@ YAML::Node set_value(const key_def<scenario>& key, const std::string& text)
     }
 }
 
+// Counts the YAML documents of `text`, stopping at two. yaml-cpp 0.7's LoadAll never returns on
+// a ',' outside a flow collection at the top (its parser starts a new, empty document there
+// forever without consuming the comma), so the count is bounded and the one document is then
+// read with Load.
+size_t yaml_documents_up_to_two(const std::string& text)
+{
+    struct ignore_events : YAML::EventHandler
+    {
+        void OnDocumentStart(const YAML::Mark&) override {}
+        void OnDocumentEnd() override {}
+        void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+        void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+        void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                      const std::string&) override
+        {
+        }
+        void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                             YAML::EmitterStyle::value) override
+        {
+        }
+        void OnSequenceEnd() override {}
+        void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                        YAML::EmitterStyle::value) override
+        {
+        }
+        void OnMapEnd() override {}
+    } events;
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    size_t n = 0;
+    while (n < 2 && parser.HandleNextDocument(events)) ++n;
+    return n;
+}
+
 }  // namespace
 
 void scenario_builder::load_text(const std::string& yaml_text, const std::string& source)
 {
-    std::vector<YAML::Node> docs;
+    YAML::Node root;
     try {
-        docs = YAML::LoadAll(yaml_text);
+        if (yaml_documents_up_to_two(yaml_text) > 1)
+            throw config_error(source +
+                               ": holds more than one YAML document (a '---' line, or a ',' "
+                               "outside [ ] and { }); a scenario is a single document");
+        root = YAML::Load(yaml_text);
     } catch (const YAML::Exception& e) {
         std::string where = source;
         if (!e.mark.is_null())
@@ -189,11 +230,7 @@ void scenario_builder::load_text(const std::string& yaml_text, const std::string
                 ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
         throw config_error(where + ": malformed YAML: " + e.msg);
     }
-    if (docs.size() > 1)
-        throw config_error(source + ": holds " + std::to_string(docs.size()) +
-                           " YAML documents; a scenario is a single document");
-    if (docs.empty() || docs[0].IsNull()) return;  // an empty scenario: every default
-    const YAML::Node& root = docs[0];
+    if (root.IsNull()) return;  // an empty scenario: every default
     if (!root.IsMap()) {
         throw config_error(location(root, source) +
                            "a scenario must be a map of sections (Simulation, Topology, ...), "

@@ -411,7 +411,15 @@ TEST(config, document_shape)
               "scenario.yaml:1:1: a scenario must be a map of sections (Simulation, Topology, "
               "...), not a single value");
     EXPECT_EQ(error_of("Link: {}\n---\nLink: {}\n"),
-              "scenario.yaml: holds 2 YAML documents; a scenario is a single document");
+              "scenario.yaml: holds more than one YAML document (a '---' line, or a ',' outside "
+              "[ ] and { }); a scenario is a single document");
+    // yaml-cpp's LoadAll never returned on a ',' at the top (found by the scenario fuzzer).
+    EXPECT_EQ(error_of(", Entropy: 1004}\n  - {Src: 6, ,d=true"),
+              "scenario.yaml: holds more than one YAML document (a '---' line, or a ',' outside "
+              "[ ] and { }); a scenario is a single document");
+    EXPECT_EQ(error_of(","),
+              "scenario.yaml: holds more than one YAML document (a '---' line, or a ',' outside "
+              "[ ] and { }); a scenario is a single document");
     EXPECT_EQ(error_of("Flows:\n  - [0, 1]\n"),
               "scenario.yaml:2:5: Flows[0]: expected a map of Src, Dst, Bytes, Start, Entropy, "
               "EntropyValues, TrafficClass, CompletionAt, RecvPostedAt, Mode, JobId");
