@@ -126,14 +126,15 @@ private:
     struct llr_lane;
     struct llr_state;
     [[gnu::noinline]] sc_core::sc_time llr_transmit(direction d, packet& p);
-    uint64_t llr_new_frame(direction d, packet& p, uint64_t now_ps);
-    uint64_t llr_start(direction d, packet* p, uint64_t seq, uint64_t now_ps);
-    void llr_serve(direction d);
+    uint64_t llr_new_frame(direction d, packet& p, uint64_t start_ps);
+    uint64_t llr_start(direction d, packet* p, uint64_t seq, uint64_t start_ps);
+    void llr_serve(direction d, uint64_t now_ps);
     void llr_arrive(direction d, packet* p, uint64_t seq, bool good);
-    void llr_control(direction d, bool nack, uint64_t seq, bool good);
+    void llr_control(direction d);
     void llr_timer(direction d);
-    void llr_kick(direction d);
-    void llr_progress(direction d, uint64_t now_ps);
+    void llr_kick(direction d, uint64_t now_ps);
+    void llr_link_down(direction d);
+    void llr_rate_changed();
     packet_target_socket& from(direction d) { return d == a_to_b ? from_a : from_b; }
 
     double m_nominal_rate_bps;
@@ -148,7 +149,12 @@ private:
     bool m_check_fcs = false;   // a bit error rate, or an injected error: frames may be corrupted
     double m_log_good_bit = 0;  // ln(1 - BER)
     state_probe* m_probe = nullptr;
-    std::unique_ptr<llr_state> m_llr;
+    // Deleted in link_llr.cpp, where llr_state is complete.
+    struct llr_state_deleter
+    {
+        void operator()(llr_state* s) const;
+    };
+    std::unique_ptr<llr_state, llr_state_deleter> m_llr;
 
 public:
     ~link() override;

@@ -1,0 +1,370 @@
+// Link Level Retry on a link (link.h, docs/link-layer.md): the two directions' senders and
+// receivers, their control ordered sets on the wires, and each end's serve.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "hw/kernel/sim_clock.h"
+#include "hw/kernel/time.h"
+#include "hw/kernel/wakeup.h"
+#include "hw/link/link.h"
+#include "hw/link/llr_receiver.h"
+#include "hw/link/llr_sender.h"
+
+namespace uetsim {
+
+namespace {
+
+constexpr uint64_t never = ~uint64_t(0);
+
+link::direction opposite(link::direction d)
+{
+    return d == link::a_to_b ? link::b_to_a : link::a_to_b;
+}
+
+}  // namespace
+
+// One direction's LLR: the sender at its sending end, the receiver at the other, the frames and
+// the control ordered sets on its wire (the latter about the other direction's frames).
+struct link::llr_lane
+{
+    struct wire_frame
+    {
+        packet* p;
+        uint64_t seq;
+        bool good;
+    };
+    struct control_os
+    {
+        uint64_t arrive_ps;
+        uint64_t seq;
+        bool nack;
+        bool good;
+    };
+
+    llr_lane(link& l, direction d, uint64_t buffer_bytes)
+        : tx(buffer_bytes)
+        , wire("llr_wire", [&l, d](wire_frame f) { l.llr_arrive(d, f.p, f.seq, f.good); })
+        , control_due([&l, d] { l.llr_control(d); })
+        , serve([&l, d] { l.llr_serve(d, sim_now_ps()); })
+        , timer([&l, d] { l.llr_timer(d); })
+    {
+    }
+
+    llr_sender tx;
+    llr_receiver rx;
+    timed_fifo<wire_frame> wire;
+    // Control ordered sets on this wire, in arrival order (they answer the other direction's
+    // frames). An ACK takes effect when its arrival time has passed and the sender next looks
+    // (settle): no event of its own. A NACK, a stalled sender or a traced link wakes control_due
+    // at the arrival instead.
+    ring<control_os> control;
+    wakeup control_due;
+    uint64_t wire_free_ps = 0;
+    uint64_t next_ack_ps = 0;  // the earliest time the next ACK may start on this wire
+    // This wire's control ordered set and ACK spacing in time at its rate (set_rate changes it).
+    uint64_t control_ps = 0;
+    uint64_t ack_spacing_ps = 0;
+    packet* held = nullptr;          // the port's frame, kept until it can start
+    uint64_t stall_from_ps = never;  // since when it waits for room in the replay buffer
+    uint64_t stall_ps = 0;
+    uint64_t timer_due_ps = never;
+    uint64_t timer_replays = 0;
+    uint64_t control_frames = 0;
+    uint64_t control_bytes = 0;
+    wakeup serve;
+    wakeup timer;
+};
+
+struct link::llr_state
+{
+    llr_settings settings;
+    std::unique_ptr<llr_lane> lane[2];
+
+    // Applies the control ordered sets that reached the sender of direction `s` by `now_ps`
+    // (they travel on the other direction's wire), in order: ACKs free frames, a NACK starts a
+    // replay; progress restarts the replay timer from the arrival. Returns whether a NACK came.
+    bool settle(link& l, direction s, uint64_t now_ps)
+    {
+        llr_lane& S = *lane[s];
+        llr_lane& W = *lane[opposite(s)];
+        bool nacked = false;
+        auto release = [&l](packet* p) { l.m_pool.release(p); };
+        while (!W.control.empty() && W.control.front().arrive_ps <= now_ps) {
+            const llr_lane::control_os c = W.control.front();
+            W.control.pop_front();
+            if (!c.good) {
+                ++l.m_dir[opposite(s)].fcs_errors;
+                continue;
+            }
+            bool progress;
+            if (c.nack) {
+                S.tx.nack(c.seq, release);
+                progress = nacked = true;
+            } else {
+                progress = S.tx.ack(c.seq, release);
+            }
+            if (progress)
+                S.timer_due_ps = S.tx.held_frames() ? c.arrive_ps + settings.timeout_ps : never;
+        }
+        return nacked;
+    }
+
+    // Whether the receiver of the other direction has an ACK or NACK to send on wire `d` at
+    // `at_ps` (ACKs no closer than the spacing).
+    bool control_due(direction d, uint64_t at_ps) const
+    {
+        const llr_receiver& rx = lane[opposite(d)]->rx;
+        return rx.nack_pending() || (rx.ack_pending() && at_ps >= lane[d]->next_ack_ps);
+    }
+
+    // Sends that ACK or NACK on wire `d` from `start_ps`; returns when the wire is free again.
+    uint64_t send_control(link& l, direction d, uint64_t start_ps)
+    {
+        link::lane& w = l.m_dir[d];
+        llr_lane& L = *lane[d];
+        llr_lane& R = *lane[opposite(d)];  // its receiver answers; its sender is acted on
+        const bool nack = R.rx.take_control();
+        L.wire_free_ps = start_ps + L.control_ps;
+        if (!nack) L.next_ack_ps = start_ps + L.ack_spacing_ps;
+        ++L.control_frames;
+        L.control_bytes += settings.control_bytes;
+        const bool good = w.up && !(l.m_ber > 0 && l.corrupted_os(w, settings.control_bytes));
+        const uint64_t arrive = L.wire_free_ps + l.m_delay_ps;
+        L.control.push_back({arrive, R.rx.last_good(), nack, good});
+        // The sender acts on a NACK at once; on an ACK when it next looks, unless it waits for
+        // one or the link is traced.
+        if (nack || R.held || l.m_probe) L.control_due.notify_at_ps(arrive);
+        return L.wire_free_ps;
+    }
+
+    void set_control_times(const link& l)
+    {
+        for (int d = 0; d < 2; ++d) {
+            lane[d]->control_ps = serialization_ps(settings.control_bytes, l.m_dir[d].rate_bps);
+            lane[d]->ack_spacing_ps =
+                serialization_ps(settings.ack_spacing_bytes, l.m_dir[d].rate_bps);
+        }
+    }
+};
+
+// The replay buffers' copies stay in the pool's slabs, which free them with the pool.
+void link::llr_state_deleter::operator()(llr_state* s) const
+{
+    delete s;
+}
+
+void link::enable_llr(const llr_settings& s)
+{
+    m_llr.reset(new llr_state);
+    m_llr->settings = s;
+    for (int d = 0; d < 2; ++d)
+        m_llr->lane[d] = std::make_unique<llr_lane>(*this, direction(d), s.buffer_bytes);
+    m_llr->set_control_times(*this);
+}
+
+sc_core::sc_time link::llr_transmit(direction d, packet& p)
+{
+    llr_lane& L = *m_llr->lane[d];
+    const uint64_t now = sim_now_ps();
+    if (L.held) throw std::logic_error(std::string(name()) + ": a frame offered while one is held");
+    if (m_llr->settle(*this, d, now)) llr_kick(d, now);
+    if (!L.tx.replaying() && L.tx.has_room(p.wire_bytes)) {
+        // The frame follows what the wire carries already and a control ordered set due then;
+        // the port's transmitter is free when it ends (the END_REQ delay).
+        uint64_t start = std::max(now, L.wire_free_ps);
+        if (m_llr->control_due(d, start)) start = m_llr->send_control(*this, d, start);
+        const uint64_t ser = llr_new_frame(d, p, start);
+        return picoseconds(start - now + ser);
+    }
+    // A replay goes first, or the buffer is full: the link keeps the frame.
+    L.held = &p;
+    llr_kick(d, now);
+    return end_req_later();
+}
+
+uint64_t link::llr_new_frame(direction d, packet& p, uint64_t start_ps)
+{
+    llr_lane& L = *m_llr->lane[d];
+    packet* copy = m_pool.copy_of(p);
+    copy->tx_rate_bps = 0;  // a replay goes at the link's rate
+    const uint64_t seq = L.tx.push(copy, p.wire_bytes);
+    if (L.timer_due_ps == never) {
+        L.timer_due_ps = start_ps + m_llr->settings.timeout_ps;
+        L.timer.notify_at_ps(L.timer_due_ps);
+    }
+    return llr_start(d, &p, seq, start_ps);
+}
+
+uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t start_ps)
+{
+    lane& l = m_dir[d];
+    llr_lane& L = *m_llr->lane[d];
+    double rate = l.rate_bps;
+    if (p->tx_rate_bps != 0) {
+        rate = std::min(rate, p->tx_rate_bps);
+        p->tx_rate_bps = 0;
+    }
+    const uint64_t ser_ps = serialization_ps(p->wire_bytes, rate);
+    if (!m_taps.empty()) {
+        const sc_core::sc_time start = picoseconds(start_ps);
+        for (auto& t : m_taps) t(*p, d, start);
+    }
+    L.wire_free_ps = start_ps + ser_ps;
+    if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {
+        ++l.lost;  // never arrives: the next frame shows the gap, or the replay timer fires
+        m_pool.release(p);
+    } else {
+        const bool good = !(m_check_fcs && corrupted(l, p->wire_bytes));
+        L.wire.push({p, seq, good}, start_ps + ser_ps + m_delay_ps);
+    }
+    if (m_probe) m_probe->changed();
+    return ser_ps;
+}
+
+void link::llr_kick(direction d, uint64_t now_ps)
+{
+    llr_lane& L = *m_llr->lane[d];
+    L.serve.notify_at_ps(std::max(now_ps, L.wire_free_ps));
+}
+
+// Direction `d`'s serve at `now_ps`: the control ordered set due first, then a replay, then the
+// port's held frame.
+void link::llr_serve(direction d, uint64_t now)
+{
+    llr_lane& L = *m_llr->lane[d];
+    const llr_receiver& rx = m_llr->lane[opposite(d)]->rx;
+    m_llr->settle(*this, d, now);
+    if (L.wire_free_ps > now) {
+        L.serve.notify_at_ps(L.wire_free_ps);
+        return;
+    }
+    if (m_llr->control_due(d, now)) {
+        m_llr->send_control(*this, d, now);
+    } else if (L.tx.replaying()) {
+        const llr_sender::entry* e = L.tx.next_replay();
+        llr_start(d, m_pool.copy_of(*e->copy), e->seq, now);
+    } else if (L.held && L.tx.has_room(L.held->wire_bytes)) {
+        packet* p = L.held;
+        L.held = nullptr;
+        if (L.stall_from_ps != never) {
+            L.stall_ps += now - L.stall_from_ps;
+            L.stall_from_ps = never;
+        }
+        const uint64_t ser = llr_new_frame(d, *p, now);
+        // The port's transmitter is free when this frame's serialization ends.
+        from(d).end_req(*L.tx.newest(), picoseconds(ser));
+    } else {
+        if (L.held) {
+            // Waits for room: from the next control ordered set on its way, if any.
+            if (L.stall_from_ps == never) L.stall_from_ps = now;
+            llr_lane& W = *m_llr->lane[opposite(d)];
+            if (!W.control.empty()) W.control_due.notify_at_ps(W.control.front().arrive_ps);
+        }
+        if (rx.ack_pending()) L.serve.notify_at_ps(L.next_ack_ps);
+        return;
+    }
+    if (m_llr->control_due(d, L.wire_free_ps) || rx.ack_pending() || L.tx.replaying() || L.held)
+        L.serve.notify_at_ps(L.wire_free_ps);
+}
+
+void link::llr_arrive(direction d, packet* p, uint64_t seq, bool good)
+{
+    lane& l = m_dir[d];
+    llr_lane& L = *m_llr->lane[d];
+    if (!good) ++l.fcs_errors;
+    if (L.rx.on_frame(seq, good))
+        (d == a_to_b ? to_b : to_a).send(*p);
+    else
+        m_pool.release(p);
+    // The answer goes on the other wire: at once if it is free (no event), else when it is.
+    const direction back = opposite(d);
+    llr_lane& B = *m_llr->lane[back];
+    const uint64_t now = sim_now_ps();
+    if (B.wire_free_ps <= now && m_llr->control_due(back, now))
+        m_llr->send_control(*this, back, now);
+    else if (L.rx.nack_pending() || L.rx.ack_pending())
+        llr_kick(back, now);
+}
+
+void link::llr_control(direction d)
+{
+    // Control ordered sets on wire `d` reached the sender of the other direction.
+    const direction s = opposite(d);
+    const uint64_t now = sim_now_ps();
+    if (m_llr->settle(*this, s, now) || m_llr->lane[s]->held || m_llr->lane[s]->tx.replaying())
+        llr_kick(s, now);
+    llr_lane& W = *m_llr->lane[d];
+    if (!W.control.empty() && (m_probe || m_llr->lane[s]->held))
+        W.control_due.notify_at_ps(W.control.front().arrive_ps);
+    if (m_probe) m_probe->changed();
+}
+
+void link::llr_timer(direction d)
+{
+    llr_lane& L = *m_llr->lane[d];
+    const uint64_t now = sim_now_ps();
+    if (m_llr->settle(*this, d, now)) llr_kick(d, now);
+    if (L.timer_due_ps == never) return;
+    if (now < L.timer_due_ps) {
+        L.timer.notify_at_ps(L.timer_due_ps);
+        return;
+    }
+    if (!L.tx.timeout()) {
+        L.timer_due_ps = never;
+        return;
+    }
+    ++L.timer_replays;
+    L.timer_due_ps = now + m_llr->settings.timeout_ps;
+    L.timer.notify_at_ps(L.timer_due_ps);
+    llr_kick(d, now);
+    if (m_probe) m_probe->changed();
+}
+
+void link::llr_link_down(direction d)
+{
+    // LLR's frames and control ordered sets in flight are lost too; the replay timer sends the
+    // frames again once the link is back.
+    llr_lane& L = *m_llr->lane[d];
+    L.wire.drain([&](llr_lane::wire_frame f) {
+        ++m_dir[d].lost;
+        m_pool.release(f.p);
+    });
+    while (!L.control.empty()) L.control.pop_front();
+}
+
+void link::llr_rate_changed()
+{
+    m_llr->set_control_times(*this);
+}
+
+link::llr_counters link::llr_stats(direction d) const
+{
+    llr_counters c;
+    if (!m_llr) return c;
+    // What the sender knows now: the ACKs that have arrived are applied first.
+    m_llr->settle(const_cast<link&>(*this), d, sim_now_ps());
+    const llr_lane& L = *m_llr->lane[d];
+    c.next_seq = L.tx.next_seq();
+    c.acked_seq = L.tx.acked_seq();
+    c.held_bytes = L.tx.held_bytes();
+    c.replaying = L.tx.replaying();
+    c.replays = L.tx.replays();
+    c.timer_replays = L.timer_replays;
+    c.replayed_frames = L.tx.replayed_frames();
+    c.replayed_bytes = L.tx.replayed_bytes();
+    c.stall_ps = L.stall_ps;
+    if (L.stall_from_ps != never) c.stall_ps += sim_now_ps() - L.stall_from_ps;
+    c.control_frames = L.control_frames;
+    c.control_bytes = L.control_bytes;
+    return c;
+}
+
+uint64_t link::llr_take_peak(direction d)
+{
+    if (!m_llr) return 0;
+    m_llr->settle(*this, d, sim_now_ps());
+    return m_llr->lane[d]->tx.take_peak();
+}
+
+}  // namespace uetsim
