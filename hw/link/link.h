@@ -4,11 +4,11 @@
 // Faults: a direction can be taken down (every frame on it, and every frame in flight, is lost)
 // or run at a degraded rate, and brought back. Bit errors: with a bit error rate, each frame
 // fails the receiver's FCS check with probability 1 - (1 - BER)^(wire bits) and is dropped there.
-// Link Level Retry (enable_llr, docs/link-layer.md): each end numbers its frames, keeps them in a
-// replay buffer (llr_sender) until the far end's LLR_ACK, and replays go-back-N on an LLR_NACK
-// (llr_receiver) or a replay timeout; ACKs and NACKs are control ordered sets that take their
-// time on the reverse wire. A frame that does not fit in the replay buffer is kept by the link
-// and started later (TLM_ACCEPTED, then END_REQ on the backward path): the port stalls.
+// Link Level Retry (enable_llr; link_llr.cpp, docs/link-layer.md): each end numbers its frames,
+// keeps them in a replay buffer (llr_sender) until the far end's LLR_ACK, and replays go-back-N
+// on an LLR_NACK (llr_receiver) or a replay timeout; ACKs and NACKs are control ordered sets that
+// take their time on the reverse wire. A frame that does not fit in the replay buffer is kept by
+// the link and started later (TLM_ACCEPTED, then END_REQ on the backward path): the port stalls.
 #pragma once
 
 #include <cstdint>
