@@ -51,27 +51,29 @@ struct link::llr_lane
     {
     }
 
+    // What every frame and every ACK touches first, together: the sender, this wire's timing,
+    // the control ordered sets on it and the receiver at its far end.
     llr_sender tx;
-    llr_receiver rx;
-    timed_fifo<wire_frame> wire;
-    // Control ordered sets on this wire, in arrival order (they answer the other direction's
-    // frames). An ACK takes effect when its arrival time has passed and the sender next looks
-    // (settle): no event of its own. A NACK, a stalled sender or a traced link wakes control_due
-    // at the arrival instead.
-    ring<control_os> control;
-    wakeup control_due;
     uint64_t wire_free_ps = 0;
     uint64_t next_ack_ps = 0;  // the earliest time the next ACK may start on this wire
     // This wire's control ordered set and ACK spacing in time at its rate (set_rate changes it).
     uint64_t control_ps = 0;
     uint64_t ack_spacing_ps = 0;
-    packet* held = nullptr;          // the port's frame, kept until it can start
-    uint64_t stall_from_ps = never;  // since when it waits for room in the replay buffer
-    uint64_t stall_ps = 0;
+    packet* held = nullptr;  // the port's frame, kept until it can start
     uint64_t timer_due_ps = never;
-    uint64_t timer_replays = 0;
+    // Control ordered sets on this wire, in arrival order (they answer the other direction's
+    // frames). An ACK takes effect when its arrival time has passed and the sender next looks
+    // (settle): no event of its own. A NACK, a stalled sender or a traced link wakes control_due
+    // at the arrival instead.
+    ring<control_os> control;
     uint64_t control_frames = 0;
     uint64_t control_bytes = 0;
+    llr_receiver rx;
+    timed_fifo<wire_frame> wire;
+    uint64_t stall_from_ps = never;  // since when it waits for room in the replay buffer
+    uint64_t stall_ps = 0;
+    uint64_t timer_replays = 0;
+    wakeup control_due;
     wakeup serve;
     wakeup timer;
 };
