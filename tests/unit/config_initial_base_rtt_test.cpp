@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 #include "sim/config/scenario_keys.h"
 #include "testbench/elab/instance_config.h"
 
@@ -17,15 +18,7 @@ const std::string fabric_1us =
     "Topology: {Kind: leaf-spine, Hosts: 16, HostsPerLeaf: 8, Spines: 8}\n"
     "Link: {NicDelay: 1us, SwitchDelay: 1us}\n";
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
 
 TEST(config_initial_base_rtt, yaml_auto_resolves_to_the_fabric_round_trip)
 {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 #include "sim/config/output.h"
 #include "testbench/elab/host_nic_types.h"
 #include "testbench/elab/instance_config.h"
@@ -11,15 +12,7 @@
 namespace uetsim::config {
 namespace {
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
 
 // 16 hosts under leaf0 and leaf1, two spines.
 const std::string small = "Topology: {Hosts: 16, HostsPerLeaf: 8, Spines: 2}\n";

@@ -6,24 +6,13 @@
 #include <vector>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 
 namespace uetsim::config {
 namespace {
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
-bool has(const std::string& s, const std::string& part)
-{
-    return s.find(part) != std::string::npos;
-}
+using test::error_of;
+using test::has;
 
 TEST(config_nic_buffers, defaults_are_the_pages)
 {

@@ -4,20 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 #include "sim/config/output.h"
 
 namespace uetsim::config {
 namespace {
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
 
 const pcie_credit_limits& limits(const pcie_side_credits& s, pcie_tlp_type t)
 {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 #include "sim/config/scenario_keys.h"
 
 namespace uetsim::config {
@@ -11,15 +12,7 @@ namespace {
 
 const std::string fabric = "Topology: {Kind: single-switch, Hosts: 4}\n";
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
 
 TEST(config_profiles, the_default_profile_allows_every_modelled_feature)
 {

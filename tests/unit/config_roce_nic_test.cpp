@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/nic_factory.h"
 
@@ -15,20 +16,8 @@ namespace {
 
 const std::string roce = "Nic:\n  Type: roce\n";
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
-bool has(const std::string& s, const std::string& part)
-{
-    return s.find(part) != std::string::npos;
-}
+using test::error_of;
+using test::has;
 
 TEST(config_roce_nic, defaults_are_the_pages)
 {

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 #include "sim/config/output.h"
 #include "sim/default_scenario.h"
 #include "testbench/traffic/app/timeline.h"
@@ -22,15 +23,7 @@ std::string source_dir()
 }
 
 // The config_error message of resolving `yaml` (source name "scenario.yaml") with overrides.
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
 
 TEST(config, empty_scenario_has_struct_defaults)
 {

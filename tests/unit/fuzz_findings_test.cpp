@@ -8,20 +8,13 @@
 #include <vector>
 
 #include "sim/config/loader.h"
+#include "tests/support/config_errors.h"
 
 namespace uetsim::config {
 namespace {
 
 // The config_error message of resolving `yaml` with overrides ("no error" when it resolves).
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {})
-{
-    try {
-        resolve_text(yaml, sets);
-    } catch (const config_error& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
 
 // std::stoul threw std::out_of_range (an internal error, exit code 1) for a row number above
 // 2^64 - 1.
