@@ -28,38 +28,12 @@ using namespace uetsim::test;
 
 namespace {
 
-struct seen
-{
-    uint64_t at_ps;
-    packet_kind kind;
-    uint32_t wire_bytes;
-    uint16_t entropy;
-    pds_fields pds;
-    ses_fields ses;
-};
+using seen = seen_frame;
 
-struct mode_bench
+struct mode_bench : frame_recorder
 {
     nic_pair n;
-    std::vector<seen> at_a, at_b;
-    mode_bench()
-    {
-        n.to_a.edit = [this](packet& p) {
-            at_a.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.udp.src_port,
-                            p.pds, p.ses});
-        };
-        n.to_b.edit = [this](packet& p) {
-            at_b.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.udp.src_port,
-                            p.pds, p.ses});
-        };
-    }
-    std::vector<seen> of(const std::vector<seen>& v, packet_kind k) const
-    {
-        std::vector<seen> out;
-        for (const seen& s : v)
-            if (s.kind == k) out.push_back(s);
-        return out;
-    }
+    mode_bench() { record(n); }
 };
 
 }  // namespace

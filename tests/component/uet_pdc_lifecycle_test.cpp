@@ -29,13 +29,7 @@ using namespace uetsim::test;
 
 namespace {
 
-struct seen
-{
-    uint64_t at_ps;
-    packet_kind kind;
-    uint32_t wire_bytes;
-    pds_fields pds;
-};
+using seen = seen_frame;
 
 class recording_events : public uet_event_sink
 {
@@ -60,28 +54,15 @@ uet_nic_params closing(uint32_t sack_contexts = 4096)
     return pair_params(c);
 }
 
-struct close_bench
+struct close_bench : frame_recorder
 {
     nic_pair n;
     recording_events events;
-    std::vector<seen> at_a, at_b;
     explicit close_bench(uint32_t b_sack_contexts = 4096) : n(closing(), closing(b_sack_contexts))
     {
         n.a.set_event_sink(&events);
         n.b.set_event_sink(&events);
-        n.to_a.edit = [this](packet& p) {
-            at_a.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.pds});
-        };
-        n.to_b.edit = [this](packet& p) {
-            at_b.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.pds});
-        };
-    }
-    static std::vector<seen> of(const std::vector<seen>& v, packet_kind k, uint8_t ctl = 0xFF)
-    {
-        std::vector<seen> out;
-        for (const seen& s : v)
-            if (s.kind == k && (ctl == 0xFF || s.pds.ctl_type == ctl)) out.push_back(s);
-        return out;
+        record(n);
     }
     // ACKs that answer CLOSE_CMD (their ACK PSN is the command's PSN, past every data PSN).
     std::vector<seen> close_acks(uint32_t close_psn) const
@@ -286,7 +267,7 @@ TEST(uet_pdc_lifecycle, a_frame_for_an_end_the_target_lacks_draws_inv_dpdcid)
     auto edited = std::make_shared<int>(0);
     b.n.to_b.edit = [&b, edited](packet& p) {
         if (p.kind == packet_kind::uet_data && (*edited)++ == 0) p.pds.syn = false;
-        b.at_b.push_back({sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.pds});
+        b.at_b.push_back(frame_recorder::capture(p));
     };
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     b.n.a.post_message(1, 1, k_ip_b, 4096, 0, k_no_queue_pair);

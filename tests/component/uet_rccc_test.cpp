@@ -33,12 +33,7 @@ using namespace uetsim::test;
 
 namespace {
 
-struct seen
-{
-    uint64_t at_ps;
-    packet_kind kind;
-    pds_fields pds;
-};
+using seen = seen_frame;
 
 uet_nic_params rccc_sender(uint64_t initial_credit)
 {
@@ -48,25 +43,12 @@ uet_nic_params rccc_sender(uint64_t initial_credit)
     return pair_params(c);
 }
 
-struct rccc_bench
+struct rccc_bench : frame_recorder
 {
     nic_pair n;
-    std::vector<seen> at_a, at_b;
     explicit rccc_bench(uint64_t initial_credit) : n(rccc_sender(initial_credit), pair_params())
     {
-        n.to_a.edit = [this](packet& p) {
-            at_a.push_back({sc_core::sc_time_stamp().value(), p.kind, p.pds});
-        };
-        n.to_b.edit = [this](packet& p) {
-            at_b.push_back({sc_core::sc_time_stamp().value(), p.kind, p.pds});
-        };
-    }
-    std::vector<seen> of(const std::vector<seen>& v, packet_kind k) const
-    {
-        std::vector<seen> out;
-        for (const seen& s : v)
-            if (s.kind == k) out.push_back(s);
-        return out;
+        record(n);
     }
 };
 
@@ -149,7 +131,7 @@ TEST(uet_rccc, with_rccc_off_no_frame_carries_credit)
 {
     nic_pair n;
     std::vector<seen> at_a;
-    n.to_a.edit = [&](packet& p) { at_a.push_back({0, p.kind, p.pds}); };
+    n.to_a.edit = [&](packet& p) { at_a.push_back(frame_recorder::capture(p)); };
     uint64_t credit_data = 0;
     n.to_b.edit = [&](packet& p) { credit_data += p.pds.cc_type; };
     sc_core::sc_start(sc_core::SC_ZERO_TIME);

@@ -95,4 +95,43 @@ struct nic_pair
     }
 };
 
+// A frame as it reached an end of the pair: when, what, its size, its entropy value (the UDP
+// source port) and its PDS and SES headers.
+struct seen_frame
+{
+    uint64_t at_ps;
+    packet_kind kind;
+    uint32_t wire_bytes;
+    uint16_t entropy;
+    pds_fields pds;
+    ses_fields ses;
+};
+
+// Records every frame that reaches A and B (a bench derives from it and calls record(n)).
+struct frame_recorder
+{
+    std::vector<seen_frame> at_a, at_b;
+
+    void record(nic_pair& n)
+    {
+        n.to_a.edit = [this](packet& p) { at_a.push_back(capture(p)); };
+        n.to_b.edit = [this](packet& p) { at_b.push_back(capture(p)); };
+    }
+    // The frames of `v` of kind `k` and, for control packets, of control type `ctl` (0xFF: any).
+    static std::vector<seen_frame> of(const std::vector<seen_frame>& v, packet_kind k,
+                                      uint8_t ctl = 0xFF)
+    {
+        std::vector<seen_frame> out;
+        for (const seen_frame& s : v)
+            if (s.kind == k && (ctl == 0xFF || s.pds.ctl_type == ctl)) out.push_back(s);
+        return out;
+    }
+    // What is recorded of `p` now (for a test's own hook).
+    static seen_frame capture(const packet& p)
+    {
+        return {
+            sc_core::sc_time_stamp().value(), p.kind, p.wire_bytes, p.udp.src_port, p.pds, p.ses};
+    }
+};
+
 }  // namespace uetsim::test
