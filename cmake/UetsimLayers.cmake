@@ -35,5 +35,17 @@ function(uetsim_library name)
   target_compile_options(${name} PRIVATE ${UETSIM_WARNINGS})
   if(A_KERNEL_FREE)
     uetsim_kernel_free(${name})
+  else()
+    uetsim_systemc_pch(${name})
+  endif()
+endfunction()
+
+# uetsim_systemc_pch(target): SystemC's and the standard library's headers, which every source
+# of a SystemC library parses first (about a third of its compile time), precompiled once per
+# target (UETSIM_PCH, on by default; docs/performance.md, "First run").
+function(uetsim_systemc_pch target)
+  if(UETSIM_PCH)
+    target_precompile_headers(${target} PRIVATE <systemc> <tlm> <algorithm> <cstdint>
+                              <functional> <memory> <string> <unordered_map> <vector>)
   endif()
 endfunction()
