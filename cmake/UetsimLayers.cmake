@@ -36,16 +36,23 @@ function(uetsim_library name)
   if(A_KERNEL_FREE)
     uetsim_kernel_free(${name})
   else()
-    uetsim_systemc_pch(${name})
+    uetsim_systemc_pch(${name} ${A_LAYERS})
   endif()
 endfunction()
 
-# uetsim_systemc_pch(target): SystemC's and the standard library's headers, which every source
-# of a SystemC library parses first (about a third of its compile time), precompiled once per
-# target (UETSIM_PCH, on by default; docs/performance.md, "First run").
+# uetsim_systemc_pch(target layer...): SystemC's and the standard library's headers, which every
+# source of a SystemC library parses first (about a third of its compile time), precompiled once
+# per target (UETSIM_PCH, on by default; docs/performance.md, "First run"). A target that may
+# include Verilated headers (it sees the rtl layer) has them first: they must come before
+# <systemc> (rtl/verilated_includes.h).
 function(uetsim_systemc_pch target)
-  if(UETSIM_PCH)
-    target_precompile_headers(${target} PRIVATE <systemc> <tlm> <algorithm> <cstdint>
-                              <functional> <memory> <string> <unordered_map> <vector>)
+  if(NOT UETSIM_PCH)
+    return()
   endif()
+  set(first "")
+  if("rtl" IN_LIST ARGN)
+    set(first <rtl/verilated_includes.h>)
+  endif()
+  target_precompile_headers(${target} PRIVATE ${first} <systemc> <tlm> <algorithm> <cstdint>
+                            <functional> <memory> <string> <unordered_map> <vector>)
 endfunction()
