@@ -1,5 +1,7 @@
 // Link Level Retry on a link (link.h, docs/link-layer.md): the two directions' senders and
 // receivers, their control ordered sets on the wires, and each end's serve.
+#include "hw/link/link.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -7,7 +9,6 @@
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
 #include "hw/kernel/wakeup.h"
-#include "hw/link/link.h"
 #include "hw/link/llr_receiver.h"
 #include "hw/link/llr_sender.h"
 
