@@ -130,9 +130,14 @@ uint32_t model_scheduler::attach(wakeup* w)
     return uint32_t(m_targets.size() - 1);
 }
 
-uint64_t model_scheduler::schedule(uint32_t id, uint64_t at_ps, bool late)
+uint64_t model_scheduler::schedule(uint32_t id, uint64_t at_ps, uint64_t phase)
 {
-    const uint64_t key = m_queue.push(at_ps, id, late);
+    uint64_t key = m_queue.reserve(id, phase);
+    // Scheduled for now from a later phase (or a place by index before the running one): later
+    // in the running phase, in the order of scheduling. What has run never runs again before it.
+    if (__builtin_expect(at_ps == m_current_ps, 0) && key < m_current_key && m_running)
+        key = m_queue.sequenced(id, wakeup_queue::phase_of(m_current_key));
+    m_queue.push_key(at_ps, key);
     // While running, the loop below takes what is due now and arms for the rest on its way out.
     if (!m_running && at_ps < m_armed_ps) arm_kernel(at_ps);
     return key;
@@ -172,7 +177,7 @@ void model_scheduler::drop_stale()
     while (!m_queue.empty()) {
         const wakeup_entry& e = m_queue.top();
         const wakeup* w = m_targets[e.target()];
-        if (w && w->m_pending && w->m_key == e.key) return;
+        if (w && w->live(e)) return;
         m_queue.pop();
     }
 }
@@ -201,7 +206,7 @@ void model_scheduler::run_due()
             // this handler runs, it is in cache when its turn comes. The next is one of the
             // top's children unless the handler schedules an earlier one.
             prefetch_next();
-            if (!w || !w->m_pending || w->m_key != e.key) {
+            if (!w || !w->live(e)) {
                 m_queue.finish_top();
                 continue;
             }
@@ -209,7 +214,8 @@ void model_scheduler::run_due()
             m_current_ps = e.at_ps;
             m_current_key = e.key;
             // Records and waveforms read what held-back work changes.
-            if ((e.key & wakeup_queue::late_phase) && !m_owed.empty()) settle_owed(e.at_ps, e.key);
+            if (wakeup_queue::phase_of(e.key) == wakeup_queue::late_phase && !m_owed.empty())
+                settle_owed(e.at_ps, e.key);
             if constexpr (KernelTimeBase) check_kernel_time(e.at_ps);
             w->m_handler();
             m_queue.finish_top();
@@ -233,7 +239,10 @@ void model_scheduler::run_due()
 wakeup::wakeup(handler h, phase ph)
     : m_handler(std::move(h))
     , m_scheduler(model_scheduler::instance())
-    , m_sample(ph == phase::sample)
+    , m_phase(ph == phase::sample    ? wakeup_queue::late_phase
+              : ph == phase::control ? wakeup_queue::control_phase
+              : ph == phase::line    ? wakeup_queue::line_phase
+                                     : wakeup_queue::model_phase)
 {
     m_id = m_scheduler.attach(this);
 }
@@ -247,7 +256,7 @@ void wakeup::defer_at_ps(uint64_t at_ps)
 {
     m_deferred = true;
     m_at_ps = at_ps;
-    m_key = m_scheduler.reserve(m_id, m_sample);
+    m_key = m_scheduler.reserve(m_id, m_phase);
 }
 
 bool wakeup::deferred_before(uint64_t at_ps, uint64_t key) const
@@ -268,7 +277,7 @@ void wakeup::arm(uint64_t at_ps)
     m_deferred = false;
     m_pending = true;
     m_at_ps = at_ps;
-    m_key = m_scheduler.schedule(m_id, at_ps, m_sample);
+    m_key = m_scheduler.schedule(m_id, at_ps, m_phase);
 }
 
 }  // namespace uetsim

@@ -1,8 +1,9 @@
 // The model's one timed process: every wake-up of the model (wakeup.h) waits in one queue
 // ordered by (time, phase, sequence), and one SC_METHOD on one kernel event runs them in that
-// order. The same-time order no longer depends on the kernel's event history, so observers
-// (waveforms, the progress line) cannot change results, and the kernel's timed-notification
-// heap (28-37% of a run's instructions) carries one event.
+// order (wakeup_queue.h; the rules are in docs/time-base.md, "Same-time order"). The same-time
+// order no longer depends on the kernel's event history, so observers (waveforms, the progress
+// line) cannot change results, and the kernel's timed-notification heap (28-37% of a run's
+// instructions) carries one event.
 //
 // Within a horizon (set_horizon_ps: the end of the run's current slice of simulated time) the
 // scheduler goes on from one due time to the next without returning to the kernel, with the
@@ -92,7 +93,7 @@ private:
 
     uint32_t attach(wakeup* w);
     void detach(uint32_t id) { m_targets[id] = nullptr; }
-    uint64_t schedule(uint32_t id, uint64_t at_ps, bool late);
+    uint64_t schedule(uint32_t id, uint64_t at_ps, uint64_t phase);
     void run();
     void drop_stale();
     void prefetch_next() const
@@ -101,7 +102,7 @@ private:
     }
     void arm_kernel(uint64_t at_ps);
     void settle_owed(uint64_t at_ps, uint64_t key);
-    uint64_t reserve(uint32_t id, bool late) { return m_queue.reserve(id, late); }
+    uint64_t reserve(uint32_t id, uint64_t phase) { return m_queue.reserve(id, phase); }
     void push_reserved(uint64_t at_ps, uint64_t key);
 
     wakeup_queue m_queue;

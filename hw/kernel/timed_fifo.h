@@ -1,6 +1,8 @@
 // A FIFO of items (packets, host-interface commands) that each become due at a time no earlier than
 // the one before them (constant latency after an in-order source). Only the head has a pending
-// event, so the event count stays flat however many packets are in flight.
+// event, so the event count stays flat however many packets are in flight. Its deliveries run in
+// the line phase (wakeup.h): after the model's other wake-ups of their time, lines in the order
+// they were made, so their order depends on no line's history (when its head was queued).
 #pragma once
 
 #include <functional>
@@ -69,7 +71,7 @@ private:
 
     handler m_on_due;
     ring<item> m_items;
-    wakeup m_due{[this] { fire(); }};
+    wakeup m_due{[this] { fire(); }, wakeup::phase::line};
     uint64_t m_last_due_ps = 0;
 };
 

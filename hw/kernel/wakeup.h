@@ -23,9 +23,13 @@ public:
     using handler = std::function<void()>;
 
     // When a wake-up runs among those due at the same time.
+    // In the line and control phases the place is the order the wake-ups were made, not
+    // scheduled: when one was scheduled, or whether it was at all, changes no order.
     enum class phase {
-        model,   // in the order scheduled
-        sample,  // after every model wake-up of that time: records see the state it ends with
+        model,    // in the order scheduled
+        line,     // a delay line's deliveries (timed_fifo.h), after every model wake-up
+        control,  // a link's control ordered sets (link_llr.cpp), after the lines
+        sample,   // last: records see the state the time ends with
     };
 
     explicit wakeup(handler h, phase ph = phase::model);
@@ -68,6 +72,13 @@ public:
 private:
     friend class model_scheduler;
     void arm(uint64_t at_ps);
+    // Whether queue entry (at_ps, key) is this wake-up's live one (a key placed by index is the
+    // same at every push: its time tells the entries apart).
+    template <class Entry>
+    bool live(const Entry& e) const
+    {
+        return m_pending && m_key == e.key && m_at_ps == e.at_ps;
+    }
 
     handler m_handler;
     model_scheduler& m_scheduler;
@@ -76,7 +87,7 @@ private:
     uint64_t m_key = 0;  // of the live queue entry
     bool m_pending = false;
     bool m_deferred = false;
-    bool m_sample;
+    uint64_t m_phase;  // the phase's key bits (wakeup_queue)
 };
 
 }  // namespace uetsim

@@ -1,8 +1,10 @@
-// Pending wake-ups ordered by (time, phase, sequence number): wake-ups due at the same
-// picosecond come out in the order they were scheduled, whatever else is or was pending, the
-// late phase (samplers: records, waveforms) after every early one. SystemC's own timed
-// queue gives same-time events in an order set by its whole history, so any event added or
-// removed anywhere (a trace, a progress line) reordered the model (docs/performance.md).
+// Pending wake-ups ordered by (time, phase, place): within a picosecond the model's own
+// wake-ups come first, in the order they were scheduled; then the delay lines' deliveries
+// (line phase), then a link's control ordered sets (control phase), each in the order their
+// owners were made; then the samplers (late phase: records, waveforms). Nothing in the order
+// depends on what else is or was pending: SystemC's own timed queue gives same-time events in
+// an order set by its whole history, so any event added or removed anywhere (a trace, a
+// progress line) reordered the model (docs/time-base.md, "Same-time order").
 // Plain logic: no kernel, unit-tested alone.
 #pragma once
 
@@ -17,12 +19,13 @@ struct wakeup_entry
 {
     static constexpr int target_bits = 24;
     static constexpr uint64_t max_targets = uint64_t(1) << target_bits;
-    static constexpr uint64_t max_sequence = (uint64_t(1) << (63 - target_bits)) - 1;
+    static constexpr uint64_t max_sequence = (uint64_t(1) << (62 - target_bits)) - 1;
 
     uint64_t at_ps;
-    // Bit 63 the late phase, then the sequence number (the order of scheduling), then whose
-    // wake-up it is (an index the owner gives). Unique per push: the owner keeps the key of
-    // its live entry, and an entry with another key is stale.
+    // Bits 63-62 the phase, then the sequence number (the order of scheduling), then whose
+    // wake-up it is (an index the owner gives). In the line and control phases the sequence
+    // number is 0, so that the place is the index alone: such a key is the same at every push,
+    // and an entry is live only if both its key and its time are the owner's.
     uint64_t key;
     uint32_t target() const { return uint32_t(key & (max_targets - 1)); }
 };
@@ -33,21 +36,37 @@ struct wakeup_entry
 class wakeup_queue
 {
 public:
-    static constexpr uint64_t late_phase = uint64_t(1) << 63;
+    // The phases, in their order within a picosecond (the key's top two bits).
+    static constexpr uint64_t model_phase = 0;
+    static constexpr uint64_t line_phase = uint64_t(1) << 62;
+    static constexpr uint64_t control_phase = uint64_t(2) << 62;
+    static constexpr uint64_t late_phase = uint64_t(3) << 62;
+    static constexpr uint64_t phase_of(uint64_t key) { return key & late_phase; }
+    // Whether the place of a wake-up of `phase` is its index (not the order of scheduling).
+    static constexpr bool placed_by_index(uint64_t phase)
+    {
+        return phase == line_phase || phase == control_phase;
+    }
 
     // `target` < wakeup_entry::max_targets; returns the entry's key. Throws once
-    // wakeup_entry::max_sequence pushes are used up (about 5.5e11).
-    uint64_t push(uint64_t at_ps, uint32_t target, bool late = false)
+    // wakeup_entry::max_sequence sequence numbers are used up (about 2.7e11).
+    uint64_t push(uint64_t at_ps, uint32_t target, uint64_t phase = model_phase)
     {
-        return push_key(at_ps, reserve(target, late));
+        return push_key(at_ps, reserve(target, phase));
     }
     // The key push() would give now, without an entry: a wake-up held back by its owner keeps
     // the place among same-time wake-ups that it would have had (push_key() enters it later).
-    uint64_t reserve(uint32_t target, bool late = false)
+    uint64_t reserve(uint32_t target, uint64_t phase = model_phase)
     {
-        if (m_next_seq > wakeup_entry::max_sequence)
-            throw std::overflow_error("wake-up sequence numbers used up (5.5e11 wake-ups)");
-        return (late ? late_phase : 0) | (m_next_seq++ << wakeup_entry::target_bits) | target;
+        return placed_by_index(phase) ? (phase | target) : sequenced(target, phase);
+    }
+    // A place in `phase` in the order of scheduling, whatever the phase (after every place by
+    // index of that phase: a wake-up scheduled for the current time from a later phase).
+    uint64_t sequenced(uint32_t target, uint64_t phase)
+    {
+        if (m_next_seq >= wakeup_entry::max_sequence)
+            throw std::overflow_error("wake-up sequence numbers used up (2.7e11 wake-ups)");
+        return phase | (++m_next_seq << wakeup_entry::target_bits) | target;
     }
     // An entry with a key from reserve() (each key entered once). While the top is spent, the
     // entry takes its slot.

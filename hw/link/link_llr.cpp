@@ -47,7 +47,9 @@ struct link::llr_lane
         : tx(buffer_bytes)
         , wire("llr_wire", [&l, d](wire_frame f) { l.llr_arrive(d, f.p, f.seq, f.good); })
         , control_due([&l, d] { l.llr_control(d); })
-        , serve([&l, d] { l.llr_serve(d, sim_now_ps()); })
+        // After the model's wake-ups of its time (wakeup.h): what it sends at a time does not
+        // depend on when it was scheduled, only on the state that time ends with.
+        , serve([&l, d] { l.llr_serve(d, sim_now_ps()); }, wakeup::phase::control)
         , timer([&l, d] { l.llr_timer(d); })
     {
     }

@@ -12,6 +12,7 @@
 
 #include "hw/kernel/model_scheduler.h"
 #include "hw/kernel/time.h"
+#include "hw/kernel/timed_fifo.h"
 #include "hw/kernel/wakeup.h"
 
 using namespace uetsim;
@@ -141,6 +142,64 @@ TEST(model_scheduler, a_sampler_runs_after_the_model_at_its_time)
     model.notify(picoseconds(10));
     sc_core::sc_start(picoseconds(100));
     EXPECT_EQ(log.entries, (std::vector<std::string>{"model@10", "follow_up@10", "sample@10"}));
+}
+
+TEST(model_scheduler, delay_lines_deliver_after_the_model_in_the_order_they_were_made)
+{
+    resolution();
+    log_t log;
+    timed_fifo<int> first{"first", [&](int i) { log.add("first" + std::to_string(i)); }};
+    timed_fifo<int> second{"second", [&](int i) { log.add("second" + std::to_string(i)); }};
+    wakeup model{[&] { log.add("model"); }};
+    wakeup sampler{[&] { log.add("sample"); }, wakeup::phase::sample};
+    wakeup control{[&] { log.add("control"); }, wakeup::phase::control};
+    // The second line's head is queued first, the first line's item waits behind an earlier
+    // one (its head is queued when that one leaves), the model wake-up is scheduled last: the
+    // order at 20 is none of these histories.
+    second.push(1, 20);
+    control.notify(picoseconds(20));
+    sampler.notify(picoseconds(20));
+    first.push(1, 10);
+    first.push(2, 20);
+    model.notify(picoseconds(20));
+    sc_core::sc_start(picoseconds(100));
+    EXPECT_EQ(log.entries, (std::vector<std::string>{"first1@10", "model@20", "first2@20",
+                                                     "second1@20", "control@20", "sample@20"}));
+}
+
+TEST(model_scheduler, a_wakeup_for_now_from_a_later_phase_runs_later_in_that_phase)
+{
+    resolution();
+    log_t log;
+    wakeup follow_up{[&] { log.add("follow_up"); }};
+    timed_fifo<int> first{"first", [&](int) {
+                              log.add("first");
+                              follow_up.notify(sc_core::SC_ZERO_TIME);  // model phase, now
+                          }};
+    timed_fifo<int> second{"second", [&](int) { log.add("second"); }};
+    wakeup control{[&] { log.add("control"); }, wakeup::phase::control};
+    first.push(0, 30);
+    second.push(0, 30);
+    control.notify(picoseconds(30));
+    sc_core::sc_start(picoseconds(100));
+    // Not before the line that scheduled it (it has run): after every line placed by its
+    // index, before the control phase.
+    EXPECT_EQ(log.entries, (std::vector<std::string>{"first@30", "second@30", "follow_up@30",
+                                                     "control@30"}));
+}
+
+TEST(model_scheduler, a_control_wakeup_runs_at_its_time_not_at_a_stale_entrys)
+{
+    resolution();
+    log_t log;
+    wakeup c{[&] { log.add("c"); }, wakeup::phase::control};
+    wakeup later{[&] { c.notify(picoseconds(15)); }};  // at 60
+    c.notify(picoseconds(50));
+    c.notify(picoseconds(40));  // earlier: the entry at 50 is stale, though its key is the same
+    later.notify(picoseconds(45));
+    sc_core::sc_start(picoseconds(100));
+    // At 50 the wake-up is pending again (for 60) with the same key: the entry's time tells.
+    EXPECT_EQ(log.entries, (std::vector<std::string>{"c@40", "c@60"}));
 }
 
 namespace {

@@ -84,12 +84,36 @@ TEST(wakeup_queue, each_push_has_its_own_key_naming_its_target)
 TEST(wakeup_queue, the_late_phase_comes_after_every_early_entry_of_its_time)
 {
     wakeup_queue q;
-    q.push(100, 0, true);  // scheduled first, but late
+    q.push(100, 0, wakeup_queue::late_phase);  // scheduled first, but late
     q.push(100, 1);
-    q.push(50, 2, true);
+    q.push(50, 2, wakeup_queue::late_phase);
     q.push(100, 3);
-    q.push(100, 4, true);
+    q.push(100, 4, wakeup_queue::late_phase);
     EXPECT_EQ(drain(q), (std::vector<uint32_t>{2, 1, 3, 0, 4}));
+}
+
+TEST(wakeup_queue, the_phases_of_one_time_come_out_model_line_control_late)
+{
+    wakeup_queue q;
+    q.push(100, 0, wakeup_queue::late_phase);
+    q.push(100, 1, wakeup_queue::control_phase);
+    q.push(100, 2, wakeup_queue::line_phase);
+    q.push(100, 3);
+    q.push(90, 4, wakeup_queue::late_phase);  // an earlier time first, whatever its phase
+    EXPECT_EQ(drain(q), (std::vector<uint32_t>{4, 3, 2, 1, 0}));
+}
+
+TEST(wakeup_queue, line_and_control_places_are_the_targets_index_not_the_scheduling_order)
+{
+    wakeup_queue q;
+    // Scheduled in reverse and again: the key is the same at every push, the order the index.
+    for (uint32_t t : {7u, 5u, 3u}) q.push(100, t, wakeup_queue::line_phase);
+    for (uint32_t t : {6u, 2u}) q.push(100, t, wakeup_queue::control_phase);
+    EXPECT_EQ(q.reserve(5, wakeup_queue::line_phase), wakeup_queue::line_phase | 5);
+    EXPECT_EQ(q.reserve(5, wakeup_queue::line_phase), q.reserve(5, wakeup_queue::line_phase));
+    // One scheduled in a phase's order of scheduling comes after every place by index of it.
+    q.push_key(100, q.sequenced(1, wakeup_queue::line_phase));
+    EXPECT_EQ(drain(q), (std::vector<uint32_t>{3, 5, 7, 1, 2, 6}));
 }
 
 TEST(wakeup_queue, a_reserved_key_keeps_its_place_when_entered_later)
