@@ -66,8 +66,13 @@ public:
         m_dir[d].corrupt_next = true;
         m_check_fcs = true;
     }
-    // Frames that arrived with bit errors and were dropped at the receiving end's FCS check.
-    uint64_t fcs_errors(direction d) const { return m_dir[d].fcs_errors; }
+    // Frames that arrived with bit errors and were dropped at the receiving end's FCS check
+    // (with LLR, control ordered sets as well: counted as they arrive, by now).
+    uint64_t fcs_errors(direction d) const
+    {
+        if (__builtin_expect(m_llr != nullptr, 0)) llr_settle_arrived(d);
+        return m_dir[d].fcs_errors;
+    }
 
     // Link Level Retry on both ends, before the run. Off: nothing of it runs.
     struct llr_settings
@@ -135,6 +140,7 @@ private:
     void llr_kick(direction d, uint64_t now_ps);
     void llr_link_down(direction d);
     void llr_rate_changed();
+    void llr_settle_arrived(direction wire) const;
     packet_target_socket& from(direction d) { return d == a_to_b ? from_a : from_b; }
 
     double m_nominal_rate_bps;

@@ -69,6 +69,7 @@ struct link::llr_lane
     // (settle): no event of its own. A NACK, a stalled sender or a traced link wakes control_due
     // at the arrival instead.
     ring<control_os> control;
+    uint32_t nacks_on_wire = 0;  // NACKs in `control`: each must wake its sender as it arrives
     uint64_t control_frames = 0;
     uint64_t control_bytes = 0;
     llr_receiver rx;
@@ -98,6 +99,7 @@ struct link::llr_state
         while (!W.control.empty() && W.control.front().arrive_ps <= now_ps) {
             const llr_lane::control_os c = W.control.front();
             W.control.pop_front();
+            if (c.nack) --W.nacks_on_wire;
             if (!c.good) {
                 ++l.m_dir[opposite(s)].fcs_errors;
                 continue;
@@ -137,6 +139,7 @@ struct link::llr_state
         const bool good = w.up && !(l.m_ber > 0 && l.corrupted_os(w, settings.control_bytes));
         const uint64_t arrive = L.wire_free_ps + l.m_delay_ps;
         L.control.push_back({arrive, R.rx.last_good(), nack, good});
+        if (nack) ++L.nacks_on_wire;
         // The sender acts on a NACK at once; on an ACK when it next looks, unless it waits for
         // one or the link is traced.
         if (nack || R.held || l.m_probe) L.control_due.notify_at_ps(arrive);
@@ -299,8 +302,10 @@ void link::llr_control(direction d)
     const uint64_t now = sim_now_ps();
     if (m_llr->settle(*this, s, now) || m_llr->lane[s]->held || m_llr->lane[s]->tx.replaying())
         llr_kick(s, now);
+    // Still to come: a NACK (its notify was dropped if this wake-up was pending earlier), or
+    // the ACK a stalled sender waits for.
     llr_lane& W = *m_llr->lane[d];
-    if (!W.control.empty() && (m_probe || m_llr->lane[s]->held))
+    if (!W.control.empty() && (m_probe || W.nacks_on_wire || m_llr->lane[s]->held))
         W.control_due.notify_at_ps(W.control.front().arrive_ps);
     if (m_probe) m_probe->changed();
 }
@@ -336,6 +341,7 @@ void link::llr_link_down(direction d)
         m_pool.release(f.p);
     });
     while (!L.control.empty()) L.control.pop_front();
+    L.nacks_on_wire = 0;
 }
 
 void link::llr_rate_changed()
@@ -363,6 +369,13 @@ link::llr_counters link::llr_stats(direction d) const
     c.control_frames = L.control_frames;
     c.control_bytes = L.control_bytes;
     return c;
+}
+
+// The control ordered sets that reached the far end of `wire` by now are applied (a corrupted
+// one counts in fcs_errors when it arrives, not when its sender next looks).
+void link::llr_settle_arrived(direction wire) const
+{
+    m_llr->settle(const_cast<link&>(*this), opposite(wire), sim_now_ps());
 }
 
 uint64_t link::llr_take_peak(direction d)
