@@ -230,10 +230,19 @@ uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t start_ps
     return ser_ps;
 }
 
+// Schedules direction `d`'s serve for the first time from `now_ps` at which it has work: the
+// wire free, and a NACK, a replay or a held frame waiting, or an ACK once its spacing allows.
+// Serves run in the control phase, placed by the link (wakeup.h): a serve that would find
+// nothing to do is never needed, and when one was scheduled changes nothing.
 void link::llr_kick(direction d, uint64_t now_ps)
 {
     llr_lane& L = *m_llr->lane[d];
-    L.serve.notify_at_ps(std::max(now_ps, L.wire_free_ps));
+    const llr_receiver& rx = m_llr->lane[opposite(d)]->rx;
+    const uint64_t at = std::max(now_ps, L.wire_free_ps);
+    if (rx.nack_pending() || L.tx.replaying() || L.held)
+        L.serve.notify_at_ps(at);
+    else if (rx.ack_pending())
+        L.serve.notify_at_ps(std::max(at, L.next_ack_ps));
 }
 
 // Direction `d`'s serve at `now_ps`: the control ordered set due first, then a replay, then the
@@ -241,10 +250,9 @@ void link::llr_kick(direction d, uint64_t now_ps)
 void link::llr_serve(direction d, uint64_t now)
 {
     llr_lane& L = *m_llr->lane[d];
-    const llr_receiver& rx = m_llr->lane[opposite(d)]->rx;
     m_llr->settle(*this, d, now);
     if (L.wire_free_ps > now) {
-        L.serve.notify_at_ps(L.wire_free_ps);
+        llr_kick(d, now);
         return;
     }
     if (m_llr->control_due(d, now)) {
@@ -268,12 +276,12 @@ void link::llr_serve(direction d, uint64_t now)
             if (L.stall_from_ps == never) L.stall_from_ps = now;
             llr_lane& W = *m_llr->lane[opposite(d)];
             if (!W.control.empty()) W.control_due.notify_at_ps(W.control.front().arrive_ps);
+            // The ACK still goes once its spacing allows (not due now, or it would have).
+            if (m_llr->lane[opposite(d)]->rx.ack_pending()) L.serve.notify_at_ps(L.next_ack_ps);
+            return;
         }
-        if (rx.ack_pending()) L.serve.notify_at_ps(L.next_ack_ps);
-        return;
     }
-    if (m_llr->control_due(d, L.wire_free_ps) || rx.ack_pending() || L.tx.replaying() || L.held)
-        L.serve.notify_at_ps(L.wire_free_ps);
+    llr_kick(d, now);
 }
 
 void link::llr_arrive(direction d, packet* p, uint64_t seq, bool good)
