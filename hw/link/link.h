@@ -138,6 +138,7 @@ private:
     void llr_control(direction d);
     void llr_timer(direction d);
     void llr_kick(direction d, uint64_t now_ps);
+    void llr_reconsider_serve(direction d, uint64_t now_ps);
     void llr_link_down(direction d);
     void llr_rate_changed();
     void llr_settle_arrived(direction wire) const;

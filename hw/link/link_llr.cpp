@@ -181,7 +181,10 @@ sc_core::sc_time link::llr_transmit(direction d, packet& p)
         // The frame follows what the wire carries already and a control ordered set due then;
         // the port's transmitter is free when it ends (the END_REQ delay).
         uint64_t start = std::max(now, L.wire_free_ps);
-        if (m_llr->control_due(d, start)) start = m_llr->send_control(*this, d, start);
+        if (m_llr->control_due(d, start)) {
+            start = m_llr->send_control(*this, d, start);
+            llr_reconsider_serve(d, now);
+        }
         const uint64_t ser = llr_new_frame(d, p, start);
         return picoseconds(start - now + ser);
     }
@@ -245,6 +248,17 @@ void link::llr_kick(direction d, uint64_t now_ps)
         L.serve.notify_at_ps(std::max(at, L.next_ack_ps));
 }
 
+// The control ordered set a serve was scheduled for went out with a port frame or an arrival:
+// the serve is scheduled again for its remaining work, if any (most often none: a serve that
+// would find nothing to do is left out).
+void link::llr_reconsider_serve(direction d, uint64_t now_ps)
+{
+    llr_lane& L = *m_llr->lane[d];
+    if (!L.serve.pending()) return;
+    L.serve.cancel();
+    llr_kick(d, now_ps);
+}
+
 // Direction `d`'s serve at `now_ps`: the control ordered set due first, then a replay, then the
 // port's held frame.
 void link::llr_serve(direction d, uint64_t now)
@@ -297,9 +311,10 @@ void link::llr_arrive(direction d, packet* p, uint64_t seq, bool good)
     const direction back = opposite(d);
     llr_lane& B = *m_llr->lane[back];
     const uint64_t now = sim_now_ps();
-    if (B.wire_free_ps <= now && m_llr->control_due(back, now))
+    if (B.wire_free_ps <= now && m_llr->control_due(back, now)) {
         m_llr->send_control(*this, back, now);
-    else if (L.rx.nack_pending() || L.rx.ack_pending())
+        llr_reconsider_serve(back, now);
+    } else if (L.rx.nack_pending() || L.rx.ack_pending())
         llr_kick(back, now);
 }
 
