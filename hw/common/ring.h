@@ -1,9 +1,10 @@
 // A growable FIFO ring buffer of trivially copyable items: amortised no allocation, unlike
-// std::deque's chunk churn on long-running queues.
+// std::deque's chunk churn on long-running queues. The capacity is a power of two kept as a
+// mask, so an index costs an AND (a std::vector's size would cost a division by sizeof(T)).
 #pragma once
 
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 namespace uetsim {
 
@@ -11,51 +12,71 @@ template <typename T>
 class ring
 {
 public:
+    ring() = default;
+    ring(const ring& o) { *this = o; }
+    ring(ring&&) noexcept = default;
+    ring& operator=(ring&&) noexcept = default;
+    ring& operator=(const ring& o)
+    {
+        if (this == &o) return *this;
+        m_buf.reset(o.m_buf ? new T[o.m_mask + 1] : nullptr);
+        for (size_t i = 0; o.m_buf && i <= o.m_mask; ++i) m_buf[i] = o.m_buf[i];
+        m_mask = o.m_mask;
+        m_head = o.m_head;
+        m_size = o.m_size;
+        return *this;
+    }
+
     bool empty() const { return m_size == 0; }
     size_t size() const { return m_size; }
     T& front() { return m_buf[m_head]; }
     const T& front() const { return m_buf[m_head]; }
-    const T& back() const { return m_buf[(m_head + m_size - 1) & (m_buf.size() - 1)]; }
+    const T& back() const { return m_buf[(m_head + m_size - 1) & m_mask]; }
     // The i-th waiting item, 0 the front.
-    const T& at(size_t i) const { return m_buf[(m_head + i) & (m_buf.size() - 1)]; }
+    const T& at(size_t i) const { return m_buf[(m_head + i) & m_mask]; }
 
     void push_back(const T& v)
     {
-        if (m_size == m_buf.size()) grow();
-        m_buf[(m_head + m_size) & (m_buf.size() - 1)] = v;
+        if (m_size == capacity()) grow();
+        m_buf[(m_head + m_size) & m_mask] = v;
         ++m_size;
     }
     // Puts `v` ahead of every waiting item (a group served again at once).
     void push_front(const T& v)
     {
-        if (m_size == m_buf.size()) grow();
-        m_head = (m_head + m_buf.size() - 1) & (m_buf.size() - 1);
+        if (m_size == capacity()) grow();
+        m_head = (m_head + m_mask) & m_mask;
         m_buf[m_head] = v;
         ++m_size;
     }
     void pop_front()
     {
-        m_head = (m_head + 1) & (m_buf.size() - 1);
+        m_head = (m_head + 1) & m_mask;
         --m_size;
     }
     template <typename F>
     void for_each(F&& f) const
     {
-        for (size_t i = 0; i < m_size; ++i) f(m_buf[(m_head + i) & (m_buf.size() - 1)]);
+        for (size_t i = 0; i < m_size; ++i) f(m_buf[(m_head + i) & m_mask]);
     }
     void clear() { m_head = m_size = 0; }
 
 private:
+    size_t capacity() const { return m_buf ? m_mask + 1 : 0; }
+
     // Rare (the ring doubles): out of line, so that push_back stays small enough to inline.
     [[gnu::noinline, gnu::cold]] void grow()
     {
-        std::vector<T> next(m_buf.empty() ? 16 : m_buf.size() * 2);
-        for (size_t i = 0; i < m_size; ++i) next[i] = m_buf[(m_head + i) & (m_buf.size() - 1)];
-        m_buf.swap(next);
+        const size_t cap = m_buf ? 2 * (m_mask + 1) : 16;
+        std::unique_ptr<T[]> next(new T[cap]());
+        for (size_t i = 0; i < m_size; ++i) next[i] = m_buf[(m_head + i) & m_mask];
+        m_buf = std::move(next);
+        m_mask = cap - 1;
         m_head = 0;
     }
 
-    std::vector<T> m_buf;
+    std::unique_ptr<T[]> m_buf;
+    size_t m_mask = 0;  // capacity - 1 once allocated
     size_t m_head = 0;
     size_t m_size = 0;
 };
