@@ -139,6 +139,7 @@ private:
     void llr_timer(direction d);
     void llr_kick(direction d, uint64_t now_ps);
     void llr_reconsider_serve(direction d, uint64_t now_ps);
+    [[noreturn, gnu::cold, gnu::noinline]] void offered_while_held() const;
     void llr_link_down(direction d);
     void llr_rate_changed();
     void llr_settle_arrived(direction wire) const;

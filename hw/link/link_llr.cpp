@@ -99,13 +99,13 @@ struct link::llr_state
         while (!W.control.empty() && W.control.front().arrive_ps <= now_ps) {
             const llr_lane::control_os c = W.control.front();
             W.control.pop_front();
-            if (c.nack) --W.nacks_on_wire;
-            if (!c.good) {
+            if (__builtin_expect(c.nack, 0)) --W.nacks_on_wire;
+            if (__builtin_expect(!c.good, 0)) {
                 ++l.m_dir[opposite(s)].fcs_errors;
                 continue;
             }
             bool progress;
-            if (c.nack) {
+            if (__builtin_expect(c.nack, 0)) {
                 S.tx.nack(c.seq, release);
                 progress = nacked = true;
             } else {
@@ -136,13 +136,14 @@ struct link::llr_state
         if (!nack) L.next_ack_ps = start_ps + L.ack_spacing_ps;
         ++L.control_frames;
         L.control_bytes += settings.control_bytes;
-        const bool good = w.up && !(l.m_ber > 0 && l.corrupted_os(w, settings.control_bytes));
+        const bool good = w.up && !(__builtin_expect(l.m_ber > 0, 0) &&
+                                    l.corrupted_os(w, settings.control_bytes));
         const uint64_t arrive = L.wire_free_ps + l.m_delay_ps;
         L.control.push_back({arrive, R.rx.last_good(), nack, good});
         if (nack) ++L.nacks_on_wire;
         // The sender acts on a NACK at once; on an ACK when it next looks, unless it waits for
         // one or the link is traced.
-        if (nack || R.held || l.m_probe) L.control_due.notify_at_ps(arrive);
+        if (__builtin_expect(nack || R.held || l.m_probe, 0)) L.control_due.notify_at_ps(arrive);
         return L.wire_free_ps;
     }
 
@@ -171,13 +172,18 @@ void link::enable_llr(const llr_settings& s)
     m_llr->set_control_times(*this);
 }
 
+void link::offered_while_held() const
+{
+    throw std::logic_error(std::string(name()) + ": a frame offered while one is held");
+}
+
 sc_core::sc_time link::llr_transmit(direction d, packet& p)
 {
     llr_lane& L = *m_llr->lane[d];
     const uint64_t now = sim_now_ps();
-    if (L.held) throw std::logic_error(std::string(name()) + ": a frame offered while one is held");
-    if (m_llr->settle(*this, d, now)) llr_kick(d, now);
-    if (!L.tx.replaying() && L.tx.has_room(p.wire_bytes)) {
+    if (__builtin_expect(L.held != nullptr, 0)) offered_while_held();
+    if (__builtin_expect(m_llr->settle(*this, d, now), 0)) llr_kick(d, now);
+    if (__builtin_expect(!L.tx.replaying() && L.tx.has_room(p.wire_bytes), 1)) {
         // The frame follows what the wire carries already and a control ordered set due then;
         // the port's transmitter is free when it ends (the END_REQ delay).
         uint64_t start = std::max(now, L.wire_free_ps);
@@ -200,7 +206,7 @@ uint64_t link::llr_new_frame(direction d, packet& p, uint64_t start_ps)
     packet* copy = m_pool.copy_of(p);
     copy->tx_rate_bps = 0;  // a replay goes at the link's rate
     const uint64_t seq = L.tx.push(copy, p.wire_bytes);
-    if (L.timer_due_ps == never) {
+    if (__builtin_expect(L.timer_due_ps == never, 0)) {
         L.timer_due_ps = start_ps + m_llr->settings.timeout_ps;
         L.timer.notify_at_ps(L.timer_due_ps);
     }
@@ -212,24 +218,24 @@ uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t start_ps
     lane& l = m_dir[d];
     llr_lane& L = *m_llr->lane[d];
     double rate = l.rate_bps;
-    if (p->tx_rate_bps != 0) {
+    if (__builtin_expect(p->tx_rate_bps != 0, 0)) {
         rate = std::min(rate, p->tx_rate_bps);
         p->tx_rate_bps = 0;
     }
     const uint64_t ser_ps = serialization_ps(p->wire_bytes, rate);
-    if (!m_taps.empty()) {
+    if (__builtin_expect(!m_taps.empty(), 0)) {
         const sc_core::sc_time start = picoseconds(start_ps);
         for (auto& t : m_taps) t(*p, d, start);
     }
     L.wire_free_ps = start_ps + ser_ps;
-    if (!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss)) {
+    if (__builtin_expect(!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss), 0)) {
         ++l.lost;  // never arrives: the next frame shows the gap, or the replay timer fires
         m_pool.release(p);
     } else {
-        const bool good = !(m_check_fcs && corrupted(l, p->wire_bytes));
+        const bool good = !(__builtin_expect(m_check_fcs, 0) && corrupted(l, p->wire_bytes));
         L.wire.push({p, seq, good}, start_ps + ser_ps + m_delay_ps);
     }
-    if (m_probe) m_probe->changed();
+    if (__builtin_expect(m_probe != nullptr, 0)) m_probe->changed();
     return ser_ps;
 }
 
@@ -302,8 +308,8 @@ void link::llr_arrive(direction d, packet* p, uint64_t seq, bool good)
 {
     lane& l = m_dir[d];
     llr_lane& L = *m_llr->lane[d];
-    if (!good) ++l.fcs_errors;
-    if (L.rx.on_frame(seq, good))
+    if (__builtin_expect(!good, 0)) ++l.fcs_errors;
+    if (__builtin_expect(L.rx.on_frame(seq, good), 1))
         (d == a_to_b ? to_b : to_a).send(*p);
     else
         m_pool.release(p);
