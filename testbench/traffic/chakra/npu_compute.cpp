@@ -2,16 +2,9 @@
 
 #include <stdexcept>
 
+#include "hw/common/saturating.h"
+
 namespace uetsim::chakra {
-
-namespace {
-
-uint64_t saturated_add(uint64_t a, uint64_t b)
-{
-    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-
-}  // namespace
 
 void npu_compute::start(uint64_t node, uint64_t work_ps, uint64_t now_ps)
 {

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "hw/common/saturating.h"
+
 namespace uetsim::chakra {
 
 namespace {
@@ -13,14 +15,6 @@ namespace {
 uint64_t saturated_ps(double ps)
 {
     return ps >= 0x1p64 ? UINT64_MAX : uint64_t(ps + 0.5);
-}
-uint64_t saturated_add(uint64_t a, uint64_t b)
-{
-    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-uint64_t saturated_mul(uint64_t a, uint64_t b)
-{
-    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
 uint64_t pair_key(uint32_t a, uint32_t b)
