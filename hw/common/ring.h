@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 
 namespace uetsim {
 
@@ -14,8 +15,17 @@ class ring
 public:
     ring() = default;
     ring(const ring& o) { *this = o; }
-    ring(ring&&) noexcept = default;
-    ring& operator=(ring&&) noexcept = default;
+    ring(ring&& o) noexcept { *this = std::move(o); }
+    // The moved-from ring is empty (and keeps no buffer).
+    ring& operator=(ring&& o) noexcept
+    {
+        m_buf = std::move(o.m_buf);
+        m_mask = o.m_mask;
+        m_head = o.m_head;
+        m_size = o.m_size;
+        o.m_mask = o.m_head = o.m_size = 0;
+        return *this;
+    }
     ring& operator=(const ring& o)
     {
         if (this == &o) return *this;

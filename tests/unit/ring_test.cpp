@@ -48,3 +48,21 @@ TEST(ring, push_front_goes_ahead_of_every_waiting_item)
     EXPECT_EQ(r.front(), 0);
     EXPECT_EQ(contents(r).back(), 15);
 }
+
+TEST(ring, a_copy_is_independent_and_a_moved_from_ring_is_empty)
+{
+    ring<int> r;
+    for (int i = 0; i < 20; ++i) r.push_back(i);  // grown to 32
+    for (int i = 0; i < 5; ++i) r.pop_front();
+    ring<int> c = r;
+    c.push_back(99);
+    EXPECT_EQ(contents(r).size(), 15u);
+    EXPECT_EQ(contents(c).size(), 16u);
+    EXPECT_EQ(c.front(), 5);
+    ring<int> m = std::move(r);
+    EXPECT_EQ(m.size(), 15u);
+    EXPECT_EQ(m.front(), 5);
+    EXPECT_TRUE(r.empty());  // NOLINT(bugprone-use-after-move): the state it is left in
+    r.push_back(7);          // and usable again
+    EXPECT_EQ(contents(r), (std::vector<int>{7}));
+}
