@@ -43,6 +43,7 @@ public:
     const T& front() const { return m_buf[m_head]; }
     const T& back() const { return m_buf[(m_head + m_size - 1) & m_mask]; }
     // The i-th waiting item, 0 the front.
+    T& at(size_t i) { return m_buf[(m_head + i) & m_mask]; }
     const T& at(size_t i) const { return m_buf[(m_head + i) & m_mask]; }
 
     void push_back(const T& v)

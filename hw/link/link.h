@@ -128,13 +128,15 @@ private:
     bool corrupted(lane& l, uint32_t wire_bytes);
     bool corrupted_os(lane& l, uint32_t wire_bytes);
 
+    struct llr_wire_frame;
     struct llr_lane;
     struct llr_state;
     [[gnu::noinline]] sc_core::sc_time llr_transmit(direction d, packet& p);
     uint64_t llr_new_frame(direction d, packet& p, uint64_t start_ps);
-    uint64_t llr_start(direction d, packet* p, uint64_t seq, uint64_t start_ps);
+    uint64_t llr_start(direction d, packet* p, uint32_t bytes, uint64_t seq, uint64_t start_ps,
+                       bool first);
     void llr_serve(direction d, uint64_t now_ps);
-    void llr_arrive(direction d, packet* p, uint64_t seq, bool good);
+    void llr_arrive(direction d, const llr_wire_frame& f);
     void llr_control(direction d);
     void llr_timer(direction d);
     void llr_kick(direction d, uint64_t now_ps);

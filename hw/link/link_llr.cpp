@@ -25,16 +25,22 @@ link::direction opposite(link::direction d)
 
 }  // namespace
 
+// A frame on an LLR wire: the frame as first sent (`first`: its replay buffer entry points at
+// it), a replay's copy, or nullptr for a replay of a frame already delivered (a duplicate of its
+// length).
+struct link::llr_wire_frame
+{
+    packet* p;
+    uint64_t seq;
+    bool good;
+    bool first;
+};
+
 // One direction's LLR: the sender at its sending end, the receiver at the other, the frames and
 // the control ordered sets on its wire (the latter about the other direction's frames).
 struct link::llr_lane
 {
-    struct wire_frame
-    {
-        packet* p;
-        uint64_t seq;
-        bool good;
-    };
+    using wire_frame = llr_wire_frame;
     struct control_os
     {
         uint64_t arrive_ps;
@@ -45,7 +51,7 @@ struct link::llr_lane
 
     llr_lane(link& l, direction d, uint64_t buffer_bytes)
         : tx(buffer_bytes)
-        , wire("llr_wire", [&l, d](wire_frame f) { l.llr_arrive(d, f.p, f.seq, f.good); })
+        , wire("llr_wire", [&l, d](wire_frame f) { l.llr_arrive(d, f); })
         , control_due([&l, d] { l.llr_control(d); })
         // After the model's wake-ups of its time (wakeup.h): what it sends at a time does not
         // depend on when it was scheduled, only on the state that time ends with.
@@ -203,37 +209,41 @@ sc_core::sc_time link::llr_transmit(direction d, packet& p)
 uint64_t link::llr_new_frame(direction d, packet& p, uint64_t start_ps)
 {
     llr_lane& L = *m_llr->lane[d];
-    packet* copy = m_pool.copy_of(p);
-    copy->tx_rate_bps = 0;  // a replay goes at the link's rate
-    const uint64_t seq = L.tx.push(copy, p.wire_bytes);
+    const uint64_t seq = L.tx.push(&p, p.wire_bytes);
     if (__builtin_expect(L.timer_due_ps == never, 0)) {
         L.timer_due_ps = start_ps + m_llr->settings.timeout_ps;
         L.timer.notify_at_ps(L.timer_due_ps);
     }
-    return llr_start(d, &p, seq, start_ps);
+    return llr_start(d, &p, p.wire_bytes, seq, start_ps, true);
 }
 
-uint64_t link::llr_start(direction d, packet* p, uint64_t seq, uint64_t start_ps)
+// A RoCE queue pair's rate applies to the frame's first sending only: it is cleared here, so a
+// replay, made from the frame as held, goes at the link's rate.
+uint64_t link::llr_start(direction d, packet* p, uint32_t bytes, uint64_t seq, uint64_t start_ps,
+                         bool first)
 {
     lane& l = m_dir[d];
     llr_lane& L = *m_llr->lane[d];
     double rate = l.rate_bps;
-    if (__builtin_expect(p->tx_rate_bps != 0, 0)) {
+    if (__builtin_expect(p && p->tx_rate_bps != 0, 0)) {
         rate = std::min(rate, p->tx_rate_bps);
         p->tx_rate_bps = 0;
     }
-    const uint64_t ser_ps = serialization_ps(p->wire_bytes, rate);
+    const uint64_t ser_ps = serialization_ps(bytes, rate);
     if (__builtin_expect(!m_taps.empty(), 0)) {
         const sc_core::sc_time start = picoseconds(start_ps);
-        for (auto& t : m_taps) t(*p, d, start);
+        for (auto& t : m_taps) t(*p, d, start);  // a tapped link keeps a copy of every frame
     }
     L.wire_free_ps = start_ps + ser_ps;
     if (__builtin_expect(!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss), 0)) {
         ++l.lost;  // never arrives: the next frame shows the gap, or the replay timer fires
-        m_pool.release(p);
+        if (first)
+            L.tx.keep(seq, p);
+        else if (p)
+            m_pool.release(p);
     } else {
-        const bool good = !(__builtin_expect(m_check_fcs, 0) && corrupted(l, p->wire_bytes));
-        L.wire.push({p, seq, good}, start_ps + ser_ps + m_delay_ps);
+        const bool good = !(__builtin_expect(m_check_fcs, 0) && corrupted(l, bytes));
+        L.wire.push({p, seq, good, first}, start_ps + ser_ps + m_delay_ps);
     }
     if (__builtin_expect(m_probe != nullptr, 0)) m_probe->changed();
     return ser_ps;
@@ -279,7 +289,9 @@ void link::llr_serve(direction d, uint64_t now)
         m_llr->send_control(*this, d, now);
     } else if (L.tx.replaying()) {
         const llr_sender::entry* e = L.tx.next_replay();
-        llr_start(d, m_pool.copy_of(*e->copy), e->seq, now);
+        // A frame delivered as first sent and not kept is a duplicate now: its length goes.
+        const bool content = e->kept || e->seq >= L.rx.expected();
+        llr_start(d, content ? m_pool.copy_of(*e->frame) : nullptr, e->bytes, e->seq, now, false);
     } else if (L.held && L.tx.has_room(L.held->wire_bytes)) {
         packet* p = L.held;
         L.held = nullptr;
@@ -289,7 +301,7 @@ void link::llr_serve(direction d, uint64_t now)
         }
         const uint64_t ser = llr_new_frame(d, *p, now);
         // The port's transmitter is free when this frame's serialization ends.
-        from(d).end_req(*L.tx.newest(), picoseconds(ser));
+        from(d).end_req(*p, picoseconds(ser));
     } else {
         if (L.held) {
             // Waits for room: from the next control ordered set on its way, if any.
@@ -304,15 +316,20 @@ void link::llr_serve(direction d, uint64_t now)
     llr_kick(d, now);
 }
 
-void link::llr_arrive(direction d, packet* p, uint64_t seq, bool good)
+void link::llr_arrive(direction d, const llr_wire_frame& f)
 {
     lane& l = m_dir[d];
     llr_lane& L = *m_llr->lane[d];
-    if (__builtin_expect(!good, 0)) ++l.fcs_errors;
-    if (__builtin_expect(L.rx.on_frame(seq, good), 1))
-        (d == a_to_b ? to_b : to_a).send(*p);
-    else
-        m_pool.release(p);
+    if (__builtin_expect(!f.good, 0)) ++l.fcs_errors;
+    if (__builtin_expect(L.rx.on_frame(f.seq, f.good), 1)) {
+        // A tapped link's replays show the frame: a copy is kept.
+        if (__builtin_expect(!m_taps.empty(), 0) && f.first) L.tx.keep(f.seq, m_pool.copy_of(*f.p));
+        (d == a_to_b ? to_b : to_a).send(*f.p);
+    } else if (f.first) {
+        L.tx.keep(f.seq, f.p);
+    } else if (f.p) {
+        m_pool.release(f.p);  // a replay's copy
+    }
     // The answer goes on the other wire: at once if it is free (no event), else when it is.
     const direction back = opposite(d);
     llr_lane& B = *m_llr->lane[back];
@@ -367,7 +384,10 @@ void link::llr_link_down(direction d)
     llr_lane& L = *m_llr->lane[d];
     L.wire.drain([&](llr_lane::wire_frame f) {
         ++m_dir[d].lost;
-        m_pool.release(f.p);
+        if (f.first)
+            L.tx.keep(f.seq, f.p);
+        else if (f.p)
+            m_pool.release(f.p);
     });
     while (!L.control.empty()) L.control.pop_front();
     L.nacks_on_wire = 0;

@@ -2,11 +2,11 @@
 
 namespace uetsim {
 
-uint64_t llr_sender::push(packet* copy, uint32_t bytes)
+uint64_t llr_sender::push(packet* frame, uint32_t bytes)
 {
     const uint64_t seq = m_next++;
     const bool was_replaying = replaying();
-    m_buf.push_back({seq, bytes, copy});
+    m_buf.push_back({seq, bytes, frame, false});
     // A replay in progress ends where it started: frames sent after it began are not part of it.
     if (!was_replaying) m_cursor = m_buf.size();
     m_held += bytes;

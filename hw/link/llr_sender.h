@@ -1,8 +1,14 @@
 // The sending side of Link Level Retry on one link direction (UEC 1.0 §5.1, docs/link-layer.md):
-// it numbers each new frame, keeps a copy in the replay buffer until the receiver's cumulative
+// it numbers each new frame, holds it in the replay buffer until the receiver's cumulative
 // LLR_ACK covers it, and replays go-back-N from the first frame after the one an LLR_NACK names,
 // or every held frame when the replay timer expires. A frame that does not fit in the buffer waits
 // (the port stalls). Kernel-free: the link module wraps it and owns the timing.
+//
+// No copy is made as a frame goes out: an entry points at the frame itself, which nothing changes
+// while it is on the wire. A frame that arrives in sequence goes on with its packet, and nothing
+// is written here (a replay of it can only be a duplicate, which the receiver discards unread:
+// its length is all it needs). A frame that does not (corrupted, after a gap, lost) is handed
+// back: keep(), and the buffer owns it until its ACK.
 #pragma once
 
 #include <cstdint>
@@ -20,25 +26,37 @@ public:
     {
         uint64_t seq;
         uint32_t bytes;
-        packet* copy;  // the frame as sent, kept for a replay
+        // The frame as first sent: valid while it is on the wire, and once `kept`; gone once it
+        // was delivered without being kept.
+        packet* frame;
+        bool kept;  // the buffer owns `frame`
     };
 
     explicit llr_sender(uint64_t buffer_bytes) : m_capacity(buffer_bytes) {}
 
     // Whether a new frame of `bytes` fits in the replay buffer now.
     bool has_room(uint32_t bytes) const { return m_held + bytes <= m_capacity; }
-    // A new frame goes out: its number (1, 2, ...), its copy held until acknowledged.
-    uint64_t push(packet* copy, uint32_t bytes);
+    // A new frame goes out: its number (1, 2, ...); the buffer holds it until acknowledged.
+    uint64_t push(packet* frame, uint32_t bytes);
+    // Frame `seq` is the buffer's from now on, as `frame`: the frame as first sent, which did
+    // not arrive in sequence, or a copy of it kept when it did. `seq` is held: no ACK covers a
+    // frame before it arrives in sequence.
+    void keep(uint64_t seq, packet* frame)
+    {
+        entry& e = m_buf.at(size_t(seq - m_buf.front().seq));
+        e.frame = frame;
+        e.kept = true;
+    }
 
     // LLR_ACK of `seq` (the receiver's last good frame): every frame up to it leaves the buffer,
-    // each copy handed to `release`. Returns whether anything left (progress).
+    // each frame it owns handed to `release`. Returns whether anything left (progress).
     template <class F>
     bool ack(uint64_t seq, F&& release)
     {
         bool freed = false;
         while (!m_buf.empty() && m_buf.front().seq <= seq) {
             m_held -= m_buf.front().bytes;
-            release(m_buf.front().copy);
+            if (m_buf.front().kept) release(m_buf.front().frame);
             m_buf.pop_front();
             if (m_cursor > 0) --m_cursor;
             freed = true;
@@ -61,11 +79,9 @@ public:
         return true;
     }
 
-    // The next frame of a replay in progress (its copy stays held), or nullptr when none is left.
+    // The next frame of a replay in progress (it stays held), or nullptr when none is left.
     const entry* next_replay();
     bool replaying() const { return m_cursor < m_buf.size(); }
-    // The copy of the last frame pushed (the buffer is not empty).
-    packet* newest() const { return m_buf.back().copy; }
 
     uint64_t next_seq() const { return m_next; }    // the number the next new frame gets
     uint64_t acked_seq() const { return m_acked; }  // the highest number acknowledged (0: none)
@@ -82,18 +98,6 @@ public:
         const uint64_t p = m_peak;
         m_peak = m_held;
         return p;
-    }
-
-    // Hands every held copy to `release` (the end of the run).
-    template <class F>
-    void clear(F&& release)
-    {
-        while (!m_buf.empty()) {
-            release(m_buf.front().copy);
-            m_buf.pop_front();
-        }
-        m_held = 0;
-        m_cursor = 0;
     }
 
 private:
