@@ -94,6 +94,7 @@ void link::set_bit_error_rate(double ber, uint64_t seed)
 
 void link::set_up(bool up)
 {
+    if (m_llr) llr_catch_up();  // held-back ACKs go on the link as it was
     for (int d = 0; d < 2; ++d) {
         lane& l = m_dir[d];
         l.up = up;
@@ -109,6 +110,7 @@ void link::set_up(bool up)
 
 void link::set_rate(double rate_bps)
 {
+    if (m_llr) llr_catch_up();
     for (auto& l : m_dir) l.rate_bps = rate_bps;
     if (m_llr) llr_rate_changed();
     if (m_probe) m_probe->changed();

@@ -129,7 +129,7 @@ private:
     bool corrupted_os(lane& l, uint32_t wire_bytes);
 
     struct llr_wire_frame;
-    struct llr_lane;
+    struct llr_end;
     struct llr_state;
     [[gnu::noinline]] sc_core::sc_time llr_transmit(direction d, packet& p);
     uint64_t llr_new_frame(direction d, packet& p, uint64_t start_ps);
@@ -140,8 +140,10 @@ private:
     void llr_control(direction d);
     void llr_timer(direction d);
     void llr_kick(direction d, uint64_t now_ps);
+    void llr_catch_up();
     void llr_reconsider_serve(direction d, uint64_t now_ps);
     [[noreturn, gnu::cold, gnu::noinline]] void offered_while_held() const;
+    [[noreturn, gnu::cold, gnu::noinline]] void llr_serve_late() const;
     void llr_link_down(direction d);
     void llr_rate_changed();
     void llr_settle_arrived(direction wire) const;
