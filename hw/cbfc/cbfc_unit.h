@@ -21,6 +21,7 @@
 #include "hw/common/ring.h"
 #include "hw/common/state_probe.h"
 #include "hw/kernel/sim_clock.h"
+#include "hw/kernel/activity.h"
 #include "hw/kernel/wakeup.h"
 #include "tlm/packet_pool.h"
 
@@ -95,10 +96,16 @@ private:
     std::array<uint8_t, cbfc_max_vcs> m_vc_classes{};
     cbfc_credits m_tx;
     cbfc_return m_rx;
-    wakeup m_update_wake{[this] { send_update(); }};
+    wakeup m_update_wake{[this] {
+        activity::tick();
+        send_update();
+    }};
     ring<later_release> m_later;  // in time order (a later release is never earlier)
     uint64_t m_later_last_ps = 0;
-    wakeup m_release_wake{[this] { on_release_due(); }};
+    wakeup m_release_wake{[this] {
+        activity::tick();
+        on_release_due();
+    }};
     uint64_t m_updates_received = 0;
     state_probe* m_probe = nullptr;
 };

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hw/kernel/activity.h"
 #include "hw/kernel/model_scheduler.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
@@ -59,12 +60,19 @@ struct alignas(64) link::llr_end
         // depend on when it was scheduled, only on the state that time ends with.
         , serve(
               [&l, d] {
+                  activity::tick();
                   l.llr_catch_up();
                   l.llr_serve(d, sim_now_ps());
               },
               wakeup::phase::control)
-        , control_due([&l, d] { l.llr_control(d); })
-        , timer([&l, d] { l.llr_timer(d); })
+        , control_due([&l, d] {
+            activity::tick();
+            l.llr_control(d);
+        })
+        , timer([&l, d] {
+            activity::tick();
+            l.llr_timer(d);
+        })
     {
     }
 

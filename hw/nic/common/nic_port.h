@@ -20,6 +20,7 @@
 #include <systemc>
 
 #include "hw/cbfc/cbfc_unit.h"
+#include "hw/kernel/activity.h"
 #include "hw/kernel/timed_fifo.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/port_scheduler.h"
@@ -294,7 +295,10 @@ private:
     nic_rx_buffer m_rx_buf;
     uint64_t m_rx_hold_ps = 0;
     uint8_t m_rx_xon_pending = 0;  // XONs asked for inside a PFC refresh, sent a delta later
-    wakeup m_rx_release_wake{[this] { on_rx_release_due(); }};
+    wakeup m_rx_release_wake{[this] {
+        activity::tick();
+        on_rx_release_due();
+    }};
     pfc_unit m_pfc;
     std::unique_ptr<cbfc_unit> m_cbfc;
     delay_line m_fetch;  // payload fetch + header build, in issue order
