@@ -13,8 +13,6 @@ namespace uetsim {
 
 namespace {
 
-using row = application_report_row;
-
 constexpr std::string_view rdma_typeid = "uetsim::rdma_application";
 constexpr std::string_view flows_typeid = "uetsim::flows";
 
@@ -61,7 +59,7 @@ private:
 
     const scenario& m_sc;
     const topology& m_topo;
-    record_csv<row> m_csv;
+    record_csv<application_report_row> m_csv;
     std::string m_utc;
 };
 
@@ -69,30 +67,33 @@ private:
 
 const column_table<application_report_row>& application_report_columns()
 {
-    static const column_table<row> c = {
-        {"job_id", "`Simulation.Name`", UETSIM_CELL(row, r.job_id)},
-        {"time_utc", "the run's start (`Simulation.EpochUtc`)", UETSIM_CELL(row, r.time_utc)},
-        {"component_name", "the instance's host: `host3`", UETSIM_CELL(row, r.host)},
-        {"node_id", "its node id", UETSIM_CELL(row, r.node_id)},
+    static const column_table<application_report_row> c = {
+        {"job_id", "`Simulation.Name`", UETSIM_CELL(application_report_row, r.job_id)},
+        {"time_utc", "the run's start (`Simulation.EpochUtc`)",
+         UETSIM_CELL(application_report_row, r.time_utc)},
+        {"component_name", "the instance's host: `host3`",
+         UETSIM_CELL(application_report_row, r.host)},
+        {"node_id", "its node id", UETSIM_CELL(application_report_row, r.node_id)},
         {"socket_type",
          "`CLIENT` for the side that sends the data (an Initiator, a message's `Src`), `SERVER` "
          "for the side that receives it",
-         UETSIM_CELL(row, r.client ? "CLIENT" : "SERVER")},
+         UETSIM_CELL(application_report_row, r.client ? "CLIENT" : "SERVER")},
         {"app_typeid", "`uetsim::rdma_application` or `uetsim::flows`",
-         UETSIM_CELL(row, r.app_typeid)},
+         UETSIM_CELL(application_report_row, r.app_typeid)},
         {"app_name",
          "the instance: `RdmaInitiator-{initiator}-{responder}-{k}` (rdma-perf's "
          "`application_name`) and `RdmaResponder-{initiator}-{responder}-{k}` for the k-th "
          "connection of a pair; `Flow-{index}` on both ends of a message of the `Flows` list",
-         UETSIM_CELL(row, r.app_name)},
+         UETSIM_CELL(application_report_row, r.app_name)},
         {"dscp",
          "the DSCP of the data's first transmissions (retransmissions may differ, "
          "`UetNic.UseDistinctDSCPForRetransmits`): the class × 8 plus the trimming role "
          "([packet.md](packet.md)), as the sending NIC marks it",
-         UETSIM_CELL(row, r.dscp)},
+         UETSIM_CELL(application_report_row, r.dscp)},
         {"ect", "1 when the data is ECN-capable (ECT(0) or ECT(1)), else 0",
-         UETSIM_CELL(row, r.ect ? 1 : 0)},
-        {"peer_node_id", "node id of the other end", UETSIM_CELL(row, r.peer_node_id)},
+         UETSIM_CELL(application_report_row, r.ect ? 1 : 0)},
+        {"peer_node_id", "node id of the other end",
+         UETSIM_CELL(application_report_row, r.peer_node_id)},
     };
     return c;
 }

@@ -15,8 +15,6 @@ namespace uetsim {
 
 namespace {
 
-using row = cpu_mem_stats_row;
-
 std::string read_proc(const char* path)
 {
     std::ifstream in(path);
@@ -45,7 +43,7 @@ std::string host_name()
     return name;
 }
 
-class cpu_mem_stats_open : public periodic_open_record<row>
+class cpu_mem_stats_open : public periodic_open_record<cpu_mem_stats_row>
 {
 public:
     cpu_mem_stats_open(record_context& ctx, const std::string& path)
@@ -70,39 +68,42 @@ private:
 
 const column_table<cpu_mem_stats_row>& cpu_mem_stats_columns()
 {
-    static const column_table<row> c = {
-        {"job_id", "`Simulation.Name`", UETSIM_CELL(row, r.job_id)},
-        {"time_utc", "see above", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(row, r.sim_time_s)},
-        {"host_name", "the machine's name (`gethostname`)", UETSIM_CELL(row, r.host_name)},
-        {"pid", "the simulator's process id", UETSIM_CELL(row, r.pid)},
+    static const column_table<cpu_mem_stats_row> c = {
+        {"job_id", "`Simulation.Name`", UETSIM_CELL(cpu_mem_stats_row, r.job_id)},
+        {"time_utc", "see above", UETSIM_CELL(cpu_mem_stats_row, r.time_utc)},
+        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(cpu_mem_stats_row, r.sim_time_s)},
+        {"host_name", "the machine's name (`gethostname`)",
+         UETSIM_CELL(cpu_mem_stats_row, r.host_name)},
+        {"pid", "the simulator's process id", UETSIM_CELL(cpu_mem_stats_row, r.pid)},
         {"core_vm_usage_M", "the process's virtual memory size (`/proc/self/stat` vsize), MiB",
-         UETSIM_CELL(row, r.u.vm_mib)},
-        {"core_rss_M", "its resident set (rss × page size), MiB", UETSIM_CELL(row, r.u.rss_mib)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.vm_mib)},
+        {"core_rss_M", "its resident set (rss × page size), MiB",
+         UETSIM_CELL(cpu_mem_stats_row, r.u.rss_mib)},
         {"core_vm_usage_pct", "virtual size of the machine's memory, %",
-         UETSIM_CELL(row, r.u.vm_pct)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.vm_pct)},
         {"core_rss_usage_pct", "resident set of the machine's memory, %",
-         UETSIM_CELL(row, r.u.rss_pct)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.rss_pct)},
         {"sys_total_mem_M", "the machine's memory (`/proc/meminfo` MemTotal), MiB",
-         UETSIM_CELL(row, r.u.sys_total_mib)},
-        {"sys_free_mem_M", "its free memory (MemFree), MiB", UETSIM_CELL(row, r.u.sys_free_mib)},
-        {"sys_used_mem_M", "total − free, MiB", UETSIM_CELL(row, r.u.sys_used_mib)},
-        {"sys_mem_usage_pct", "used of total, %", UETSIM_CELL(row, r.u.sys_mem_pct)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.sys_total_mib)},
+        {"sys_free_mem_M", "its free memory (MemFree), MiB",
+         UETSIM_CELL(cpu_mem_stats_row, r.u.sys_free_mib)},
+        {"sys_used_mem_M", "total − free, MiB", UETSIM_CELL(cpu_mem_stats_row, r.u.sys_used_mib)},
+        {"sys_mem_usage_pct", "used of total, %", UETSIM_CELL(cpu_mem_stats_row, r.u.sys_mem_pct)},
         {"sys_swap_usage_pct", "swap used (SwapTotal − SwapFree) of SwapTotal, %; 0 without swap",
-         UETSIM_CELL(row, r.u.sys_swap_pct)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.sys_swap_pct)},
         {"user_time_ticks", "CPU time in user mode since the process started, clock ticks",
-         UETSIM_CELL(row, r.u.user_ticks)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.user_ticks)},
         {"kernel_time_ticks", "CPU time in the kernel, clock ticks",
-         UETSIM_CELL(row, r.u.kernel_ticks)},
-        {"total_time_ticks", "user + kernel", UETSIM_CELL(row, r.u.total_ticks)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.kernel_ticks)},
+        {"total_time_ticks", "user + kernel", UETSIM_CELL(cpu_mem_stats_row, r.u.total_ticks)},
         {"elapse_time_ticks", "wall time since the process started, clock ticks",
-         UETSIM_CELL(row, r.u.elapsed_ticks)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.elapsed_ticks)},
         {"user_time_pct", "user time of the time since the process started, %",
-         UETSIM_CELL(row, r.u.user_pct)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.user_pct)},
         {"system_time_pct", "kernel time of the time since the process started, %",
-         UETSIM_CELL(row, r.u.system_pct)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.system_pct)},
         {"total_time_pct", "user + kernel time of the time since the process started, %",
-         UETSIM_CELL(row, r.u.total_pct)},
+         UETSIM_CELL(cpu_mem_stats_row, r.u.total_pct)},
     };
     return c;
 }

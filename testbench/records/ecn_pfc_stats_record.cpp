@@ -9,11 +9,9 @@ namespace uetsim {
 
 namespace {
 
-using row = ecn_pfc_stats_row;
-
 constexpr uint32_t no_subtier = 4294967295u;
 
-bool is_host(const row& r)
+bool is_host(const ecn_pfc_stats_row& r)
 {
     return r.dev->kind == device_kind::host;
 }
@@ -35,65 +33,69 @@ private:
 
 const column_table<ecn_pfc_stats_row>& ecn_pfc_stats_columns()
 {
-    static const column_table<row> c = {
-        {"job_id", "`Simulation.Name`", UETSIM_CELL(row, r.job_id)},
-        {"time_utc", "`Simulation.EpochUtc` + simulated time", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(row, r.sim_time_s)},
-        {"node_id", "the device's node id (hosts first)", UETSIM_CELL(row, r.dev->node_id)},
-        {"component_name", "device name: `host3`, `leaf0`", UETSIM_CELL(row, r.dev->name)},
+    static const column_table<ecn_pfc_stats_row> c = {
+        {"job_id", "`Simulation.Name`", UETSIM_CELL(ecn_pfc_stats_row, r.job_id)},
+        {"time_utc", "`Simulation.EpochUtc` + simulated time",
+         UETSIM_CELL(ecn_pfc_stats_row, r.time_utc)},
+        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(ecn_pfc_stats_row, r.sim_time_s)},
+        {"node_id", "the device's node id (hosts first)",
+         UETSIM_CELL(ecn_pfc_stats_row, r.dev->node_id)},
+        {"component_name", "device name: `host3`, `leaf0`",
+         UETSIM_CELL(ecn_pfc_stats_row, r.dev->name)},
         {"component_type", "`NIC` for a host, `Switch` for a switch",
-         UETSIM_CELL(row, is_host(r) ? "NIC" : "Switch")},
-        {"ifid", "port number on the device", UETSIM_CELL(row, r.ifid)},
+         UETSIM_CELL(ecn_pfc_stats_row, is_host(r) ? "NIC" : "Switch")},
+        {"ifid", "port number on the device", UETSIM_CELL(ecn_pfc_stats_row, r.ifid)},
         {"uldl", "`ul` for a port leading up the tiers, `dl` otherwise (as nd-stats)",
-         UETSIM_CELL(row, r.uplink ? "ul" : "dl")},
-        {"tier", "device tier", UETSIM_CELL(row, r.dev->tier)},
-        {"subtier", "4294967295", UETSIM_CELL(row, no_subtier)},
-        {"priority", "the traffic class", UETSIM_CELL(row, r.priority)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.uplink ? "ul" : "dl")},
+        {"tier", "device tier", UETSIM_CELL(ecn_pfc_stats_row, r.dev->tier)},
+        {"subtier", "4294967295", UETSIM_CELL(ecn_pfc_stats_row, no_subtier)},
+        {"priority", "the traffic class", UETSIM_CELL(ecn_pfc_stats_row, r.priority)},
         {"pfcxoff_tx",
          "pause frames the port sent for the class since the start, each refresh "
          "included",
-         UETSIM_CELL(row, r.xoff_tx)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.xoff_tx)},
         {"pfcxoff_rx", "pause frames (non-zero quanta) the port received for the class",
-         UETSIM_CELL(row, r.xoff_rx)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.xoff_rx)},
         {"pfcxon_tx", "resume frames (quanta 0) the port sent for the class",
-         UETSIM_CELL(row, r.xon_tx)},
-        {"pfcxon_rx", "resume frames the port received for the class", UETSIM_CELL(row, r.xon_rx)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.xon_tx)},
+        {"pfcxon_rx", "resume frames the port received for the class",
+         UETSIM_CELL(ecn_pfc_stats_row, r.xon_rx)},
         {"pfc_time_paused_usec",
          "time the port's transmission of the class was held by pauses it received, since the "
          "start, µs",
-         UETSIM_CELL(row, r.paused_us)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.paused_us)},
         {"interval_total_time_xoff_usec", "the same since the previous row, µs",
-         UETSIM_CELL(row, r.ivl_paused_us)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.ivl_paused_us)},
         {"interval_max_time_xoff_usec",
          "the longest single pause since the previous row (its part inside the interval), µs",
-         UETSIM_CELL(row, r.ivl_max_paused_us)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.ivl_max_paused_us)},
         {"interval_total_time_xoff_egr_occ_usec",
          "of `interval_total_time_xoff_usec`, the time a frame of the class was waiting in the "
          "port's egress queues (the pause held traffic back), µs",
-         UETSIM_CELL(row, r.ivl_egr_occ_us)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.ivl_egr_occ_us)},
         {"interval_max_time_xoff_egr_occ_usec",
          "the longest single stretch of it since the previous row (its part inside the "
          "interval), µs",
-         UETSIM_CELL(row, r.ivl_max_egr_occ_us)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.ivl_max_egr_occ_us)},
         {"total_xoff_time_egr_occ_usec", "the same time since the start, µs",
-         UETSIM_CELL(row, r.egr_occ_us)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.egr_occ_us)},
         {"percent_xon", "share of the interval the class was not paused, %",
-         UETSIM_CELL(row, r.percent_xon)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.percent_xon)},
         {"xoff_egr_occ_ratio",
          "`total_xoff_time_egr_occ_usec` / `pfc_time_paused_usec` (0 to 1; 0 before the first "
          "pause)",
-         UETSIM_CELL(row, r.egr_occ_ratio)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.egr_occ_ratio)},
         {"pkts_ecn_marked",
          "switch port: packets of the class it marked CE since the start; 0 on a NIC",
-         UETSIM_CELL(row, r.ecn_marked)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.ecn_marked)},
         {"max_time_paused_usec",
          "the pause-storm detector: the longest continuous pause of the class since the start, "
          "the running one included, µs (uetsim addition)",
-         UETSIM_CELL(row, r.longest_pause_us)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.longest_pause_us)},
         {"pfc_watchdog_drops",
          "packets of the class the PFC watchdog dropped on this switch port "
          "(`Switch.PfcWatchdogTimeout`); 0 on a NIC (uetsim addition)",
-         UETSIM_CELL(row, r.watchdog_drops)},
+         UETSIM_CELL(ecn_pfc_stats_row, r.watchdog_drops)},
     };
     return c;
 }
@@ -161,7 +163,7 @@ void ecn_pfc_stats_record_module::write(double now)
         for (int tc = 0; tc < classes; ++tc) {
             const pfc_pause_timer& rx = pfc.pauses();
             const pfc_class_counters& c = pfc.counters(tc);
-            row r;
+            ecn_pfc_stats_row r;
             r.job_id = m_sc.simulation.name;
             r.time_utc = utc;
             r.sim_time_s = now;

@@ -7,8 +7,6 @@ namespace uetsim {
 
 namespace {
 
-using row = flow_perf_row;
-
 class flow_perf_open : public open_record
 {
 public:
@@ -32,26 +30,27 @@ private:
 
 const column_table<flow_perf_row>& flow_perf_columns()
 {
-    static const column_table<row> c = {
-        {"time_utc", "when the message completed", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "when the message completed", UETSIM_CELL(row, r.sim_time_s)},
-        {"flow_id", "the message's index in the `Flows` list, from 0", UETSIM_CELL(row, r.flow_id)},
-        {"src_host", "sending and receiving host numbers", UETSIM_CELL(row, r.src_host)},
-        {"dst_host", "sending and receiving host numbers", UETSIM_CELL(row, r.dst_host)},
-        {"bytes", "message size", UETSIM_CELL(row, r.bytes)},
+    static const column_table<flow_perf_row> c = {
+        {"time_utc", "when the message completed", UETSIM_CELL(flow_perf_row, r.time_utc)},
+        {"sim_time_sec", "when the message completed", UETSIM_CELL(flow_perf_row, r.sim_time_s)},
+        {"flow_id", "the message's index in the `Flows` list, from 0",
+         UETSIM_CELL(flow_perf_row, r.flow_id)},
+        {"src_host", "sending and receiving host numbers", UETSIM_CELL(flow_perf_row, r.src_host)},
+        {"dst_host", "sending and receiving host numbers", UETSIM_CELL(flow_perf_row, r.dst_host)},
+        {"bytes", "message size", UETSIM_CELL(flow_perf_row, r.bytes)},
         {"packets",
          "packets the message was cut into: ⌈bytes / `UetNic.RdmaDataMSS`⌉, 1 for an empty "
          "message",
-         UETSIM_CELL(row, r.packets)},
-        {"start_time_sec", "the message's `Start`", UETSIM_CELL(row, r.start_s)},
+         UETSIM_CELL(flow_perf_row, r.packets)},
+        {"start_time_sec", "the message's `Start`", UETSIM_CELL(flow_perf_row, r.start_s)},
         {"finish_time_sec",
          "with a UET NIC, when the sender learns that every byte was acknowledged (the WQE "
          "completes); with the entry's `CompletionAt: target`, when the receiving NIC's "
          "completion entry lands in the receiver's memory; with NIC-less raw hosts (`Nic.Type: "
          "raw`), when the last missing packet arrives at the receiver",
-         UETSIM_CELL(row, r.finish_s)},
+         UETSIM_CELL(flow_perf_row, r.finish_s)},
         {"fct_usec", "flow completion time: (`finish_time_sec` − `start_time_sec`) × 10⁶",
-         UETSIM_CELL(row, (r.finish_s - r.start_s) * 1e6)},
+         UETSIM_CELL(flow_perf_row, (r.finish_s - r.start_s) * 1e6)},
     };
     return c;
 }

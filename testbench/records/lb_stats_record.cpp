@@ -9,8 +9,6 @@ namespace uetsim {
 
 namespace {
 
-using row = lb_stats_row;
-
 constexpr uint32_t no_subtier = 4294967295u;
 
 class lb_open : public open_record
@@ -32,78 +30,80 @@ const column_table<lb_stats_row>& lb_stats_columns()
 {
     static const char* const when = "when the row was written";
     static const char* const sw = "the switch";
-    static const column_table<row> c = {
-        {"time_utc", when, UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", when, UETSIM_CELL(row, r.sim_time_s)},
-        {"component_name", "switch name", UETSIM_CELL(row, r.dev->name)},
-        {"component_type", "`Switch`", UETSIM_CELL(row, "Switch")},
-        {"node_id", sw, UETSIM_CELL(row, r.dev->node_id)},
-        {"tier", sw, UETSIM_CELL(row, r.dev->tier)},
-        {"subtier", sw, UETSIM_CELL(row, no_subtier)},
-        {"ifid", "the member: the egress port this row describes", UETSIM_CELL(row, r.ifid)},
+    static const column_table<lb_stats_row> c = {
+        {"time_utc", when, UETSIM_CELL(lb_stats_row, r.time_utc)},
+        {"sim_time_sec", when, UETSIM_CELL(lb_stats_row, r.sim_time_s)},
+        {"component_name", "switch name", UETSIM_CELL(lb_stats_row, r.dev->name)},
+        {"component_type", "`Switch`", UETSIM_CELL(lb_stats_row, "Switch")},
+        {"node_id", sw, UETSIM_CELL(lb_stats_row, r.dev->node_id)},
+        {"tier", sw, UETSIM_CELL(lb_stats_row, r.dev->tier)},
+        {"subtier", sw, UETSIM_CELL(lb_stats_row, no_subtier)},
+        {"ifid", "the member: the egress port this row describes",
+         UETSIM_CELL(lb_stats_row, r.ifid)},
         {"ecmp_group_id",
          "the switch's own index of the set. Sets are numbered as routes are built, by "
          "destination host, and single-member sets take numbers too, so the ids in this record "
          "can have gaps (in the default leaf-spine, `leaf0`'s set of uplinks is 8 and `leaf1`'s "
          "is 0)",
-         UETSIM_CELL(row, r.group_id)},
+         UETSIM_CELL(lb_stats_row, r.group_id)},
         {"ecmp_group_ifids",
          "the set's member ports, ascending, in brackets and separated by spaces: `[8 9 10 11 12 "
          "13 14 15]`",
-         UETSIM_CELL(row, r.group_ifids)},
-        {"group_size", "number of members", UETSIM_CELL(row, r.group_size)},
+         UETSIM_CELL(lb_stats_row, r.group_ifids)},
+        {"group_size", "number of members", UETSIM_CELL(lb_stats_row, r.group_size)},
         {"group_formed_ns",
          "simulated time, in ns, at which a packet was first admitted through this set; −1 if "
          "none has been",
-         UETSIM_CELL(row, r.group_formed_ns)},
+         UETSIM_CELL(lb_stats_row, r.group_formed_ns)},
         {"flow_table_slots",
          "flow-table slots of the set: 512 under `flowlet` once the switch has seen the set "
          "(the first 128 sets it sees); 0 with `none`, before the set's first packet, or past "
          "the 128th set",
-         UETSIM_CELL(row, r.flow_table_slots)},
+         UETSIM_CELL(lb_stats_row, r.flow_table_slots)},
         {"bytes",
          "bytes admitted to the member's egress queue since the start: wire bytes as admitted "
          "(a packet trimmed at admission counts 62); dropped packets are not counted",
-         UETSIM_CELL(row, r.bytes)},
-        {"ivl_bytes", "`bytes` since the previous row", UETSIM_CELL(row, r.ivl_bytes)},
+         UETSIM_CELL(lb_stats_row, r.bytes)},
+        {"ivl_bytes", "`bytes` since the previous row", UETSIM_CELL(lb_stats_row, r.ivl_bytes)},
         {"packets",
          "packets admitted to the member's egress queue since the start (dropped packets are not "
          "counted)",
-         UETSIM_CELL(row, r.packets)},
-        {"ivl_packets", "`packets` since the previous row", UETSIM_CELL(row, r.ivl_packets)},
+         UETSIM_CELL(lb_stats_row, r.packets)},
+        {"ivl_packets", "`packets` since the previous row",
+         UETSIM_CELL(lb_stats_row, r.ivl_packets)},
         {"assignments",
          "`flowlet`: flow slots given this member when they were empty, since the start "
          "(counted when the packet that filled the slot was admitted); 0 with `none`",
-         UETSIM_CELL(row, r.assignments)},
+         UETSIM_CELL(lb_stats_row, r.assignments)},
         {"ivl_assignments", "`assignments` since the previous row",
-         UETSIM_CELL(row, r.ivl_assignments)},
+         UETSIM_CELL(lb_stats_row, r.ivl_assignments)},
         {"movements_in",
          "`flowlet`: flow slots moved to this member at a gap of at least `Switch.Gap`, since the "
          "start; 0 with `none`",
-         UETSIM_CELL(row, r.movements_in)},
+         UETSIM_CELL(lb_stats_row, r.movements_in)},
         {"ivl_movements_in", "`movements_in` since the previous row",
-         UETSIM_CELL(row, r.ivl_movements_in)},
+         UETSIM_CELL(lb_stats_row, r.ivl_movements_in)},
         {"movements_out",
          "`flowlet`: flow slots moved away from this member, since the start; 0 with `none`",
-         UETSIM_CELL(row, r.movements_out)},
+         UETSIM_CELL(lb_stats_row, r.movements_out)},
         {"ivl_movements_out", "`movements_out` since the previous row",
-         UETSIM_CELL(row, r.ivl_movements_out)},
+         UETSIM_CELL(lb_stats_row, r.ivl_movements_out)},
         {"ivl_share",
          "the member's `ivl_bytes` divided by the set's total `ivl_bytes`; 0 when the set "
          "carried nothing in the interval",
-         UETSIM_CELL(row, r.ivl_share)},
+         UETSIM_CELL(lb_stats_row, r.ivl_share)},
         {"paused_skips",
          "`flowlet` with `Switch.PFCAware`: selections that left this member out because PFC "
          "had paused it for the packet's class, since the start; 0 with `none`",
-         UETSIM_CELL(row, r.paused_skips)},
+         UETSIM_CELL(lb_stats_row, r.paused_skips)},
         {"ivl_paused_skips", "`paused_skips` since the previous row",
-         UETSIM_CELL(row, r.ivl_paused_skips)},
+         UETSIM_CELL(lb_stats_row, r.ivl_paused_skips)},
         {"paused_selections",
          "`flowlet`: selections that chose this member while PFC had paused it (every member "
          "paused, or `PFCAware: false`), since the start; 0 with `none`",
-         UETSIM_CELL(row, r.paused_selections)},
+         UETSIM_CELL(lb_stats_row, r.paused_selections)},
         {"ivl_paused_selections", "`paused_selections` since the previous row",
-         UETSIM_CELL(row, r.ivl_paused_selections)},
+         UETSIM_CELL(lb_stats_row, r.ivl_paused_selections)},
     };
     return c;
 }

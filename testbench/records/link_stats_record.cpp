@@ -15,9 +15,7 @@ namespace uetsim {
 
 namespace {
 
-using row = link_stats_row;
-
-class link_stats_open : public periodic_open_record<row>
+class link_stats_open : public periodic_open_record<link_stats_row>
 {
 public:
     link_stats_open(record_context& ctx, const std::string& path)
@@ -52,7 +50,7 @@ private:
     }
 
     // Per VC: the stall time since the start, the credits outstanding in the interval.
-    static void cbfc_cells(row& r, cbfc_unit& u, uint64_t now_ps)
+    static void cbfc_cells(link_stats_row& r, cbfc_unit& u, uint64_t now_ps)
     {
         r.cbfc_updates = u.returns().updates();
         cbfc_credits& c = u.credits();
@@ -73,7 +71,7 @@ private:
         for (size_t i = 0; i < t.links.size(); ++i) {
             const link_spec& l = t.links[i];
             for (int d = 0; d < 2; ++d) {
-                row r;
+                link_stats_row r;
                 r.time_utc = utc;
                 r.sim_time_s = now;
                 r.spec = &l;
@@ -116,76 +114,77 @@ const char* direction_name(link::direction d)
 
 const column_table<link_stats_row>& link_stats_columns()
 {
-    static const column_table<row> c = {
-        {"time_utc", "see above", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(row, r.sim_time_s)},
+    static const column_table<link_stats_row> c = {
+        {"time_utc", "see above", UETSIM_CELL(link_stats_row, r.time_utc)},
+        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(link_stats_row, r.sim_time_s)},
         {"link_name", "the link, e.g. `leaf0-spine2` (as in nd-stats and topology-report)",
-         UETSIM_CELL(row, r.spec->name)},
+         UETSIM_CELL(link_stats_row, r.spec->name)},
         {"direction", "`a_to_b` (from the end nearer the hosts, A, up to B) or `b_to_a`",
-         UETSIM_CELL(row, direction_name(r.dir))},
-        {"from", "the sending device, e.g. `leaf0`", UETSIM_CELL(row, r.from->name)},
-        {"to", "the receiving device", UETSIM_CELL(row, r.to->name)},
+         UETSIM_CELL(link_stats_row, direction_name(r.dir))},
+        {"from", "the sending device, e.g. `leaf0`", UETSIM_CELL(link_stats_row, r.from->name)},
+        {"to", "the receiving device", UETSIM_CELL(link_stats_row, r.to->name)},
         {"rate_Gbps", "the link's nominal rate, /10⁹ bit/s",
-         UETSIM_CELL(row, r.lk->nominal_rate_bps() / 1e9)},
+         UETSIM_CELL(link_stats_row, r.lk->nominal_rate_bps() / 1e9)},
         {"frames",
          "frames the sending port started on this direction since the start (nd-stats' "
          "`total_packets_tx` of that port)",
-         UETSIM_CELL(row, r.frames)},
+         UETSIM_CELL(link_stats_row, r.frames)},
         {"bytes", "their bytes on the wire (Ethernet frame with FCS) since the start",
-         UETSIM_CELL(row, r.bytes)},
-        {"interval_bytes", "the same since the previous row", UETSIM_CELL(row, r.interval_bytes)},
+         UETSIM_CELL(link_stats_row, r.bytes)},
+        {"interval_bytes", "the same since the previous row",
+         UETSIM_CELL(link_stats_row, r.interval_bytes)},
         {"tx_rate_Gbps", "interval bytes × 8 / interval length, /10⁹",
-         UETSIM_CELL(row,
+         UETSIM_CELL(link_stats_row,
                      r.interval_s > 0 ? double(r.interval_bytes) * 8 / r.interval_s / 1e9 : 0.0)},
         {"corrupted",
          "frames that arrived with a bit error (`Link.BitErrorRate`) and failed the receiving "
          "end's FCS check since the start (the manifest's `fcs_errors`)",
-         UETSIM_CELL(row, r.lk->fcs_errors(r.dir))},
+         UETSIM_CELL(link_stats_row, r.lk->fcs_errors(r.dir))},
         {"lost", "frames lost on a down direction or to a `Faults` loss since the start",
-         UETSIM_CELL(row, r.lk->frames_lost(r.dir))},
+         UETSIM_CELL(link_stats_row, r.lk->frames_lost(r.dir))},
         {"llr",
          "1 when the link runs Link Level Retry (`Link.Llr`), else 0; the `llr_` columns "
          "are 0 without it",
-         UETSIM_CELL(row, r.lk->llr() ? 1 : 0)},
+         UETSIM_CELL(link_stats_row, r.lk->llr() ? 1 : 0)},
         {"llr_replays",
          "LLR replays the sender started since the start: one per LLR_NACK received and one "
          "per replay timer expiry",
-         UETSIM_CELL(row, r.llr.replays)},
+         UETSIM_CELL(link_stats_row, r.llr.replays)},
         {"llr_timer_replays", "of which started by the replay timer (`Link.LlrReplayTimeout`)",
-         UETSIM_CELL(row, r.llr.timer_replays)},
+         UETSIM_CELL(link_stats_row, r.llr.timer_replays)},
         {"llr_replayed_frames", "frames sent again from the replay buffer since the start",
-         UETSIM_CELL(row, r.llr.replayed_frames)},
+         UETSIM_CELL(link_stats_row, r.llr.replayed_frames)},
         {"llr_replayed_bytes", "their bytes on the wire (not in `bytes`)",
-         UETSIM_CELL(row, r.llr.replayed_bytes)},
+         UETSIM_CELL(link_stats_row, r.llr.replayed_bytes)},
         {"llr_replay_buffer_peak_bytes",
          "the most bytes the sender's replay buffer held during the interval",
-         UETSIM_CELL(row, r.llr_buffer_peak)},
+         UETSIM_CELL(link_stats_row, r.llr_buffer_peak)},
         {"llr_stall_sec",
          "time the sending port had a frame waiting for room in the replay buffer, since the "
          "start, s",
-         UETSIM_CELL(row, double(r.llr.stall_ps) * 1e-12)},
+         UETSIM_CELL(link_stats_row, double(r.llr.stall_ps) * 1e-12)},
         {"llr_control_frames",
          "LLR_ACK and LLR_NACK control ordered sets sent on this direction's wire since the start "
          "(they answer the other direction's frames)",
-         UETSIM_CELL(row, r.llr.control_frames)},
+         UETSIM_CELL(link_stats_row, r.llr.control_frames)},
         {"llr_control_bytes", "their bytes on the wire (`Link.LlrControlBytes` each)",
-         UETSIM_CELL(row, r.llr.control_bytes)},
+         UETSIM_CELL(link_stats_row, r.llr.control_bytes)},
         {"cbfc_update_frames",
          "CBFC credit updates the sending end put on this direction since the start (counted in "
          "`frames` and `bytes` too, `Link.CbfcUpdateFrameBytes` each); 0 without CBFC",
-         UETSIM_CELL(row, r.cbfc_updates)},
+         UETSIM_CELL(link_stats_row, r.cbfc_updates)},
         {"cbfc_stall_usec",
          "CBFC (`Link.Cbfc`): per virtual channel, `;` between them, the time the sending end's "
          "next frame on it waited for credit since the start, µs; empty without CBFC",
-         UETSIM_CELL(row, r.cbfc_stall_usec)},
+         UETSIM_CELL(link_stats_row, r.cbfc_stall_usec)},
         {"cbfc_credits_outstanding_min",
          "per virtual channel, the fewest credits the sending end had spent and not yet got back "
          "(in flight, in the receiver's buffer or freed and not yet reported) in the interval",
-         UETSIM_CELL(row, r.cbfc_outstanding_min)},
+         UETSIM_CELL(link_stats_row, r.cbfc_outstanding_min)},
         {"cbfc_credits_outstanding_max",
          "the most in the interval; never above the receiver's advertised credit (`inspect "
          "--json` links: `cbfc.vc_credits`)",
-         UETSIM_CELL(row, r.cbfc_outstanding_max)},
+         UETSIM_CELL(link_stats_row, r.cbfc_outstanding_max)},
     };
     return c;
 }

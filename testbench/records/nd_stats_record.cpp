@@ -9,11 +9,9 @@ namespace uetsim {
 
 namespace {
 
-using row = nd_stats_row;
-
 constexpr uint32_t no_subtier = 4294967295u;
 
-bool is_host(const row& r)
+bool is_host(const nd_stats_row& r)
 {
     return r.dev->kind == device_kind::host;
 }
@@ -36,53 +34,56 @@ private:
 
 const column_table<nd_stats_row>& nd_stats_columns()
 {
-    static const column_table<row> c = {
-        {"time_utc", "see above", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(row, r.sim_time_s)},
+    static const column_table<nd_stats_row> c = {
+        {"time_utc", "see above", UETSIM_CELL(nd_stats_row, r.time_utc)},
+        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(nd_stats_row, r.sim_time_s)},
         {"component_name", "device name: `host3`, `leaf0`, `agg5`, `switch0`",
-         UETSIM_CELL(row, r.dev->name)},
+         UETSIM_CELL(nd_stats_row, r.dev->name)},
         {"nd_name",
          "port model: `uetsim::host_port` or `uetsim::switch_port`; `ChakraScaleUpNetDevice` "
          "for a Chakra rank's scale-up device (`Chakra.ScaleUpStatsEnabled`)",
-         UETSIM_CELL(row, r.scale_up   ? "ChakraScaleUpNetDevice"
-                          : is_host(r) ? "uetsim::host_port"
-                                       : "uetsim::switch_port")},
+         UETSIM_CELL(nd_stats_row, r.scale_up   ? "ChakraScaleUpNetDevice"
+                                   : is_host(r) ? "uetsim::host_port"
+                                                : "uetsim::switch_port")},
         {"component_type",
          "`NIC` for a host, `Switch` for a switch, `ChakraScaleUpNic` for a scale-up device",
-         UETSIM_CELL(row, r.scale_up   ? "ChakraScaleUpNic"
-                          : is_host(r) ? "NIC"
-                                       : "Switch")},
-        {"ifid", "port number on the device", UETSIM_CELL(row, r.ifid)},
+         UETSIM_CELL(nd_stats_row, r.scale_up   ? "ChakraScaleUpNic"
+                                   : is_host(r) ? "NIC"
+                                                : "Switch")},
+        {"ifid", "port number on the device", UETSIM_CELL(nd_stats_row, r.ifid)},
         {"uldl",
          "`ul` for a port leading up the tiers (a host's port, a leaf's spine ports), `dl` "
          "otherwise",
-         UETSIM_CELL(row, r.uplink ? "ul" : "dl")},
-        {"node_id", "the device's node id (hosts first)", UETSIM_CELL(row, r.dev->node_id)},
-        {"tier", "device tier", UETSIM_CELL(row, r.dev->tier)},
-        {"subtier", "4294967295", UETSIM_CELL(row, no_subtier)},
+         UETSIM_CELL(nd_stats_row, r.uplink ? "ul" : "dl")},
+        {"node_id", "the device's node id (hosts first)",
+         UETSIM_CELL(nd_stats_row, r.dev->node_id)},
+        {"tier", "device tier", UETSIM_CELL(nd_stats_row, r.dev->tier)},
+        {"subtier", "4294967295", UETSIM_CELL(nd_stats_row, no_subtier)},
         {"total_packets_tx",
          "frames sent by the port since the start, counted as each frame starts serializing",
-         UETSIM_CELL(row, r.tx_packets)},
+         UETSIM_CELL(nd_stats_row, r.tx_packets)},
         {"total_packets_rx",
          "frames received by the port since the start, counted when the last bit arrives",
-         UETSIM_CELL(row, r.rx_packets)},
+         UETSIM_CELL(nd_stats_row, r.rx_packets)},
         {"total_bytes_tx_GB", "the same in bytes, /10⁹",
-         UETSIM_CELL(row, double(r.tx_bytes) / 1e9)},
+         UETSIM_CELL(nd_stats_row, double(r.tx_bytes) / 1e9)},
         {"total_bytes_rx_GB", "the same in bytes, /10⁹",
-         UETSIM_CELL(row, double(r.rx_bytes) / 1e9)},
+         UETSIM_CELL(nd_stats_row, double(r.rx_bytes) / 1e9)},
         {"interval_bytes_tx_MB", "bytes sent and received since the previous row, /10⁶",
-         UETSIM_CELL(row, r.ivl_tx_bytes / 1e6)},
+         UETSIM_CELL(nd_stats_row, r.ivl_tx_bytes / 1e6)},
         {"interval_bytes_rx_MB", "bytes sent and received since the previous row, /10⁶",
-         UETSIM_CELL(row, r.ivl_rx_bytes / 1e6)},
-        {"tx_rate_Gbps", "interval bytes × 8 / interval length, /10⁹", UETSIM_CELL(row, r.tx_gbps)},
-        {"rx_rate_Gbps", "interval bytes × 8 / interval length, /10⁹", UETSIM_CELL(row, r.rx_gbps)},
+         UETSIM_CELL(nd_stats_row, r.ivl_rx_bytes / 1e6)},
+        {"tx_rate_Gbps", "interval bytes × 8 / interval length, /10⁹",
+         UETSIM_CELL(nd_stats_row, r.tx_gbps)},
+        {"rx_rate_Gbps", "interval bytes × 8 / interval length, /10⁹",
+         UETSIM_CELL(nd_stats_row, r.rx_gbps)},
         {"tx_link_percent_util", "rate / the link's nominal rate × 100",
-         UETSIM_CELL(row, r.tx_gbps / r.link_gbps * 100)},
+         UETSIM_CELL(nd_stats_row, r.tx_gbps / r.link_gbps * 100)},
         {"rx_link_percent_util", "rate / the link's nominal rate × 100",
-         UETSIM_CELL(row, r.rx_gbps / r.link_gbps * 100)},
+         UETSIM_CELL(nd_stats_row, r.rx_gbps / r.link_gbps * 100)},
         {"tx_drops",
          "packets dropped at egress admission of this switch port since the start; 0 on hosts",
-         UETSIM_CELL(row, r.tx_drops)},
+         UETSIM_CELL(nd_stats_row, r.tx_drops)},
         {"rx_drops",
          "on a switch port, packets dropped at ingress admission of the shared buffer since the "
          "start (a paused port's headroom or the pool full, "
@@ -91,11 +92,11 @@ const column_table<nd_stats_row>& nd_stats_columns()
          "([buffers-and-pfc.md](buffers-and-pfc.md#uet-nic-buffers); 0 for a NIC-less raw host); "
          "on a RoCE NIC also the data packets its transport discarded, "
          "`num_rx_drops_no_qp_data` + `num_rx_drops_after_nak` of roce-transport-stats",
-         UETSIM_CELL(row, r.rx_drops)},
+         UETSIM_CELL(nd_stats_row, r.rx_drops)},
         {"link_name", "the link on this port, e.g. `host3-leaf0` (uetsim addition)",
-         UETSIM_CELL(row, r.link_name)},
+         UETSIM_CELL(nd_stats_row, r.link_name)},
         {"link_rate_Gbps", "that link's nominal rate (uetsim addition)",
-         UETSIM_CELL(row, r.link_gbps)},
+         UETSIM_CELL(nd_stats_row, r.link_gbps)},
     };
     return c;
 }

@@ -25,65 +25,64 @@ struct nb_row
     double interval_s = 0;
 };
 
-using row = nb_row;
-
 double gbps(uint64_t bytes, double interval_s)
 {
     return interval_s > 0 ? double(bytes) * 8 / interval_s / 1e9 : 0.0;
 }
 
-const column_table<row>& nb_columns()
+const column_table<nb_row>& nb_columns()
 {
-    static const column_table<row> c = {
-        {"job_id", "`Simulation.Name`", UETSIM_CELL(row, r.job_id)},
-        {"time_utc", "`Simulation.EpochUtc` + simulated time", UETSIM_CELL(row, r.time_utc)},
+    static const column_table<nb_row> c = {
+        {"job_id", "`Simulation.Name`", UETSIM_CELL(nb_row, r.job_id)},
+        {"time_utc", "`Simulation.EpochUtc` + simulated time", UETSIM_CELL(nb_row, r.time_utc)},
         {"sim_time_sec", "simulated time of the row: the end of the interval",
-         UETSIM_CELL(row, r.sim_time_s)},
-        {"component_name", "the NIC's host: `host3`", UETSIM_CELL(row, r.dev->name)},
-        {"node_id", "the NIC's node id (its FEP id)", UETSIM_CELL(row, r.dev->node_id)},
+         UETSIM_CELL(nb_row, r.sim_time_s)},
+        {"component_name", "the NIC's host: `host3`", UETSIM_CELL(nb_row, r.dev->name)},
+        {"node_id", "the NIC's node id (its FEP id)", UETSIM_CELL(nb_row, r.dev->node_id)},
         {"buffer_id",
          "`RX_TC<n>_BUFFER`, the receive pool of class n, or `TX_TC<n>_BUFFER`, its transmit "
          "pool, one for each class with a pool",
-         UETSIM_CELL(row, r.buffer_id)},
-        {"tc", "the traffic class", UETSIM_CELL(row, r.tc)},
+         UETSIM_CELL(nb_row, r.buffer_id)},
+        {"tc", "the traffic class", UETSIM_CELL(nb_row, r.tc)},
         {"occupancy_B",
          "bytes the pool holds at the row's time: a receive pool the packets charged at their "
          "size without Ethernet header and FCS (4,184 B for a full data packet), data until its "
          "write to the host is done and control until processed; a transmit pool the "
          "reservations of the frames waiting to be sent, each at its wire size (4,202 B for a "
          "full data packet) until its serialization ends",
-         UETSIM_CELL(row, r.s.occupancy)},
+         UETSIM_CELL(nb_row, r.s.occupancy)},
         {"max_occupancy_B", "the most bytes the pool has held since the start",
-         UETSIM_CELL(row, r.s.max_occupancy)},
+         UETSIM_CELL(nb_row, r.s.max_occupancy)},
         {"buffer_max_size_B",
          "the pool's size: `PoolAllocationVector[tc]` × `TotalBufferSize` of the receive "
          "(Ingress) or transmit (Egress) buffer",
-         UETSIM_CELL(row, r.s.pool_bytes)},
-        {"num_enq", "packets charged to the pool since the start", UETSIM_CELL(row, r.s.enq)},
-        {"num_deq", "packets released from the pool since the start", UETSIM_CELL(row, r.s.deq)},
-        {"interval_num_enq", "packets charged since the previous row", UETSIM_CELL(row, r.ivl_enq)},
+         UETSIM_CELL(nb_row, r.s.pool_bytes)},
+        {"num_enq", "packets charged to the pool since the start", UETSIM_CELL(nb_row, r.s.enq)},
+        {"num_deq", "packets released from the pool since the start", UETSIM_CELL(nb_row, r.s.deq)},
+        {"interval_num_enq", "packets charged since the previous row",
+         UETSIM_CELL(nb_row, r.ivl_enq)},
         {"interval_num_deq", "packets released since the previous row",
-         UETSIM_CELL(row, r.ivl_deq)},
+         UETSIM_CELL(nb_row, r.ivl_deq)},
         {"interval_enq_B", "bytes charged since the previous row",
-         UETSIM_CELL(row, r.ivl_enq_bytes)},
+         UETSIM_CELL(nb_row, r.ivl_enq_bytes)},
         {"interval_deq_B", "bytes released since the previous row",
-         UETSIM_CELL(row, r.ivl_deq_bytes)},
+         UETSIM_CELL(nb_row, r.ivl_deq_bytes)},
         {"interval_max_occupancy_B",
          "the most bytes the pool held since the previous row (its occupancy then, if nothing "
          "was charged since)",
-         UETSIM_CELL(row, r.s.ivl_max_occupancy)},
+         UETSIM_CELL(nb_row, r.s.ivl_max_occupancy)},
         {"enq_Gbps", "`interval_enq_B` × 8 / the interval, Gb/s",
-         UETSIM_CELL(row, gbps(r.ivl_enq_bytes, r.interval_s))},
+         UETSIM_CELL(nb_row, gbps(r.ivl_enq_bytes, r.interval_s))},
         {"deq_Gbps", "`interval_deq_B` × 8 / the interval, Gb/s",
-         UETSIM_CELL(row, gbps(r.ivl_deq_bytes, r.interval_s))},
+         UETSIM_CELL(nb_row, gbps(r.ivl_deq_bytes, r.interval_s))},
         {"overflow",
          "packets the pool could not hold since the start: a receive pool's drops (counted in "
          "`nd-stats` `rx_drops`); 0 for a transmit pool, which never drops (a data packet "
          "without room waits)",
-         UETSIM_CELL(row, r.s.overflow)},
+         UETSIM_CELL(nb_row, r.s.overflow)},
         {"percent_occupancy", "`occupancy_B` / `buffer_max_size_B` × 100",
-         UETSIM_CELL(
-             row, r.s.pool_bytes ? 100.0 * double(r.s.occupancy) / double(r.s.pool_bytes) : 0.0)},
+         UETSIM_CELL(nb_row, r.s.pool_bytes ? 100.0 * double(r.s.occupancy) / double(r.s.pool_bytes)
+                                            : 0.0)},
     };
     return c;
 }
@@ -140,7 +139,7 @@ private:
         const uint64_t now_ps = ps_from_seconds(now);
         for (pool& p : m_pools) {
             nic_port& port = m_fab.nic_at(p.device).port;
-            row r;
+            nb_row r;
             r.job_id = m_sc.simulation.name;
             r.time_utc = utc;
             r.sim_time_s = now;
@@ -166,7 +165,7 @@ private:
 
     const scenario& m_sc;
     fabric& m_fab;
-    record_csv<row> m_csv;
+    record_csv<nb_row> m_csv;
     std::vector<pool> m_pools;
     double m_last_s = 0;
 };

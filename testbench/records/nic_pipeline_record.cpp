@@ -11,8 +11,6 @@ namespace uetsim {
 
 namespace {
 
-using row = nic_pipeline_cells;
-
 class pipeline_open : public open_record
 {
 public:
@@ -26,29 +24,29 @@ private:
     nic_pipeline_record m_rec;
 };
 
-double ivl_busy(const row& r)
+double ivl_busy(const nic_pipeline_cells& r)
 {
     if (r.interval_s <= 0) return 0;
     return double(r.now->stats().busy_ps - r.last->busy_ps) * 1e-12 / r.interval_s;
 }
 
-const context_cache* cache(const row& r)
+const context_cache* cache(const nic_pipeline_cells& r)
 {
     return r.nic->pdc_contexts();
 }
-uint64_t hits(const row& r)
+uint64_t hits(const nic_pipeline_cells& r)
 {
     return cache(r) ? cache(r)->hits() : 0;
 }
-uint64_t misses(const row& r)
+uint64_t misses(const nic_pipeline_cells& r)
 {
     return cache(r) ? cache(r)->misses() : 0;
 }
-uint64_t evictions(const row& r)
+uint64_t evictions(const nic_pipeline_cells& r)
 {
     return cache(r) ? cache(r)->evictions() : 0;
 }
-const uet_state_stats& state(const row& r)
+const uet_state_stats& state(const nic_pipeline_cells& r)
 {
     return *r.nic->state_stats();  // kept from the record's start
 }
@@ -68,85 +66,88 @@ const column_table<nic_pipeline_cells>& nic_pipeline_columns()
     static const char* const items_doc =
         "items the stage started (packets; doorbells for `Doorbell`; ACKs, NACKs and probe "
         "answers for `AckBuild`) since the start";
-    static const column_table<row> c = {
-        {"time_utc", "when the row was written", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "when the row was written", UETSIM_CELL(row, r.sim_time_s)},
-        {"component_name", "the NIC's host: `host3`", UETSIM_CELL(row, r.component_name)},
-        {"node_id", "the host's node id", UETSIM_CELL(row, r.node_id)},
+    static const column_table<nic_pipeline_cells> c = {
+        {"time_utc", "when the row was written", UETSIM_CELL(nic_pipeline_cells, r.time_utc)},
+        {"sim_time_sec", "when the row was written", UETSIM_CELL(nic_pipeline_cells, r.sim_time_s)},
+        {"component_name", "the NIC's host: `host3`",
+         UETSIM_CELL(nic_pipeline_cells, r.component_name)},
+        {"node_id", "the host's node id", UETSIM_CELL(nic_pipeline_cells, r.node_id)},
         {"stage", "`Doorbell` … `AckBuild`, in pipeline order (`docs/nic-pipeline.md`)",
-         UETSIM_CELL(row, r.stage)},
+         UETSIM_CELL(nic_pipeline_cells, r.stage)},
         {"latency_ns", "`UetNic.<stage>Cycles` × the clock period",
-         UETSIM_CELL(row, double(r.now->latency_ps()) * 1e-3)},
-        {"items", items_doc, UETSIM_CELL(row, r.now->stats().items)},
+         UETSIM_CELL(nic_pipeline_cells, double(r.now->latency_ps()) * 1e-3)},
+        {"items", items_doc, UETSIM_CELL(nic_pipeline_cells, r.now->stats().items)},
         {"ivl_items", "the same, in the interval since the previous row",
-         UETSIM_CELL(row, r.now->stats().items - r.last->items)},
+         UETSIM_CELL(nic_pipeline_cells, r.now->stats().items - r.last->items)},
         {"ivl_busy_fraction",
          "time the stage could not take an item (an interval per item, plus waits for a PDC "
          "context and stalls) / interval length; an item's share is counted when it enters, so "
          "items still queued in the stage's FIFO can lift it above 1; 0 for a stage without an "
          "interval, waits or stalls",
-         UETSIM_CELL(row, ivl_busy(r))},
+         UETSIM_CELL(nic_pipeline_cells, ivl_busy(r))},
         {"stall_sec",
          "time the stage held a done item because the next stage's FIFO was full, since the "
          "start",
-         UETSIM_CELL(row, double(r.now->stats().stall_ps) * 1e-12)},
+         UETSIM_CELL(nic_pipeline_cells, double(r.now->stats().stall_ps) * 1e-12)},
         {"ivl_stall_sec", "the same, in the interval",
-         UETSIM_CELL(row, double(r.now->stats().stall_ps - r.last->stall_ps) * 1e-12)},
+         UETSIM_CELL(nic_pipeline_cells,
+                     double(r.now->stats().stall_ps - r.last->stall_ps) * 1e-12)},
         {"fifo_max", "most items waiting in the stage's input FIFO at once, since the start",
-         UETSIM_CELL(row, r.now->stats().max_queue)},
+         UETSIM_CELL(nic_pipeline_cells, r.now->stats().max_queue)},
         {"fifo_p99",
          "99th percentile over time of the items waiting in the stage's input FIFO, since the "
          "start: the FIFO holds at most this many for 99% of the time",
-         UETSIM_CELL(row, r.now->fifo_p99(r.now_ps))},
+         UETSIM_CELL(nic_pipeline_cells, r.now->fifo_p99(r.now_ps))},
         {"read_tags",
          "`UetNic.MaxOutstandingReads` (0: unlimited); this and every column after it is the "
          "NIC's, the same on each of its rows",
-         UETSIM_CELL(row, r.nic->read_tags().tags())},
+         UETSIM_CELL(nic_pipeline_cells, r.nic->read_tags().tags())},
         {"read_tags_in_use_max",
          "most read tags held at once (payload and context reads) since the start (0 without "
          "tags)",
-         UETSIM_CELL(row, r.nic->read_tags().max_in_use())},
+         UETSIM_CELL(nic_pipeline_cells, r.nic->read_tags().max_in_use())},
         {"read_tags_in_use_p99", "99th percentile over time of read tags held, since the start",
-         UETSIM_CELL(row, r.nic->read_tags().in_use_p99(r.now_ps))},
+         UETSIM_CELL(nic_pipeline_cells, r.nic->read_tags().in_use_p99(r.now_ps))},
         {"mac_rx_drops",
          "frames the MAC receive FIFO (`RxParseQueueDepth`) dropped since the start",
-         UETSIM_CELL(row, r.nic->port_stats().rx_drops)},
+         UETSIM_CELL(nic_pipeline_cells, r.nic->port_stats().rx_drops)},
         {"pdc_context_cache_entries", "`UetNic.PdcContextCacheEntries` (0: no cache)",
-         UETSIM_CELL(row, r.nic->pdc_contexts() ? r.nic->pdc_contexts()->entries() : 0u)},
+         UETSIM_CELL(nic_pipeline_cells,
+                     r.nic->pdc_contexts() ? r.nic->pdc_contexts()->entries() : 0u)},
         {"context_hits", "PDC context lookups (a transmit pick, a received frame) that hit",
-         UETSIM_CELL(row, hits(r))},
+         UETSIM_CELL(nic_pipeline_cells, hits(r))},
         {"ivl_context_hits", "the same, in the interval",
-         UETSIM_CELL(row, hits(r) - r.nic_last->context_hits)},
+         UETSIM_CELL(nic_pipeline_cells, hits(r) - r.nic_last->context_hits)},
         {"context_misses",
          "lookups that missed: each a DMA read of `PdcContextBytes` from host memory",
-         UETSIM_CELL(row, misses(r))},
+         UETSIM_CELL(nic_pipeline_cells, misses(r))},
         {"ivl_context_misses", "the same, in the interval",
-         UETSIM_CELL(row, misses(r) - r.nic_last->context_misses)},
+         UETSIM_CELL(nic_pipeline_cells, misses(r) - r.nic_last->context_misses)},
         {"context_evictions",
          "misses that replaced the least recently used context: each a DMA write back",
-         UETSIM_CELL(row, evictions(r))},
+         UETSIM_CELL(nic_pipeline_cells, evictions(r))},
         {"ivl_context_evictions", "the same, in the interval",
-         UETSIM_CELL(row, evictions(r) - r.nic_last->context_evictions)},
+         UETSIM_CELL(nic_pipeline_cells, evictions(r) - r.nic_last->context_evictions)},
         {"open_tx_pdcs_max", "most sending PDCs open at once since the start",
-         UETSIM_CELL(row, state(r).open_tx_pdcs_max)},
+         UETSIM_CELL(nic_pipeline_cells, state(r).open_tx_pdcs_max)},
         {"open_rx_pdcs_max",
          "most receiving PDCs open at once since the start (they stay open once opened): the "
          "`UetNic.SackContexts` slots they held",
-         UETSIM_CELL(row, state(r).open_rx_pdcs_max)},
+         UETSIM_CELL(nic_pipeline_cells, state(r).open_rx_pdcs_max)},
         {"entropy_contexts_max",
          "most `UetNic.EntropyContexts` slots in use at once (open PDC groups) since the start",
-         UETSIM_CELL(row, r.nic->entropy_lb().max_in_use())},
+         UETSIM_CELL(nic_pipeline_cells, r.nic->entropy_lb().max_in_use())},
         {"outstanding_pkts_max",
          "most data packets sent and not yet acknowledged at once, all PDCs, since the start",
-         UETSIM_CELL(row, state(r).outstanding.max())},
+         UETSIM_CELL(nic_pipeline_cells, state(r).outstanding.max())},
         {"outstanding_pkts_p99", "99th percentile over time of the same",
-         UETSIM_CELL(row, state(r).outstanding.p99(r.now_ps))},
+         UETSIM_CELL(nic_pipeline_cells, state(r).outstanding.p99(r.now_ps))},
         {"rtx_queue_max",
          "most data packets lost (trim NACK or timeout) and waiting for retransmission at once, "
          "since the start",
-         UETSIM_CELL(row, state(r).rtx_queue.max())},
+         UETSIM_CELL(nic_pipeline_cells, state(r).rtx_queue.max())},
         {"rtx_queue_p99", "99th percentile over time of the same",
-         UETSIM_CELL(row, state(r).rtx_queue.p99(r.now_ps))},
+         UETSIM_CELL(nic_pipeline_cells, state(r).rtx_queue.p99(r.now_ps))},
     };
     return c;
 }

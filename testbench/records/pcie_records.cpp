@@ -14,8 +14,6 @@ uint64_t purpose_count(const pcie_link::side_stats& s, pcie_purpose p)
     return s.transactions[size_t(p)];
 }
 
-using row = pcie_stats_row;
-
 class pcie_open : public open_record
 {
 public:
@@ -69,53 +67,58 @@ const column_table<pcie_stats_row>& pcie_stats_columns()
         waits_text("non-posted TLPs (read requests, side `nic` only)", "NonPosted");
     static const std::string completion_doc =
         waits_text("completions (fetched payload, side `host` only)", "Completion");
-    static const column_table<row> c = {
-        {"time_utc", "when the row was written", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "when the row was written", UETSIM_CELL(row, r.sim_time_s)},
-        {"component_name", "the host: `host3`", UETSIM_CELL(row, r.host->name)},
-        {"node_id", "the host's node id", UETSIM_CELL(row, r.host->node_id)},
+    static const column_table<pcie_stats_row> c = {
+        {"time_utc", "when the row was written", UETSIM_CELL(pcie_stats_row, r.time_utc)},
+        {"sim_time_sec", "when the row was written", UETSIM_CELL(pcie_stats_row, r.sim_time_s)},
+        {"component_name", "the host: `host3`", UETSIM_CELL(pcie_stats_row, r.host->name)},
+        {"node_id", "the host's node id", UETSIM_CELL(pcie_stats_row, r.host->node_id)},
         {"side", "`nic` or `host`: the end that transmits",
-         UETSIM_CELL(row, r.nic_side ? "nic" : "host")},
-        {"lanes", "`Pcie.NicSideLaneCount` or `Pcie.HostSideLaneCount`", UETSIM_CELL(row, r.lanes)},
+         UETSIM_CELL(pcie_stats_row, r.nic_side ? "nic" : "host")},
+        {"lanes", "`Pcie.NicSideLaneCount` or `Pcie.HostSideLaneCount`",
+         UETSIM_CELL(pcie_stats_row, r.lanes)},
         {"lane_rate_Gbps", "`Pcie.NicSideLaneBps` or `Pcie.HostSideLaneBps`, /10⁹",
-         UETSIM_CELL(row, r.lane_bps / 1e9)},
+         UETSIM_CELL(pcie_stats_row, r.lane_bps / 1e9)},
         {"link_rate_Gbps", "lanes × lane rate: the direction's rate (504.32 at the defaults)",
-         UETSIM_CELL(row, r.link_bps / 1e9)},
-        {"total_transfers_tx", transfers_doc, UETSIM_CELL(row, r.stats->transfers)},
-        {"ivl_transfers_tx", transfers_doc, UETSIM_CELL(row, r.ivl_transfers)},
-        {"total_bytes_tx", tx_doc, UETSIM_CELL(row, r.stats->link_bytes)},
-        {"ivl_bytes_tx", tx_doc, UETSIM_CELL(row, r.ivl_bytes)},
-        {"total_payload_bytes_tx", payload_doc, UETSIM_CELL(row, r.stats->payload_bytes)},
-        {"ivl_payload_bytes_tx", payload_doc, UETSIM_CELL(row, r.ivl_payload_bytes)},
+         UETSIM_CELL(pcie_stats_row, r.link_bps / 1e9)},
+        {"total_transfers_tx", transfers_doc, UETSIM_CELL(pcie_stats_row, r.stats->transfers)},
+        {"ivl_transfers_tx", transfers_doc, UETSIM_CELL(pcie_stats_row, r.ivl_transfers)},
+        {"total_bytes_tx", tx_doc, UETSIM_CELL(pcie_stats_row, r.stats->link_bytes)},
+        {"ivl_bytes_tx", tx_doc, UETSIM_CELL(pcie_stats_row, r.ivl_bytes)},
+        {"total_payload_bytes_tx", payload_doc,
+         UETSIM_CELL(pcie_stats_row, r.stats->payload_bytes)},
+        {"ivl_payload_bytes_tx", payload_doc, UETSIM_CELL(pcie_stats_row, r.ivl_payload_bytes)},
         {"tx_rate_Gbps",
          "bits that crossed the lanes in the interval / interval length, /10⁹ (lane time × link "
          "rate)",
-         UETSIM_CELL(row, r.tx_rate_gbps)},
+         UETSIM_CELL(pcie_stats_row, r.tx_rate_gbps)},
         {"tx_percent_util",
          "time the lanes were transmitting in the interval / interval length × 100 (the latency "
          "`Pcie.Latency` is not lane time)",
-         UETSIM_CELL(row, r.tx_percent_util)},
-        {"doorbells", host_doc, UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::doorbell))},
+         UETSIM_CELL(pcie_stats_row, r.tx_percent_util)},
+        {"doorbells", host_doc,
+         UETSIM_CELL(pcie_stats_row, purpose_count(*r.stats, pcie_purpose::doorbell))},
         {"connection_sends", host_doc,
-         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::connection_send))},
+         UETSIM_CELL(pcie_stats_row, purpose_count(*r.stats, pcie_purpose::connection_send))},
         {"payload_fetches",
          "NIC side: read requests sent; host side: read completions sent (one per request, "
          "whatever its number of transfers)",
-         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::payload_fetch))},
+         UETSIM_CELL(pcie_stats_row, purpose_count(*r.stats, pcie_purpose::payload_fetch))},
         {"data_writes", nic_doc,
-         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::data_write))},
+         UETSIM_CELL(pcie_stats_row, purpose_count(*r.stats, pcie_purpose::data_write))},
         {"completion_writes", nic_doc,
-         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::completion_write))},
+         UETSIM_CELL(pcie_stats_row, purpose_count(*r.stats, pcie_purpose::completion_write))},
         {"connection_writes", nic_doc,
-         UETSIM_CELL(row, purpose_count(*r.stats, pcie_purpose::connection_write))},
-        {"total_credit_wait_ns", wait_doc, UETSIM_CELL(row, double(r.credit_wait_ps) / 1e3)},
-        {"ivl_credit_wait_ns", wait_doc, UETSIM_CELL(row, double(r.ivl_credit_wait_ps) / 1e3)},
+         UETSIM_CELL(pcie_stats_row, purpose_count(*r.stats, pcie_purpose::connection_write))},
+        {"total_credit_wait_ns", wait_doc,
+         UETSIM_CELL(pcie_stats_row, double(r.credit_wait_ps) / 1e3)},
+        {"ivl_credit_wait_ns", wait_doc,
+         UETSIM_CELL(pcie_stats_row, double(r.ivl_credit_wait_ps) / 1e3)},
         {"posted_credit_waits", posted_doc.c_str(),
-         UETSIM_CELL(row, r.stats->credit_waits[size_t(pcie_tlp_type::posted)])},
+         UETSIM_CELL(pcie_stats_row, r.stats->credit_waits[size_t(pcie_tlp_type::posted)])},
         {"non_posted_credit_waits", non_posted_doc.c_str(),
-         UETSIM_CELL(row, r.stats->credit_waits[size_t(pcie_tlp_type::non_posted)])},
+         UETSIM_CELL(pcie_stats_row, r.stats->credit_waits[size_t(pcie_tlp_type::non_posted)])},
         {"completion_credit_waits", completion_doc.c_str(),
-         UETSIM_CELL(row, r.stats->credit_waits[size_t(pcie_tlp_type::completion)])},
+         UETSIM_CELL(pcie_stats_row, r.stats->credit_waits[size_t(pcie_tlp_type::completion)])},
     };
     return c;
 }

@@ -8,8 +8,6 @@ namespace uetsim {
 
 namespace {
 
-using row = perf_row;
-
 class perf_open : public open_record
 {
 public:
@@ -36,34 +34,34 @@ private:
 
 const column_table<perf_row>& perf_columns()
 {
-    static const column_table<row> c = {
-        {"job_id", "`Simulation.Name`", UETSIM_CELL(row, r.job_id)},
-        {"time_utc", "when the transaction completed", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "when the transaction completed", UETSIM_CELL(row, r.sim_time_s)},
+    static const column_table<perf_row> c = {
+        {"job_id", "`Simulation.Name`", UETSIM_CELL(perf_row, r.job_id)},
+        {"time_utc", "when the transaction completed", UETSIM_CELL(perf_row, r.time_utc)},
+        {"sim_time_sec", "when the transaction completed", UETSIM_CELL(perf_row, r.sim_time_s)},
         {"metric_name",
          "`RDMA-WRITE` for a WQE of the RDMA application, `Flow` for a message of the `Flows` "
          "list",
-         UETSIM_CELL(row, r.metric_name)},
+         UETSIM_CELL(perf_row, r.metric_name)},
         {"perf_metric_usec",
          "the transaction's latency, µs: a WQE's from its doorbell to its completion (rdma-perf's "
          "`perf_metric_usec`), a message's from its `Start` to its completion (flow-perf's "
          "`fct_usec`)",
-         UETSIM_CELL(row, r.latency_us)},
-        {"metric_path", "`NAN` (uetsim's metrics have no hierarchy)", UETSIM_CELL(row, "NAN")},
-        {"metric_aggregation_id", "`NAN`", UETSIM_CELL(row, "NAN")},
+         UETSIM_CELL(perf_row, r.latency_us)},
+        {"metric_path", "`NAN` (uetsim's metrics have no hierarchy)", UETSIM_CELL(perf_row, "NAN")},
+        {"metric_aggregation_id", "`NAN`", UETSIM_CELL(perf_row, "NAN")},
         {"node_id", "node id of the sending host (the Initiator, the message's `Src`)",
-         UETSIM_CELL(row, r.node_id)},
+         UETSIM_CELL(perf_row, r.node_id)},
         {"transaction_number",
          "the WQE's number on its connection, from 1; the message's index in the `Flows` list, "
          "from 0",
-         UETSIM_CELL(row, r.transaction)},
+         UETSIM_CELL(perf_row, r.transaction)},
         {"start_time_sec", "when the transaction started: the doorbell, the message's `Start`",
-         UETSIM_CELL(row, r.start_s)},
-        {"transfer_size_b", "its size in bytes", UETSIM_CELL(row, r.bytes)},
+         UETSIM_CELL(perf_row, r.start_s)},
+        {"transfer_size_b", "its size in bytes", UETSIM_CELL(perf_row, r.bytes)},
         {"application_name",
          "the instance, as application-report names it: `RdmaInitiator-{initiator}-{responder}-"
          "{k}`, `Flow-{index}`",
-         UETSIM_CELL(row, r.application_name)},
+         UETSIM_CELL(perf_row, r.application_name)},
     };
     return c;
 }

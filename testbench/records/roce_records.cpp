@@ -11,8 +11,6 @@ namespace uetsim {
 
 namespace {
 
-using row = roce_transport_cells;
-
 class transport_open : public open_record
 {
 public:
@@ -36,18 +34,20 @@ bool has_roce_nic(const record_context& ctx)
 }  // namespace
 
 // A cumulative counter and its interval twin.
-#define UETSIM_ROCE_PAIR(name, expr, doc)                                                  \
-    {name, doc, [](std::string& out, const row& r) { ::uetsim::cell(out, r.now->expr); }}, \
-    {                                                                                      \
-        "ivl_" name, doc, [](std::string& out, const row& r) {                             \
-            ::uetsim::cell(out, r.now->expr - r.last->expr);                               \
-        }                                                                                  \
+#define UETSIM_ROCE_PAIR(name, expr, doc)                                                        \
+    {name, doc,                                                                                  \
+     [](std::string& out, const roce_transport_cells& r) { ::uetsim::cell(out, r.now->expr); }}, \
+    {                                                                                            \
+        "ivl_" name, doc, [](std::string& out, const roce_transport_cells& r) {                  \
+            ::uetsim::cell(out, r.now->expr - r.last->expr);                                     \
+        }                                                                                        \
     }
 // A counter pair the model has nothing for: 0 in both columns.
-#define UETSIM_ROCE_ZERO_PAIR(name, doc)                                               \
-    {name, doc, [](std::string& out, const row&) { ::uetsim::cell(out, 0); }},         \
-    {                                                                                  \
-        "ivl_" name, doc, [](std::string& out, const row&) { ::uetsim::cell(out, 0); } \
+#define UETSIM_ROCE_ZERO_PAIR(name, doc)                                                        \
+    {name, doc, [](std::string& out, const roce_transport_cells&) { ::uetsim::cell(out, 0); }}, \
+    {                                                                                           \
+        "ivl_" name, doc,                                                                       \
+            [](std::string& out, const roce_transport_cells&) { ::uetsim::cell(out, 0); }       \
     }
 
 const column_table<roce_transport_cells>& roce_transport_columns()
@@ -90,11 +90,11 @@ const column_table<roce_transport_cells>& roce_transport_columns()
     static const char* const discards =
         "payload fetched from the host and then discarded, before it was numbered, because a "
         "rewind or a closed queue pair made it stale";
-    static const column_table<row> c = {
-        {"time_utc", when, UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", when, UETSIM_CELL(row, r.sim_time_s)},
-        {"component_name", who, UETSIM_CELL(row, r.component_name)},
-        {"node_id", who, UETSIM_CELL(row, r.node_id)},
+    static const column_table<roce_transport_cells> c = {
+        {"time_utc", when, UETSIM_CELL(roce_transport_cells, r.time_utc)},
+        {"sim_time_sec", when, UETSIM_CELL(roce_transport_cells, r.sim_time_s)},
+        {"component_name", who, UETSIM_CELL(roce_transport_cells, r.component_name)},
+        {"node_id", who, UETSIM_CELL(roce_transport_cells, r.node_id)},
         UETSIM_ROCE_PAIR("num_pkts_sent", pkts_sent, pkts),
         UETSIM_ROCE_PAIR("num_verb_pkts_sent", verb_pkts_sent, pkts),
         UETSIM_ROCE_PAIR("num_non_verb_pkts_sent", non_verb_pkts_sent, pkts),
@@ -121,20 +121,25 @@ const column_table<roce_transport_cells>& roce_transport_columns()
         UETSIM_ROCE_PAIR("num_seq_out_of_order", seq_out_of_order,
                          "gaps detected by this NIC as a receiver: one for each NAK it sends"),
         UETSIM_ROCE_PAIR("num_duplicate", duplicate, "duplicate data packets received"),
-        {"ivl_min_size_reorder_buf_psn", reorder, UETSIM_CELL(row, 0)},
-        {"max_size_reorder_buf_psn", reorder, UETSIM_CELL(row, 0)},
-        {"ivl_max_size_reorder_buf_psn", reorder, UETSIM_CELL(row, 0)},
-        {"avg_size_reorder_buf_psn", reorder, UETSIM_CELL(row, 0)},
-        {"ivl_avg_size_reorder_buf_psn", reorder, UETSIM_CELL(row, 0)},
+        {"ivl_min_size_reorder_buf_psn", reorder, UETSIM_CELL(roce_transport_cells, 0)},
+        {"max_size_reorder_buf_psn", reorder, UETSIM_CELL(roce_transport_cells, 0)},
+        {"ivl_max_size_reorder_buf_psn", reorder, UETSIM_CELL(roce_transport_cells, 0)},
+        {"avg_size_reorder_buf_psn", reorder, UETSIM_CELL(roce_transport_cells, 0)},
+        {"ivl_avg_size_reorder_buf_psn", reorder, UETSIM_CELL(roce_transport_cells, 0)},
         UETSIM_ROCE_PAIR("num_wqe_created", wqe_created, wqes),
         UETSIM_ROCE_PAIR("num_wqe_completed", wqe_completed, wqes),
         UETSIM_ROCE_PAIR("num_rtx", rtx, rtx),
         UETSIM_ROCE_PAIR("num_rto", rto, rtx),
-        {"ivl_min_calc_rtt_usec", rtt, UETSIM_CELL(row, r.now->calc_rtt_usec.interval.least())},
-        {"max_calc_rtt_usec", rtt, UETSIM_CELL(row, r.now->calc_rtt_usec.total.greatest())},
-        {"ivl_max_calc_rtt_usec", rtt, UETSIM_CELL(row, r.now->calc_rtt_usec.interval.greatest())},
-        {"avg_calc_rtt_usec", rtt, UETSIM_CELL(row, r.now->calc_rtt_usec.total.mean())},
-        {"ivl_avg_calc_rtt_usec", rtt, UETSIM_CELL(row, r.now->calc_rtt_usec.interval.mean())},
+        {"ivl_min_calc_rtt_usec", rtt,
+         UETSIM_CELL(roce_transport_cells, r.now->calc_rtt_usec.interval.least())},
+        {"max_calc_rtt_usec", rtt,
+         UETSIM_CELL(roce_transport_cells, r.now->calc_rtt_usec.total.greatest())},
+        {"ivl_max_calc_rtt_usec", rtt,
+         UETSIM_CELL(roce_transport_cells, r.now->calc_rtt_usec.interval.greatest())},
+        {"avg_calc_rtt_usec", rtt,
+         UETSIM_CELL(roce_transport_cells, r.now->calc_rtt_usec.total.mean())},
+        {"ivl_avg_calc_rtt_usec", rtt,
+         UETSIM_CELL(roce_transport_cells, r.now->calc_rtt_usec.interval.mean())},
         UETSIM_ROCE_PAIR("num_rx_drops", rx_drops(), drops),
         UETSIM_ROCE_PAIR("num_rx_drops_no_qp_data", rx_drops_no_qp_data, no_qp),
         UETSIM_ROCE_PAIR("num_rx_drops_no_qp_ctrl", rx_drops_no_qp_ctrl, no_qp),

@@ -41,73 +41,71 @@ const char* const min_doc =
 const char* const max_doc = "greatest bytes held in the interval";
 const char* const mean_doc = "mean of the interval's samples, bytes";
 
-using row = buff_row;
-
-const column_table<row>& agg_columns()
+const column_table<buff_row>& agg_columns()
 {
-    static const column_table<row> c = {
-        {"time_utc", when_doc, UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", when_doc, UETSIM_CELL(row, r.sim_time_s)},
-        {"component_name", "switch name", UETSIM_CELL(row, r.dev->name)},
-        {"tier", "network tier of the switch", UETSIM_CELL(row, r.dev->tier)},
-        {"node_id", "the switch", UETSIM_CELL(row, r.dev->node_id)},
+    static const column_table<buff_row> c = {
+        {"time_utc", when_doc, UETSIM_CELL(buff_row, r.time_utc)},
+        {"sim_time_sec", when_doc, UETSIM_CELL(buff_row, r.sim_time_s)},
+        {"component_name", "switch name", UETSIM_CELL(buff_row, r.dev->name)},
+        {"tier", "network tier of the switch", UETSIM_CELL(buff_row, r.dev->tier)},
+        {"node_id", "the switch", UETSIM_CELL(buff_row, r.dev->node_id)},
         {"buff_id",
          "`egressQueue` (the egress queues of the pool, summed over the ports of `uldl`), "
          "`ingressUsage` (the ports' ingress occupancy in the pool, headroom excluded, summed "
          "likewise) or `sharedBuffer` (the pool's ingress total)",
-         UETSIM_CELL(row, r.buff_id)},
+         UETSIM_CELL(buff_row, r.buff_id)},
         {"uldl", "`ul` (uplink ports), `dl` (downlink ports) or `-` (`sharedBuffer`)",
-         UETSIM_CELL(row, r.uldl)},
-        {"pool_num", "buffer pool number", UETSIM_CELL(row, +r.pool)},
+         UETSIM_CELL(buff_row, r.uldl)},
+        {"pool_num", "buffer pool number", UETSIM_CELL(buff_row, +r.pool)},
         {"total_bytes", "bytes that have entered this buffer since the start",
-         UETSIM_CELL(row, r.s->total_bytes)},
+         UETSIM_CELL(buff_row, r.s->total_bytes)},
         {"buffer_limit", "the pool's size, bytes (after the remainder moved to the last pool)",
-         UETSIM_CELL(row, r.limit)},
-        {"ivl_count", count_doc, UETSIM_CELL(row, r.s->count)},
-        {"ivl_min_bytes", min_doc, UETSIM_CELL(row, r.s->ivl_min())},
-        {"ivl_max_bytes", max_doc, UETSIM_CELL(row, r.s->ivl_max())},
-        {"ivl_mean_bytes", mean_doc, UETSIM_CELL(row, r.s->ivl_mean())},
+         UETSIM_CELL(buff_row, r.limit)},
+        {"ivl_count", count_doc, UETSIM_CELL(buff_row, r.s->count)},
+        {"ivl_min_bytes", min_doc, UETSIM_CELL(buff_row, r.s->ivl_min())},
+        {"ivl_max_bytes", max_doc, UETSIM_CELL(buff_row, r.s->ivl_max())},
+        {"ivl_mean_bytes", mean_doc, UETSIM_CELL(buff_row, r.s->ivl_mean())},
         {"ivl_max_pct_util",
          "`ivl_max_bytes` / `buffer_limit` × 100 (a percent, as the "
          "reference's example row shows)",
-         UETSIM_CELL(row, pct(r, double(r.s->ivl_max())))},
+         UETSIM_CELL(buff_row, pct(r, double(r.s->ivl_max())))},
         {"ivl_mean_pct_util", "`ivl_mean_bytes` / `buffer_limit` × 100",
-         UETSIM_CELL(row, pct(r, r.s->ivl_mean()))},
+         UETSIM_CELL(buff_row, pct(r, r.s->ivl_mean()))},
     };
     return c;
 }
 
-const column_table<row>& port_columns()
+const column_table<buff_row>& port_columns()
 {
-    static const column_table<row> c = {
-        {"time_utc", when_doc, UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", when_doc, UETSIM_CELL(row, r.sim_time_s)},
-        {"component_name", "switch name", UETSIM_CELL(row, r.dev->name)},
-        {"tier", "network tier of the switch", UETSIM_CELL(row, r.dev->tier)},
-        {"node_id", "the switch", UETSIM_CELL(row, r.dev->node_id)},
+    static const column_table<buff_row> c = {
+        {"time_utc", when_doc, UETSIM_CELL(buff_row, r.time_utc)},
+        {"sim_time_sec", when_doc, UETSIM_CELL(buff_row, r.sim_time_s)},
+        {"component_name", "switch name", UETSIM_CELL(buff_row, r.dev->name)},
+        {"tier", "network tier of the switch", UETSIM_CELL(buff_row, r.dev->tier)},
+        {"node_id", "the switch", UETSIM_CELL(buff_row, r.dev->node_id)},
         {"buff_id",
          "`egressQueue` (the port's egress queue in the pool), `ingressUsage` (its ingress "
          "occupancy in the pool) or `hdrm` (its headroom in the pool)",
-         UETSIM_CELL(row, r.buff_id)},
-        {"ifid", "the port this row describes", UETSIM_CELL(row, r.ifid)},
-        {"uldl", "`ul` (towards a higher tier) or `dl`", UETSIM_CELL(row, r.uldl)},
-        {"pool_num", "buffer pool number", UETSIM_CELL(row, +r.pool)},
+         UETSIM_CELL(buff_row, r.buff_id)},
+        {"ifid", "the port this row describes", UETSIM_CELL(buff_row, r.ifid)},
+        {"uldl", "`ul` (towards a higher tier) or `dl`", UETSIM_CELL(buff_row, r.uldl)},
+        {"pool_num", "buffer pool number", UETSIM_CELL(buff_row, +r.pool)},
         {"buff_limit",
          "this port and pool's own limit, bytes: `egressQueue` the pool's static egress limit "
          "(the whole pool under `LossyAlpha` > 0), `ingressUsage` Xoff in a pool with a lossless "
          "class and the pool's size otherwise, `hdrm` `HeadRoomPerPortLimit` (0 in a pool "
          "without a lossless class)",
-         UETSIM_CELL(row, r.limit)},
-        {"ivl_count", count_doc, UETSIM_CELL(row, r.s->count)},
-        {"ivl_min_bytes", min_doc, UETSIM_CELL(row, r.s->ivl_min())},
-        {"ivl_max_bytes", max_doc, UETSIM_CELL(row, r.s->ivl_max())},
-        {"ivl_mean_bytes", mean_doc, UETSIM_CELL(row, r.s->ivl_mean())},
+         UETSIM_CELL(buff_row, r.limit)},
+        {"ivl_count", count_doc, UETSIM_CELL(buff_row, r.s->count)},
+        {"ivl_min_bytes", min_doc, UETSIM_CELL(buff_row, r.s->ivl_min())},
+        {"ivl_max_bytes", max_doc, UETSIM_CELL(buff_row, r.s->ivl_max())},
+        {"ivl_mean_bytes", mean_doc, UETSIM_CELL(buff_row, r.s->ivl_mean())},
         {"ivl_max_pct_util",
          "`ivl_max_bytes` / `buff_limit` × 100, clamped at 100 (0 when the "
          "limit is 0)",
-         UETSIM_CELL(row, pct(r, double(r.s->ivl_max())))},
+         UETSIM_CELL(buff_row, pct(r, double(r.s->ivl_max())))},
         {"ivl_mean_pct_util", "`ivl_mean_bytes` / `buff_limit` × 100, clamped at 100",
-         UETSIM_CELL(row, pct(r, r.s->ivl_mean()))},
+         UETSIM_CELL(buff_row, pct(r, r.s->ivl_mean()))},
     };
     return c;
 }
@@ -195,7 +193,7 @@ private:
     const scenario& m_sc;
     fabric& m_fab;
     bool m_per_port;
-    record_csv<row> m_csv;
+    record_csv<buff_row> m_csv;
 };
 
 }  // namespace

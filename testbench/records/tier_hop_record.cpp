@@ -12,9 +12,7 @@ namespace uetsim {
 
 namespace {
 
-using row = tier_hop_row;
-
-class tier_hop_open : public periodic_open_record<row>
+class tier_hop_open : public periodic_open_record<tier_hop_row>
 {
 public:
     tier_hop_open(record_context& ctx, const std::string& path)
@@ -37,7 +35,7 @@ private:
                 total[d.tier] += sw.port(p).counters().rx_packets;
         }
         const std::string utc = utc_after(m_sc.simulation.epoch_utc, now);
-        row r{m_sc.simulation.name, utc, now, {}, {}};
+        tier_hop_row r{m_sc.simulation.name, utc, now, {}, {}};
         for (int i = 0; i < 3; ++i) {
             r.total[i] = total[i];
             r.interval[i] = total[i] - m_last[i];
@@ -56,23 +54,23 @@ private:
 const column_table<tier_hop_row>& tier_hop_columns()
 {
     static const char* const since = "since the previous row";
-    static const column_table<row> c = {
-        {"job_id", "`Simulation.Name`", UETSIM_CELL(row, r.job_id)},
-        {"time_utc", "see above", UETSIM_CELL(row, r.time_utc)},
-        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(row, r.sim_time_s)},
+    static const column_table<tier_hop_row> c = {
+        {"job_id", "`Simulation.Name`", UETSIM_CELL(tier_hop_row, r.job_id)},
+        {"time_utc", "see above", UETSIM_CELL(tier_hop_row, r.time_utc)},
+        {"sim_time_sec", "simulated time of the row", UETSIM_CELL(tier_hop_row, r.sim_time_s)},
         {"spine",
          "frames received by the spine-tier switches (tier 0: a leaf-spine's spines, a "
          "fat-tree's cores) since the start",
-         UETSIM_CELL(row, r.total[0])},
+         UETSIM_CELL(tier_hop_row, r.total[0])},
         {"fabric", "the same for the fabric tier (tier 1: a fat-tree's aggregation switches)",
-         UETSIM_CELL(row, r.total[1])},
+         UETSIM_CELL(tier_hop_row, r.total[1])},
         {"rack",
          "the same for the rack tier (tier 2: leaves, a fat-tree's edge switches, a single "
          "switch)",
-         UETSIM_CELL(row, r.total[2])},
-        {"spineInt", since, UETSIM_CELL(row, r.interval[0])},
-        {"fabricInt", since, UETSIM_CELL(row, r.interval[1])},
-        {"rackInt", since, UETSIM_CELL(row, r.interval[2])},
+         UETSIM_CELL(tier_hop_row, r.total[2])},
+        {"spineInt", since, UETSIM_CELL(tier_hop_row, r.interval[0])},
+        {"fabricInt", since, UETSIM_CELL(tier_hop_row, r.interval[1])},
+        {"rackInt", since, UETSIM_CELL(tier_hop_row, r.interval[2])},
     };
     return c;
 }

@@ -7,8 +7,6 @@ namespace uetsim {
 
 namespace {
 
-using row = topology_report_row;
-
 constexpr uint32_t no_subtier = 4294967295u;
 
 const char* component_type(const device& d)
@@ -40,40 +38,44 @@ public:
     void finish() override { m_csv.close(); }
 
 private:
-    record_csv<row> m_csv;
+    record_csv<topology_report_row> m_csv;
 };
 
 }  // namespace
 
 const column_table<topology_report_row>& topology_report_columns()
 {
-    static const column_table<row> c = {
+    static const column_table<topology_report_row> c = {
         {"component_name", "the link's upper device (nearer the spines): `leaf0`, `spine2`",
-         UETSIM_CELL(row, r.dev->name)},
+         UETSIM_CELL(topology_report_row, r.dev->name)},
         {"component_type", "`Switch`, or `NIC` for a host",
-         UETSIM_CELL(row, component_type(*r.dev))},
-        {"tier", "its tier, as in nd-stats", UETSIM_CELL(row, r.dev->tier)},
-        {"subtier", "4294967295", UETSIM_CELL(row, no_subtier)},
-        {"node_id", "its node id (hosts first)", UETSIM_CELL(row, r.dev->node_id)},
+         UETSIM_CELL(topology_report_row, component_type(*r.dev))},
+        {"tier", "its tier, as in nd-stats", UETSIM_CELL(topology_report_row, r.dev->tier)},
+        {"subtier", "4294967295", UETSIM_CELL(topology_report_row, no_subtier)},
+        {"node_id", "its node id (hosts first)", UETSIM_CELL(topology_report_row, r.dev->node_id)},
         {"net_device", "its port model, as nd-stats' `nd_name`",
-         UETSIM_CELL(row, net_device(*r.dev))},
-        {"dev_id", "its port number on the link (nd-stats' `ifid`)", UETSIM_CELL(row, r.dev_port)},
+         UETSIM_CELL(topology_report_row, net_device(*r.dev))},
+        {"dev_id", "its port number on the link (nd-stats' `ifid`)",
+         UETSIM_CELL(topology_report_row, r.dev_port)},
         {"peer_component_name", "the link's lower device: `host3`, `leaf0`",
-         UETSIM_CELL(row, r.peer->name)},
-        {"peer_component_type", "as `component_type`", UETSIM_CELL(row, component_type(*r.peer))},
-        {"peer_tier", "as `tier`", UETSIM_CELL(row, r.peer->tier)},
-        {"peer_subtier", "4294967295", UETSIM_CELL(row, no_subtier)},
-        {"peer_node_id", "as `node_id`", UETSIM_CELL(row, r.peer->node_id)},
-        {"peer_net_device", "as `net_device`", UETSIM_CELL(row, net_device(*r.peer))},
-        {"peer_dev_id", "its port number on the link", UETSIM_CELL(row, r.peer_port)},
+         UETSIM_CELL(topology_report_row, r.peer->name)},
+        {"peer_component_type", "as `component_type`",
+         UETSIM_CELL(topology_report_row, component_type(*r.peer))},
+        {"peer_tier", "as `tier`", UETSIM_CELL(topology_report_row, r.peer->tier)},
+        {"peer_subtier", "4294967295", UETSIM_CELL(topology_report_row, no_subtier)},
+        {"peer_node_id", "as `node_id`", UETSIM_CELL(topology_report_row, r.peer->node_id)},
+        {"peer_net_device", "as `net_device`",
+         UETSIM_CELL(topology_report_row, net_device(*r.peer))},
+        {"peer_dev_id", "its port number on the link",
+         UETSIM_CELL(topology_report_row, r.peer_port)},
         {"linkspeed_Gbps", "the link's nominal rate (`Topology.LinkRate`), Gbps",
-         UETSIM_CELL(row, r.rate_gbps)},
+         UETSIM_CELL(topology_report_row, r.rate_gbps)},
         {"prop_delay_ns",
          "the link's propagation delay (`Link.NicDelay` to a host, `Link.SwitchDelay` between "
          "switches), ns",
-         UETSIM_CELL(row, r.delay_ns)},
+         UETSIM_CELL(topology_report_row, r.delay_ns)},
         {"link_name", "the link, e.g. `leaf0-spine2` (uetsim addition, as in nd-stats)",
-         UETSIM_CELL(row, *r.link_name)},
+         UETSIM_CELL(topology_report_row, *r.link_name)},
     };
     return c;
 }
