@@ -4,12 +4,11 @@
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
+#include "testbench/records/no_subtier.h"
 
 namespace uetsim {
 
 namespace {
-
-constexpr uint32_t no_subtier = 4294967295u;
 
 bool is_host(const ecn_pfc_stats_row& r)
 {

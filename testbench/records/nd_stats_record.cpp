@@ -3,13 +3,12 @@
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/time.h"
+#include "testbench/records/no_subtier.h"
 #include "testbench/traffic/chakra/chakra_replay.h"
 
 namespace uetsim {
 
 namespace {
-
-constexpr uint32_t no_subtier = 4294967295u;
 
 bool is_host(const nd_stats_row& r)
 {

@@ -2,12 +2,11 @@
 #include "testbench/records/topology_report_record.h"
 
 #include "testbench/elab/fabric.h"
+#include "testbench/records/no_subtier.h"
 
 namespace uetsim {
 
 namespace {
-
-constexpr uint32_t no_subtier = 4294967295u;
 
 const char* component_type(const device& d)
 {
