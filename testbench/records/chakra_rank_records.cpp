@@ -23,7 +23,7 @@ namespace {
 using namespace chakra;
 using namespace chakra_records;
 
-struct perf_row
+struct chakra_perf_row
 {
     std::string time_utc;
     acked_transfer t;
@@ -32,9 +32,9 @@ struct perf_row
     int64_t group_size = -1;
 };
 
-const column_table<perf_row>& perf_columns()
+const column_table<chakra_perf_row>& chakra_perf_columns()
 {
-    using row = perf_row;
+    using row = chakra_perf_row;
     static const column_table<row> c = {
         {"time_utc",
          "`Simulation.EpochUtc` plus `sim_time_sec` (simulated, so runs are "
@@ -72,15 +72,15 @@ const column_table<perf_row>& perf_columns()
     return c;
 }
 
-class perf_open : public open_record
+class chakra_perf_open : public open_record
 {
 public:
-    perf_open(record_context& ctx, const std::string& path)
-        : m_csv(path, perf_columns()), m_epoch(ctx.sc.simulation.epoch_utc)
+    chakra_perf_open(record_context& ctx, const std::string& path)
+        : m_csv(path, chakra_perf_columns()), m_epoch(ctx.sc.simulation.epoch_utc)
     {
         const prepared_workload& w = ctx.chakra->workload();
         ctx.chakra->on_acked([this, &w](const acked_transfer& t) {
-            perf_row r;
+            chakra_perf_row r;
             r.t = t;
             r.time_utc = utc_after(m_epoch, t.ack_s);
             if (t.collective == k_none) {
@@ -98,7 +98,7 @@ public:
     void finish() override { m_csv.close(); }
 
 private:
-    record_csv<perf_row> m_csv;
+    record_csv<chakra_perf_row> m_csv;
     std::string m_epoch;
 };
 
@@ -298,7 +298,7 @@ const record_def& chakra_perf_record()
         "One row per point-to-point transfer (a trace send, or one transfer of an expanded "
         "collective), written when its acknowledgment reaches the sender. Receives and compute "
         "get no row.",
-        column_docs(perf_columns()), open_as<perf_open>);
+        column_docs(chakra_perf_columns()), open_as<chakra_perf_open>);
     return d;
 }
 

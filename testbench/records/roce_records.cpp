@@ -11,10 +11,10 @@ namespace uetsim {
 
 namespace {
 
-class transport_open : public open_record
+class roce_transport_open : public open_record
 {
 public:
-    transport_open(record_context& ctx, const std::string& path)
+    roce_transport_open(record_context& ctx, const std::string& path)
         : m_rec("roce_transport_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic)
     {
     }
@@ -173,7 +173,7 @@ const record_def& roce_transport_record_def()
             "`num_rx_drops_after_nak`.";
         r.applies = [](const record_context& ctx) { return has_roce_nic(ctx); };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<transport_open>(ctx, path);
+            return std::make_unique<roce_transport_open>(ctx, path);
         };
         return r;
     }();

@@ -54,10 +54,10 @@ bool has_uet_nic(const record_context& ctx)
 using mon = uet_monitor_cells;
 using tra = uet_transport_cells;
 
-class transport_open : public open_record
+class uet_transport_open : public open_record
 {
 public:
-    transport_open(record_context& ctx, const std::string& path)
+    uet_transport_open(record_context& ctx, const std::string& path)
         : m_rec("uet_transport_stats", ctx.sc, ctx.fab, path, ctx.clocks.periodic)
     {
     }
@@ -280,7 +280,7 @@ const record_def& uet_transport_record_def()
             "and why.";
         r.applies = [](const record_context& ctx) { return has_uet_nic(ctx); };
         r.open = [](record_context& ctx, const std::string& path) -> std::unique_ptr<open_record> {
-            return std::make_unique<transport_open>(ctx, path);
+            return std::make_unique<uet_transport_open>(ctx, path);
         };
         return r;
     }();
