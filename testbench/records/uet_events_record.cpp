@@ -84,6 +84,8 @@ const column_table<uet_event_cells>& uet_event_columns()
     return c;
 }
 
+#undef UETSIM_EV_CELL
+
 const record_def& uet_events_record_def()
 {
     static const record_def d = [] {

@@ -157,6 +157,9 @@ const column_table<uet_monitor_cells>& uet_monitor_columns()
     return c;
 }
 
+#undef UETSIM_OPT_CELL
+#undef UETSIM_MON_CELL
+
 // A counter over the run and its `ivl_` twin over the interval since the previous row.
 #define UETSIM_PAIR(field, doc)                                            \
     {#field, doc, UETSIM_CELL(tra, r.now->field)},                         \
@@ -261,6 +264,9 @@ const column_table<uet_transport_cells>& uet_transport_columns()
     };
     return c;
 }
+
+#undef UETSIM_PAIR
+#undef UETSIM_MAX_PAIR
 
 const record_def& uet_transport_record_def()
 {
