@@ -35,7 +35,7 @@ nic_type raw_port_type()
     return t;
 }
 
-std::deque<nic_type>& registry()
+std::deque<nic_type>& nic_type_registry()
 {
     // One line per NIC type, in Nic.Type's order (a deque: rows stay where they are when one
     // is added).
@@ -51,7 +51,7 @@ std::deque<nic_type>& registry()
 
 const nic_type* find_nic_type(nic_kind kind)
 {
-    for (const nic_type& t : registry())
+    for (const nic_type& t : nic_type_registry())
         if (t.kind == kind) return &t;
     return nullptr;
 }
@@ -65,7 +65,7 @@ const nic_type& nic_type_of(const nic_config& nic)
 std::vector<const nic_type*> nic_types()
 {
     std::vector<const nic_type*> out;
-    for (const nic_type& t : registry()) out.push_back(&t);
+    for (const nic_type& t : nic_type_registry()) out.push_back(&t);
     return out;
 }
 
@@ -73,7 +73,7 @@ void add_nic_type(const nic_type& t)
 {
     if (find_nic_type(t.kind))
         throw std::logic_error("Nic.Type " + std::string(t.kind.name) + " is registered twice");
-    registry().push_back(t);
+    nic_type_registry().push_back(t);
 }
 
 uint32_t nic_data_mss(const nic_config& nic)

@@ -117,7 +117,7 @@ uint32_t library_latency(const rtl_block_def& def, const rtl_library_descriptor&
     return cycles;
 }
 
-std::vector<rtl_block_def>& registry()
+std::vector<rtl_block_def>& rtl_block_registry()
 {
     static std::vector<rtl_block_def> r = {
         {"FlowHash", "flow_hash", device_kind::switch_device, "rtl",
@@ -144,12 +144,12 @@ std::vector<rtl_block_def>& registry()
 
 const std::vector<rtl_block_def>& rtl_blocks()
 {
-    return registry();
+    return rtl_block_registry();
 }
 
 const rtl_block_def* find_rtl_block(std::string_view key)
 {
-    for (const auto& d : registry())
+    for (const auto& d : rtl_block_registry())
         if (d.key == key) return &d;
     return nullptr;
 }
@@ -169,14 +169,14 @@ uint32_t rtl_block_latency(const rtl_block_def& def, const rtl_config& device)
 
 void resolve_stage_latencies(nic_config& nic, const rtl_config& device)
 {
-    for (const rtl_block_def& def : registry())
+    for (const rtl_block_def& def : rtl_block_registry())
         if (def.stage_auto && nic.*def.stage_auto)
             (nic.uet.*def.stage_field).cycles = rtl_block_latency(def, device);
 }
 
 rtl_block_factory replace_rtl_block_factory(std::string_view key, rtl_block_factory f)
 {
-    for (auto& d : registry())
+    for (auto& d : rtl_block_registry())
         if (d.key == key) {
             std::swap(d.build, f);
             return f;

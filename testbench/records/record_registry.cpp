@@ -30,7 +30,7 @@ namespace uetsim {
 
 namespace {
 
-std::vector<const record_def*>& registry()
+std::vector<const record_def*>& mutable_record_registry()
 {
     // One record a line.
     // clang-format off
@@ -75,7 +75,7 @@ std::vector<const record_def*>& registry()
 
 const std::vector<const record_def*>& record_registry()
 {
-    return registry();
+    return mutable_record_registry();
 }
 
 void add_record(const record_def& r)
@@ -85,7 +85,7 @@ void add_record(const record_def& r)
         throw std::logic_error("record " + r.name +
                                " from outside cannot be listed in Records.Enabled; its applies "
                                "says when it is written");
-    std::vector<const record_def*>& all = registry();
+    std::vector<const record_def*>& all = mutable_record_registry();
     all.insert(all.end() - 1, &r);  // the manifest stays last
 }
 
