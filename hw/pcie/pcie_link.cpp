@@ -15,11 +15,6 @@ pcie_purpose purpose_of(const tlm::tlm_generic_payload& t)
     return tag ? tag->purpose : pcie_purpose::data_write;
 }
 
-uint64_t now_ps()
-{
-    return sim_now_ps();
-}
-
 std::array<pcie_credit_pool, k_pcie_tlp_types> pools(const pcie_side_credits& c)
 {
     return {pcie_credit_pool(c.limits[0]), pcie_credit_pool(c.limits[1]),
@@ -72,7 +67,7 @@ uint64_t pcie_link::cross_with_credits(side s, uint64_t at_ps, uint64_t payload,
     // TLPs go back to back from `base`; `run` bytes have gone since it. A wait for credits
     // starts a new run, so each TLP's time is rounded as a whole transaction's is without one.
     std::deque<credit_wait>& waits = m_waits[s];
-    while (!waits.empty() && waits.front().to_ps <= now_ps()) waits.pop_front();
+    while (!waits.empty() && waits.front().to_ps <= sim_now_ps()) waits.pop_front();
     uint64_t base = std::max(l.free_ps(), at_ps);
     uint64_t run = 0;
     uint64_t left = payload;
@@ -121,7 +116,7 @@ void pcie_link::b_transport_host(tlm::tlm_generic_payload& t, sc_core::sc_time& 
         t.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const uint64_t now = now_ps();
+    const uint64_t now = sim_now_ps();
     ++m_stats[host_side].transactions[size_t(purpose_of(t))];
     const uint64_t done =
         cross(host_side, now + delay.value(), t.get_data_length(), pcie_tlp_type::posted);
@@ -132,7 +127,7 @@ void pcie_link::b_transport_host(tlm::tlm_generic_payload& t, sc_core::sc_time& 
 void pcie_link::b_transport_nic(tlm::tlm_generic_payload& t, sc_core::sc_time& delay)
 {
     // NIC-initiated DMA into host memory.
-    const uint64_t now = now_ps();
+    const uint64_t now = sim_now_ps();
     const uint64_t start = now + delay.value();
     ++m_stats[nic_side].transactions[size_t(purpose_of(t))];
     if (t.is_write()) {

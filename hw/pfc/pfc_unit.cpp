@@ -8,11 +8,6 @@ namespace uetsim {
 
 namespace {
 
-uint64_t now_ps()
-{
-    return sim_now_ps();
-}
-
 // Wakes `w` at `at_ps` (replacing any pending wake-up); none when `at_ps` is never.
 void arm(wakeup& w, uint64_t at_ps)
 {
@@ -92,14 +87,14 @@ void pfc_unit::receive(const packet& p)
     m_active = true;
     state& s = st();
     const pfc_pause_timer::change c =
-        s.rx.on_frame(p.pfc.class_enable, p.pfc.quanta, now_ps(), m_s.link);
+        s.rx.on_frame(p.pfc.class_enable, p.pfc.quanta, sim_now_ps(), m_s.link);
     if (c.paused) m_scheduler.pause(c.paused);
     if (c.resumed) m_scheduler.resume(c.resumed);
     arm_expiry();
     if (c.paused | c.resumed) track_egress();
     if (m_s.watchdog_ps && (c.paused | c.resumed)) {
         for (int t = 0; t < 8; ++t) {
-            if ((c.paused >> t) & 1u) s.watchdog_due[size_t(t)] = now_ps() + m_s.watchdog_ps;
+            if ((c.paused >> t) & 1u) s.watchdog_due[size_t(t)] = sim_now_ps() + m_s.watchdog_ps;
         }
         arm_watchdog();
     }
@@ -111,7 +106,7 @@ void pfc_unit::on_expiry()
 {
     activity::tick();
     if (m_before_acting) m_before_acting();
-    const uint8_t r = m_st->rx.expire(now_ps());
+    const uint8_t r = m_st->rx.expire(sim_now_ps());
     if (r) m_scheduler.resume(r);
     arm_expiry();
     if (r) track_egress();
@@ -129,7 +124,7 @@ void pfc_unit::xoff(uint8_t mask)
 {
     if (m_before_acting) m_before_acting();
     state& s = st();
-    const uint8_t fresh = s.tx.xoff(mask, now_ps(), s.refresh_ps);
+    const uint8_t fresh = s.tx.xoff(mask, sim_now_ps(), s.refresh_ps);
     if (!fresh) return;
     send(fresh, true);
     arm_refresh();
@@ -152,7 +147,7 @@ void pfc_unit::on_refresh_due()
     activity::tick();
     if (m_before_acting) m_before_acting();
     state& s = *m_st;
-    uint8_t due = s.tx.due(now_ps(), s.refresh_ps);
+    uint8_t due = s.tx.due(sim_now_ps(), s.refresh_ps);
     uint8_t release = 0;
     if (m_still)
         for (int t = 0; t < 8; ++t)
@@ -194,7 +189,7 @@ void pfc_unit::on_watchdog_due()
     activity::tick();
     if (m_before_acting) m_before_acting();
     state& s = *m_st;
-    const uint64_t now = now_ps();
+    const uint64_t now = sim_now_ps();
     for (int t = 0; t < 8; ++t) {
         uint64_t& due = s.watchdog_due[size_t(t)];
         if (!s.rx.paused(t) || due > now) continue;
@@ -211,7 +206,7 @@ void pfc_unit::on_watchdog_due()
 void pfc_unit::track_egress()
 {
     const uint8_t waiting = m_waiting ? m_waiting() : 0;
-    m_st->blocked.update(uint8_t(waiting & m_st->rx.paused()), now_ps());
+    m_st->blocked.update(uint8_t(waiting & m_st->rx.paused()), sim_now_ps());
 }
 
 void pfc_unit::arm_watchdog()
