@@ -12,6 +12,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
+#include "sim/config/key_name.h"
 #include "sim/default_scenario.h"
 #include "testbench/elab/instance_config.h"
 #include "testbench/elab/topology.h"
@@ -104,11 +105,6 @@ bool split_instance(const std::string& name, std::string& section, std::string& 
 std::string instance_name(const std::string& section, const std::string& glob)
 {
     return section + "[" + glob + "]";
-}
-
-std::string key_name(const std::string& path)
-{
-    return path.substr(path.find('.') + 1);
 }
 
 // The section of Section[glob] (`shown`), refused where per-device values make no sense.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/config/key_name.h"
 #include "sim/config/scenario_keys.h"
 #include "sim/units.h"
 #include "testbench/elab/instance_config.h"
@@ -11,12 +12,6 @@
 namespace uetsim::config {
 
 namespace {
-
-std::string key_name(const std::string& path)
-{
-    auto dot = path.find('.');
-    return dot == std::string::npos ? path : path.substr(dot + 1);
-}
 
 std::string cell(std::string s)
 {
