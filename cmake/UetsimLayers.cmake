@@ -38,6 +38,24 @@ function(uetsim_library name)
   else()
     uetsim_systemc_pch(${name} ${A_LAYERS})
   endif()
+  uetsim_unity(${name})
+endfunction()
+
+# uetsim_unity(target): with UETSIM_UNITY, the target's sources compile in unity batches of 8
+# (docs/performance.md, "First run"). Only the product libraries (uetsim_library) take it: the
+# test executables and the Verilated blocks (uetsim_verilated_unity) keep their own builds. A
+# source with options of its own (sim/rtl_build.cpp's COMPILE_DEFINITIONS) stays separate, as
+# CMake does.
+function(uetsim_unity target)
+  if(UETSIM_UNITY)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+    # GCC takes a source inside a unity file for a header, and warns when one of its classes
+    # holds a type of its anonymous namespace (testbench/run/run.cpp's simulation::state); the
+    # plain build keeps the warning for real headers.
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+    endif()
+  endif()
 endfunction()
 
 # uetsim_systemc_pch(target layer...): SystemC's and the standard library's headers, which every
