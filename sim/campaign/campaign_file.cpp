@@ -1,6 +1,7 @@
 #include "sim/campaign/campaign_file.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -87,6 +88,19 @@ public:
             if (auto c = config::detail::closest(k, allowed)) hint = "; did you mean '" + *c + "'?";
             fail(kv.first, "unknown key '" + (where.empty() ? k : where + "." + k) + "'" + hint);
         }
+    }
+
+    // A seed: every 64-bit value, read as an integer (a double would round those above 2^53
+    // and cannot hold those above 2^64).
+    uint64_t seed(const YAML::Node& n, const std::string& key) const
+    {
+        if (!n.IsScalar()) fail(n, key + ": expected a value, got a list or map");
+        const std::string t = n.Scalar();
+        uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (t.empty() || ec != std::errc() || end != t.data() + t.size())
+            fail(n, key + ": '" + t + "' is not a whole number from 0 to 18446744073709551615");
+        return v;
     }
 
     double number(const YAML::Node& n, const std::string& key, measure m) const
@@ -180,7 +194,7 @@ campaign_spec read_campaign_file(const std::string& path)
         if (v < 1 || v > 1e6) r.fail(n, "Cases: " + n.Scalar() + " is outside 1 .. 1000000");
         c.cases = uint32_t(v);
     }
-    if (auto n = root["Seed"]) c.seed = uint64_t(r.number(n, "Seed", measure::count));
+    if (auto n = root["Seed"]) c.seed = r.seed(n, "Seed");
     if (auto n = root["CaseTimeout"]) {
         c.case_timeout_s = r.number(n, "CaseTimeout", measure::time);
         if (c.case_timeout_s <= 0) r.fail(n, "CaseTimeout: must be above 0");

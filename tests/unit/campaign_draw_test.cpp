@@ -143,6 +143,22 @@ TEST(campaign_draw, bad_campaign_files_name_the_key)
                   .find("collective needs Workload.Collectives"),
               std::string::npos);
     EXPECT_EQ(refusal("Cases: 3\n"), "");
+    // A seed is any 64-bit value, and nothing above (found by the campaign fuzzer: a double
+    // cannot hold it).
+    EXPECT_NE(refusal("Seed: 78888888888888888888888888\n")
+                  .find("Seed: '78888888888888888888888888' is not a whole number from 0 to "
+                        "18446744073709551615"),
+              std::string::npos);
+    EXPECT_NE(refusal("Seed: -1\n").find("Seed: '-1' is not a whole number"), std::string::npos);
+    EXPECT_NE(refusal("Seed: 1.5\n").find("Seed: '1.5' is not a whole number"), std::string::npos);
+    EXPECT_EQ(refusal("Seed: 18446744073709551615\n"), "");
+}
+
+TEST(campaign_draw, a_seed_above_2_to_the_53_is_read_exactly)
+{
+    const std::string path =
+        write_file(scratch_dir("campaign-seed") + "/c.yaml", "Seed: 18446744073709551615\n");
+    EXPECT_EQ(read_campaign_file(path).seed, 18446744073709551615ull);
 }
 
 }  // namespace
