@@ -258,7 +258,8 @@ struct link::llr_state final : deferred_owner
     }
 };
 
-// The replay buffers' copies stay in the pool's slabs, which free them with the pool.
+// The frames the replay buffers still hold stay in the pool's slabs, which free them with the
+// pool.
 void link::llr_state_deleter::operator()(llr_state* s) const
 {
     delete s;
@@ -342,7 +343,7 @@ uint64_t link::llr_start(direction d, packet* p, uint32_t bytes, uint64_t seq, u
     const uint64_t ser_ps = serialization_ps(bytes, rate);
     if (__builtin_expect(!m_taps.empty(), 0)) {
         const sc_core::sc_time start = picoseconds(start_ps);
-        for (auto& t : m_taps) t(*p, d, start);  // a tapped link keeps a copy of every frame
+        for (auto& t : m_taps) t(*p, d, start);  // never null: a tapped link keeps copies
     }
     L.wire_free_ps = start_ps + ser_ps;
     if (__builtin_expect(!l.up || (m_loss > 0 && m_loss_rng->uniform() < m_loss), 0)) {
