@@ -15,6 +15,10 @@
 # "cannot run: <uetsim's message>" and does not fail the benchmark; a run that fails otherwise,
 # or whose scoreboard is not clean, does (exit code 1).
 # The benchmark is not part of the test suite; it only needs a built build/bin/uetsim.
+#
+# With UETSIM_HTSIM=path/to/htsim_uec, T1 and T2 (those of them run) are then run in both
+# simulators, interleaved, by bench/htsim_compare.py, which prints the ratios of data packets per
+# wall second and of peak RSS, best of three (docs/performance.md, "Against htsim").
 set -u -o pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -146,4 +150,19 @@ PY
         status=1
     fi
 done
+
+if [ -n "${UETSIM_HTSIM:-}" ]; then
+    pairs=()
+    for scenario in "${scenarios[@]}"; do
+        case "$(basename "$scenario")" in *_t1_* | *_t2_*) pairs+=("$scenario") ;; esac
+    done
+    echo
+    if [ ${#pairs[@]} -eq 0 ]; then
+        echo "UETSIM_HTSIM: neither T1 nor T2 was run; nothing to compare"
+    else
+        echo "against htsim ($UETSIM_HTSIM), best of 3, interleaved:"
+        "$python" "$here/htsim_compare.py" --uetsim "$uetsim" --htsim "$UETSIM_HTSIM" \
+            --out "$out/htsim" "${pairs[@]}" || status=1
+    fi
+fi
 exit $status

@@ -13,10 +13,11 @@ packages=(build-essential cmake pkg-config libsystemc-dev verilator libgtest-dev
           libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
           libopenmpi-dev openmpi-bin)
 # The tests and tools: captures (tshark), figures (matplotlib, pandas), waveform screenshots
-# (gtkwave under Xvfb), and make fuzz (clang, libclang-rt-dev for libFuzzer).
+# (gtkwave under Xvfb), make fuzz (clang, libclang-rt-dev for libFuzzer), and the benchmark's
+# process wall time and peak RSS (time).
 if [ "${UETSIM_SETUP:-}" != run ]; then
   packages+=(tshark python3 python3-matplotlib python3-pandas gtkwave xvfb xdotool clang
-             libclang-rt-dev)
+             libclang-rt-dev time)
 fi
 missing=()
 for p in "${packages[@]}"; do
