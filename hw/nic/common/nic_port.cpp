@@ -20,6 +20,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     , m_pfc(cfg.pfc, pool, m_arbiter, [this] { tx.kick(); })
     , m_fetch("fetch",
               [this](packet* p) {
+                  settle();
                   queue_data(p);
                   m_pfc.egress_changed();
                   tx.kick();
@@ -36,6 +37,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         m_rx_latency_ps += m_rx[i].latency_ps();
     }
     in.on_receive([this](packet& p) {
+        settle();
         ++m_stats.rx_packets;
         m_stats.rx_bytes += p.wire_bytes;
         if (__builtin_expect(is_link_control(p.kind), 0)) return receive_control(p);
@@ -74,6 +76,8 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         return sc_core::SC_ZERO_TIME;
     });
     tx.on_frame_done([this] { frame_done(); });
+    tx.set_deferral(this);
+    m_pfc.before_acting([this] { settle(); });
     // The classes with a frame waiting, as the egress arbiter sees them.
     m_pfc.on_egress_waiting([this] {
         uint8_t w = m_data_waiting;
@@ -109,6 +113,7 @@ void nic_port::arm_rx_release()
 
 void nic_port::on_rx_release_due()
 {
+    settle();
     const uint8_t xon = m_rx_xon_pending | m_rx_buf.drain(sim_now_ps());
     m_rx_xon_pending = 0;
     rx_released(xon);
@@ -233,6 +238,17 @@ packet* nic_port::next_frame()
     return take_class(cls);
 }
 
+// A frame end may wait when all it would do is release the frame's egress pool charge: a control
+// frame whose on_sent does nothing, with nothing queued to follow it. Everything that could
+// follow it (a frame queued, a pause or credit frame) goes through kick(), which queues the
+// held-back frame end in its place; everything that reads the pools or queues settles first.
+bool nic_port::may_defer_frame_end(uint64_t end_ps)
+{
+    return !m_wire.data && !is_link_control(m_wire.kind) && !m_observe_tx && m_cbfc == nullptr &&
+           m_data_waiting == 0 && m_control_q.empty() && m_control_wait.empty() &&
+           !m_pfc.waiting() && m_client.sent_is_silent(m_wire) && m_frame_ends.may_defer(end_ps);
+}
+
 void nic_port::frame_done()
 {
     if (is_link_control(m_wire.kind)) return;  // the transport never sees PFC or CBFC frames
@@ -296,11 +312,13 @@ void nic_port::admit_waiting_control()
 
 nic_pool_sample nic_port::tx_sample(int c) const
 {
+    settle();
     return m_tx_pools[size_t(c)].sample(m_cfg.egress.pool_bytes(c), tx_occupancy(c), 0);
 }
 
 void nic_port::start_buffer_stats_interval(uint64_t now_ps)
 {
+    settle();
     m_rx_buf.start_interval(now_ps);
     for (int c = 0; c < k_tc_count; ++c) m_tx_pools[size_t(c)].start_interval(tx_occupancy(c));
 }

@@ -11,7 +11,9 @@
 // after the receiver's service time; NACKs and probe answers pass it by), host_port_stats, and
 // connection-management frames (built here; received ones go straight to host_dma). The
 // transport behind it is a nic_port_client: one virtual call per frame event (and, while a
-// monitor observes, one more when a frame finishes).
+// monitor observes, one more when a frame finishes). The end of a control frame the client does
+// not act on, with nothing to follow it, is held back (docs/performance.md, "Held-back NIC frame
+// ends"): every public member settles it first.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 #include "hw/cbfc/cbfc_unit.h"
 #include "hw/kernel/activity.h"
+#include "hw/kernel/deferred_frame_ends.h"
 #include "hw/kernel/timed_fifo.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/port_scheduler.h"
@@ -87,6 +90,13 @@ public:
     virtual void on_receive(packet* p) = 0;
     // A frame's serialization ended.
     virtual void on_sent(const sent_frame& f) = 0;
+    // Whether on_sent(f) does nothing at all (then the port may hold that frame's end back when
+    // nothing waits to follow it: its own work is done when the port is next used).
+    virtual bool sent_is_silent(const sent_frame& f) const
+    {
+        (void)f;
+        return false;
+    }
     // The egress pool of `traffic_class`, which the client was blocked on (block_on_pool), is
     // half drained.
     virtual void on_pool_free(int traffic_class) = 0;
@@ -103,7 +113,7 @@ public:
     }
 };
 
-class nic_port : public sc_core::sc_module
+class nic_port : public sc_core::sc_module, private frame_end_deferral
 {
 public:
     packet_target_socket in;
@@ -113,16 +123,29 @@ public:
              host_dma& dma, nic_port_client& client);
 
     // The egress pools: free bytes of class `cls`'s, and every class's reservations.
-    uint32_t pool_room(int cls) const { return m_egress.room(cls); }
-    const nic_egress_pools& egress_pools() const { return m_egress; }
+    uint32_t pool_room(int cls) const
+    {
+        settle();
+        return m_egress.room(cls);
+    }
+    const nic_egress_pools& egress_pools() const
+    {
+        settle();
+        return m_egress;
+    }
     // The client could not queue a data frame of class `cls` for lack of room in its pool:
     // on_pool_free() when that pool is half drained.
-    void block_on_pool(int cls) { m_egress.block(cls); }
+    void block_on_pool(int cls)
+    {
+        settle();
+        m_egress.block(cls);
+    }
     // A data frame, charged to its class's egress pool now and queued in its class's queue at
     // `ready` (payload fetched, header built), in order: `ready_ps` no earlier than the previous
     // data frame's.
     void push_data(packet* p, uint64_t ready_ps)
     {
+        settle();
         const int cls = dscp::traffic_class(p->ip.dscp);
         m_egress.reserve(cls, p->wire_bytes);
         if (m_count_pools) m_tx_pools[size_t(cls)].charged(p->wire_bytes, m_egress.reserved(cls));
@@ -132,10 +155,19 @@ public:
     // reserved before its payload fetch, the frame queued once numbered): reserve, give back
     // unused (a stale fetch), and queue a frame whose bytes are reserved, now, in its class's
     // queue. Its serialization end releases the reservation as for push_data().
-    void reserve_data(int cls, uint32_t bytes) { m_egress.reserve(cls, bytes); }
-    void release_data(int cls, uint32_t bytes) { m_egress.release(cls, bytes); }
+    void reserve_data(int cls, uint32_t bytes)
+    {
+        settle();
+        m_egress.reserve(cls, bytes);
+    }
+    void release_data(int cls, uint32_t bytes)
+    {
+        settle();
+        m_egress.release(cls, bytes);
+    }
     void push_reserved_data(packet* p)
     {
+        settle();
         queue_data(p);
         tx.kick();
     }
@@ -143,6 +175,7 @@ public:
     // frames, never paused and never charged to a pool.
     void push_urgent(packet* p)
     {
+        settle();
         m_pfc.push_frame(p);
         tx.kick();
     }
@@ -150,6 +183,7 @@ public:
     // reservation held until its serialization ends), else it waits, in order, for that room.
     void push_control(packet* p)
     {
+        settle();
         if (__builtin_expect(!m_control_wait.empty(), 0) ||
             !m_egress.fits(m_cfg.control_traffic_class, p->wire_bytes)) {
             m_control_wait.push_back(p);
@@ -178,18 +212,31 @@ public:
     // Connection-management frames received (handed to host_dma, not to the client).
     uint64_t connection_frames_received() const { return m_cm_received; }
     // Data reservations of every class (the control class's control frames left out).
-    uint64_t data_reserved() const { return m_egress.total_reserved() - m_control_reserved; }
+    uint64_t data_reserved() const
+    {
+        settle();
+        return m_egress.total_reserved() - m_control_reserved;
+    }
     // Queue depths in frames, for waveforms: control frames queued or waiting for pool room;
     // data frames being fetched or waiting for the wire, of every class.
-    size_t control_queue_depth() const { return m_control_q.size() + m_control_wait.size(); }
+    size_t control_queue_depth() const
+    {
+        settle();
+        return m_control_q.size() + m_control_wait.size();
+    }
     size_t data_queue_depth() const
     {
+        settle();
         size_t n = m_fetch.size();
         for (const ring<packet*>& q : m_data_q) n += q.size();
         return n;
     }
     // Frames waiting in class `cls`'s data queue for the wire.
-    size_t data_queue_depth(int cls) const { return m_data_q[size_t(cls)].size(); }
+    size_t data_queue_depth(int cls) const
+    {
+        settle();
+        return m_data_q[size_t(cls)].size();
+    }
     size_t ack_hold_backlog() const { return m_ack_hold.size(); }
     port_scheduler& arbiter() { return m_arbiter; }
     const port_scheduler& arbiter() const { return m_arbiter; }
@@ -197,14 +244,30 @@ public:
     // PFC. The NIC pauses its rack switch for traffic class `tc` (its receive pool reached
     // Xoff): a pause frame now, through the PFC queue ahead of all traffic, re-sent every half
     // pause time until pfc_xon(tc) (or until the refresh check says the pool is below Xoff).
-    void pfc_xoff(uint8_t tc) { m_pfc.xoff(uint8_t(1u << tc)); }
-    void pfc_xon(uint8_t tc) { m_pfc.xon(uint8_t(1u << tc)); }
+    void pfc_xoff(uint8_t tc)
+    {
+        settle();
+        m_pfc.xoff(uint8_t(1u << tc));
+    }
+    void pfc_xon(uint8_t tc)
+    {
+        settle();
+        m_pfc.xon(uint8_t(1u << tc));
+    }
     // At each refresh: `still(tc)` true re-sends the pause, false sends XON (the NIC pages).
     void pfc_refresh_check(std::function<bool(int)> still) { m_pfc.on_refresh(std::move(still)); }
     // The port's link (the pause time is computed at its rate, plus its delay).
     void set_link(const pfc_link& l) { m_pfc.set_link(l); }
-    pfc_unit& pfc() { return m_pfc; }
-    const pfc_unit& pfc() const { return m_pfc; }
+    pfc_unit& pfc()
+    {
+        settle();
+        return m_pfc;
+    }
+    const pfc_unit& pfc() const
+    {
+        settle();
+        return m_pfc;
+    }
     // CBFC on the port's link (before the run): the classes on a VC send only with credit and
     // never pause the switch with PFC; their received bytes return credit when the receive
     // buffer lets them go. nullptr: the link has no CBFC.
@@ -243,6 +306,14 @@ public:
     void start_buffer_stats_interval(uint64_t now_ps);
 
 private:
+    // A frame end held back (may_defer_frame_end): done before anything that reads or changes
+    // what it changes (the egress pools, the queues, the transmitter), if it fell due before the
+    // wake-up being run. The scheduler does the rest before the samplers.
+    void settle() const { m_frame_ends.settle(); }
+    bool may_defer_frame_end(uint64_t end_ps) override;
+    void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
+    void before_frame_end() override { m_frame_ends.settle(); }
+
     // A control frame into the control class's queue, its room reserved.
     void queue_control(packet* p)
     {
@@ -286,6 +357,7 @@ private:
     void frame_done();
     void received(packet* p);
 
+    mutable deferred_frame_ends m_frame_ends;
     nic_port_config m_cfg;
     packet_pool& m_pool;
     host_dma& m_dma;

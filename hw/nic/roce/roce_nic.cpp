@@ -300,6 +300,11 @@ void roce_nic::on_fetched(const fetch& f)
     if (m_probe) m_probe->changed();
 }
 
+bool roce_nic::sent_is_silent(const sent_frame& f) const
+{
+    return !f.data;  // on_sent below
+}
+
 void roce_nic::on_sent(const sent_frame& f)
 {
     if (!f.data) return;

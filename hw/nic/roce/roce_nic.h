@@ -160,6 +160,7 @@ private:
     // nic_port_client.
     void on_receive(packet* p) override;
     void on_sent(const sent_frame& f) override;
+    bool sent_is_silent(const sent_frame& f) const override;
     void on_pool_free(int traffic_class) override;
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m) override;
 

@@ -532,6 +532,13 @@ void uet_nic::on_transmit(const packet& p)
             sp ? &m_pdcs.group(sp->group) : nullptr);
 }
 
+bool uet_nic::sent_is_silent(const sent_frame& f) const
+{
+    // on_sent below: a data frame starts its timers, a probe notes its time, a probe answers
+    // to the waveform.
+    return !f.data && !(f.kind == packet_kind::uet_probe && f.ack_request) && m_probe == nullptr;
+}
+
 void uet_nic::on_sent(const sent_frame& f)
 {
     if (f.data) {

@@ -172,6 +172,7 @@ private:
     // nic_port_client.
     void on_receive(packet* p) override;
     void on_sent(const sent_frame& f) override;
+    bool sent_is_silent(const sent_frame& f) const override;
     void on_pool_free(int traffic_class) override
     {
         m_scheduler.pool_freed(traffic_class);
