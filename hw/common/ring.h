@@ -65,6 +65,7 @@ public:
         m_head = (m_head + 1) & m_mask;
         --m_size;
     }
+    void pop_back() { --m_size; }
     template <typename F>
     void for_each(F&& f) const
     {

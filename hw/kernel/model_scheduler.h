@@ -66,6 +66,9 @@ public:
     // A wake-up due at `at_ps` may be held back: it would run within this activation, which
     // settles what its owners hold back before it returns (never in lockstep).
     bool may_defer(uint64_t at_ps) const { return m_running && at_ps < m_horizon_ps; }
+    // Whether the wake-ups run ahead of the kernel now, up to horizon_ps() (never in lockstep).
+    bool running_ahead() const { return m_running && m_horizon_ps != 0; }
+    uint64_t horizon_ps() const { return m_horizon_ps; }
     // The wake-up being run: what an owner settles before touching its state.
     uint64_t current_ps() const { return m_current_ps; }
     uint64_t current_key() const { return m_current_key; }

@@ -47,6 +47,17 @@ public:
     }
 
     size_t size() const { return m_items.size(); }
+    // The place of this line's deliveries among same-time wake-ups (wakeup::place_key).
+    uint64_t place_key() const { return m_due.place_key(); }
+    // Takes back the last item pushed (one that will not arrive after all).
+    T pop_back()
+    {
+        T p = m_items.back().p;
+        m_items.pop_back();
+        if (m_items.empty()) m_due.cancel();
+        m_last_due_ps = m_items.empty() ? 0 : m_items.back().due_ps;
+        return p;
+    }
     // Due time (ps) of the last item pushed: pushing no earlier keeps the FIFO order.
     uint64_t last_due_ps() const { return m_last_due_ps; }
 

@@ -68,6 +68,9 @@ public:
     void take_deferred() { m_deferred = false; }
     uint64_t due_ps() const { return m_at_ps; }
     uint64_t key() const { return m_key; }
+    // A line or control wake-up's place among same-time wake-ups, whenever it is scheduled
+    // ahead of its time (its key then): the owner of work held for it orders that work by it.
+    uint64_t place_key() const { return m_phase | m_id; }
 
 private:
     friend class model_scheduler;

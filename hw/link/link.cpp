@@ -26,6 +26,7 @@ link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_tim
         std::make_unique<delay_line>("wire_a_to_b", [this](packet* p) { to_b.send(*p); });
     m_dir[b_to_a].wire =
         std::make_unique<delay_line>("wire_b_to_a", [this](packet* p) { to_a.send(*p); });
+    for (auto& l : m_dir) l.wire_place = l.wire->place_key();
     from_a.on_receive([this](packet& p) { return transmit(a_to_b, p); });
     from_b.on_receive([this](packet& p) { return transmit(b_to_a, p); });
 }
@@ -60,7 +61,11 @@ sc_core::sc_time link::transmit(direction d, packet& p)
         m_pool.release(&p);
         return ser;
     }
-    l.wire->push(&p, now_ps + ser_ps + m_delay_ps);
+    const uint64_t arrive_ps = now_ps + ser_ps + m_delay_ps;
+    // Taken ahead only behind an empty wire: frames keep their order.
+    if (l.ahead && l.wire->size() == 0 && l.ahead->take_ahead(p, arrive_ps, l.wire_place))
+        return ser;
+    l.wire->push(&p, arrive_ps);
     return ser;
 }
 
@@ -99,10 +104,12 @@ void link::set_up(bool up)
         lane& l = m_dir[d];
         l.up = up;
         if (up) continue;
-        l.wire->drain([&](packet* p) {
+        auto lose = [&](packet* p) {
             ++l.lost;
             m_pool.release(p);
-        });
+        };
+        if (l.ahead) l.ahead->recall_ahead(lose);  // taken ahead: they were on the wire first
+        l.wire->drain(lose);
         if (m_llr) llr_link_down(direction(d));
     }
     if (m_probe) m_probe->changed();

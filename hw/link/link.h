@@ -20,6 +20,7 @@
 #include <systemc>
 
 #include "hw/kernel/timed_fifo.h"
+#include "hw/link/ahead_receiver.h"
 #include "hw/common/random.h"
 #include "hw/common/state_probe.h"
 #include "tlm/packet_pool.h"
@@ -103,6 +104,10 @@ public:
     // The most bytes direction `d`'s replay buffer held since the last call (link-stats).
     uint64_t llr_take_peak(direction d);
 
+    // The device that frames on wire `d` go to may take them as they start (ahead_receiver.h);
+    // never with LLR (its frames may not arrive in sequence).
+    void hand_ahead(direction d, ahead_receiver* r) { m_dir[d].ahead = r; }
+
     // Called for every frame as it starts serialising (captures, monitors).
     using tap = std::function<void(const packet&, direction, const sc_core::sc_time& start)>;
     void add_tap(tap t) { m_taps.push_back(std::move(t)); }
@@ -122,6 +127,8 @@ private:
         bool corrupt_next = false;  // inject_fcs_error
         random_stream bit_errors;
         std::unique_ptr<delay_line> wire;
+        ahead_receiver* ahead = nullptr;  // hand_ahead()
+        uint64_t wire_place = 0;          // the wire's deliveries' place (wakeup::place_key)
     };
 
     sc_core::sc_time transmit(direction d, packet& p);

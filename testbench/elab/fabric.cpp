@@ -154,6 +154,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                 } else {
                     out = &nic_at(d).port.tx.out;
                     in = &nic_at(d).port.in;
+                    // The NIC takes the frames coming to it as they start, when it can.
+                    l.hand_ahead(end == 0 ? link::b_to_a : link::a_to_b, &nic_at(d).port);
                 }
             } else {
                 auto& sp = m_switches[m_topo.devices[d].index]->port(port);

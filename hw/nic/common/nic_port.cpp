@@ -1,6 +1,9 @@
 #include "hw/nic/common/nic_port.h"
 
+#include <vector>
+
 #include "hw/kernel/sim_clock.h"
+#include "hw/kernel/wakeup_queue.h"
 #include "hw/kernel/time.h"
 #include "tlm/dscp.h"
 
@@ -11,6 +14,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx", [this]() { return next_frame(); })
+    , m_scheduler(model_scheduler::instance())
     , m_cfg(cfg)
     , m_pool(pool)
     , m_dma(dma)
@@ -122,6 +126,7 @@ void nic_port::on_rx_release_due()
 
 uint64_t nic_port::rx_backlog(const packet& p)
 {
+    settle();
     const uint64_t now = sim_now_ps();
     if (m_rx_buf.releases_pending()) rx_released(m_rx_buf.drain(now));
     const uint64_t held = m_rx_buf.occupancy(rx_class(p));
@@ -265,8 +270,81 @@ void nic_port::frame_done()
         m_client.on_pool_free(cls);
 }
 
+bool nic_port::take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key)
+{
+    // Only an arrival that cannot fail or send anything at its time: a transport frame into
+    // receive stages that are pure delays (no FIFO to fill, no context to wait for), a pool that
+    // holds it whatever arrives before it, no PFC (a pause or resume goes out at its time) and
+    // no CBFC (credit is returned by the arrival's release).
+    if (is_link_control(p.kind) || !m_rx_delays_only || m_rx_latency_ps == 0 ||
+        m_cfg.pdc_context_lookup || m_cbfc != nullptr || m_rx_buf.any_pfc() ||
+        !m_scheduler.running_ahead())
+        return false;
+    const int cls = rx_class(p);
+    const uint32_t charge = p.wire_bytes - k_rx_uncharged_bytes;
+    if (!m_rx_buf.surely_admits(cls, m_ahead_bytes[size_t(cls)] + charge)) return false;
+    m_ahead.push_back({&p, arrive_ps, place_key, charge, cls});
+    m_ahead_bytes[size_t(cls)] += charge;
+    m_rx_pipeline.push(&p, arrive_ps + m_rx_latency_ps);
+    if (!m_ahead_owed) {
+        m_ahead_owed = true;
+        m_scheduler.owe(this);
+    }
+    return true;
+}
+
+void nic_port::settle_arrivals()
+{
+    settle_before(m_scheduler.current_ps(), m_scheduler.current_key());
+}
+
+bool nic_port::settle_before(uint64_t at_ps, uint64_t key)
+{
+    // The end of the scheduler's activation: the arrivals before its horizon have happened; a
+    // frame may arrive after it (it was taken as it started), and stays taken until then.
+    if (at_ps == UINT64_MAX) {
+        at_ps = m_scheduler.horizon_ps();
+        key = 0;
+    }
+    while (!m_ahead.empty() &&
+           wakeup_queue::before(m_ahead.front().arrive_ps, m_ahead.front().place, at_ps, key)) {
+        const ahead_arrival a = m_ahead.front();
+        m_ahead.pop_front();
+        apply_arrival(a);
+    }
+    m_ahead_owed = !m_ahead.empty();
+    return m_ahead_owed;
+}
+
+// What in.on_receive does at the frame's arrival, at its time: the receive pipeline already
+// holds it (pushed when it was taken).
+void nic_port::apply_arrival(const ahead_arrival& a)
+{
+    ++m_stats.rx_packets;
+    m_stats.rx_bytes += a.p->wire_bytes;
+    if (m_rx_buf.releases_pending()) m_rx_buf.drain(a.arrive_ps);  // no PFC: no XON to send
+    m_rx_buf.arrive(a.cls, a.charge);                              // surely admitted
+    m_ahead_bytes[size_t(a.cls)] -= a.charge;
+    pass_through_delays(m_rx, k_rx_stages, a.arrive_ps, m_rx_latency_ps);  // the stages' counts
+}
+
+void nic_port::recall_ahead(const std::function<void(packet*)>& lost)
+{
+    settle();  // those that arrived before now did
+    // The receive pipeline's last items are these frames: nothing arrived behind them.
+    std::vector<packet*> gone;
+    while (!m_ahead.empty()) {
+        const ahead_arrival& a = m_ahead.back();
+        m_ahead_bytes[size_t(a.cls)] -= a.charge;
+        gone.push_back(m_rx_pipeline.pop_back());
+        m_ahead.pop_back();
+    }
+    for (auto it = gone.rbegin(); it != gone.rend(); ++it) lost(*it);
+}
+
 void nic_port::received(packet* p)
 {
+    settle();
     // The frame leaves the receive buffer once processed, or when the client says (data: its
     // write to the host done).
     const int cls = rx_class(*p);

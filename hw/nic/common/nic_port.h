@@ -24,7 +24,9 @@
 #include "hw/cbfc/cbfc_unit.h"
 #include "hw/kernel/activity.h"
 #include "hw/kernel/deferred_frame_ends.h"
+#include "hw/kernel/model_scheduler.h"
 #include "hw/kernel/timed_fifo.h"
+#include "hw/link/ahead_receiver.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
@@ -113,7 +115,10 @@ public:
     }
 };
 
-class nic_port : public sc_core::sc_module, private frame_end_deferral
+class nic_port : public sc_core::sc_module,
+                 public ahead_receiver,
+                 private frame_end_deferral,
+                 private deferred_owner
 {
 public:
     packet_target_socket in;
@@ -208,7 +213,16 @@ public:
     // Calls the client's on_transmit() for every frame that finishes from now on (monitors).
     void observe_transmit(bool on) { m_observe_tx = on; }
 
-    const host_port_stats& stats() const { return m_stats; }
+    // ahead_receiver: a frame taken as it starts on the link, its arrival applied in its place
+    // (docs/performance.md, "Frames handed over ahead").
+    bool take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key) override;
+    void recall_ahead(const std::function<void(packet*)>& lost) override;
+
+    const host_port_stats& stats() const
+    {
+        settle();
+        return m_stats;
+    }
     // Connection-management frames received (handed to host_dma, not to the client).
     uint64_t connection_frames_received() const { return m_cm_received; }
     // Data reservations of every class (the control class's control frames left out).
@@ -274,7 +288,11 @@ public:
     void enable_cbfc(const cbfc_settings& s);
     cbfc_unit* cbfc() { return m_cbfc.get(); }
     const cbfc_unit* cbfc() const { return m_cbfc.get(); }
-    const pipeline_stage& stage(rx_stage s) const { return m_rx[int(s)]; }
+    const pipeline_stage& stage(rx_stage s) const
+    {
+        settle();
+        return m_rx[int(s)];
+    }
 
     // The receive buffer. A frame is charged to its class's pool on arrival (a trimmed data
     // packet to the control class) at its size without Ethernet header and FCS, and released
@@ -285,7 +303,11 @@ public:
     uint64_t rx_backlog(const packet& p);
     // The receive pool of `p`'s class (0: the class has none).
     uint64_t rx_pool_bytes(const packet& p) const { return m_rx_buf.pool_bytes(rx_class(p)); }
-    const nic_rx_buffer& rx_buffer() const { return m_rx_buf; }
+    const nic_rx_buffer& rx_buffer() const
+    {
+        settle();
+        return m_rx_buf;
+    }
     // Classes 0 .. rx_classes()-1 have a receive pool (IngressBufferManager PoolAllocationVector).
     int rx_classes() const { return m_cfg.ingress.classes(); }
     // A bench without a host side holds `bytes` of class `cls` in the receive pool.
@@ -309,10 +331,16 @@ private:
     // A frame end held back (may_defer_frame_end): done before anything that reads or changes
     // what it changes (the egress pools, the queues, the transmitter), if it fell due before the
     // wake-up being run. The scheduler does the rest before the samplers.
-    void settle() const { m_frame_ends.settle(); }
+    void settle() const
+    {
+        m_frame_ends.settle();
+        if (!m_ahead.empty()) const_cast<nic_port*>(this)->settle_arrivals();
+    }
+    void settle_arrivals();
+    bool settle_before(uint64_t at_ps, uint64_t key) override;
     bool may_defer_frame_end(uint64_t end_ps) override;
     void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
-    void before_frame_end() override { m_frame_ends.settle(); }
+    void before_frame_end() override { settle(); }
 
     // A control frame into the control class's queue, its room reserved.
     void queue_control(packet* p)
@@ -358,6 +386,21 @@ private:
     void received(packet* p);
 
     mutable deferred_frame_ends m_frame_ends;
+    // Frames taken ahead of their arrival (take_ahead), in arrival order; each class's bytes
+    // among them.
+    struct ahead_arrival
+    {
+        packet* p;
+        uint64_t arrive_ps;
+        uint64_t place;  // the link wire's (wakeup::place_key)
+        uint32_t charge;
+        int cls;
+    };
+    void apply_arrival(const ahead_arrival& a);
+    ring<ahead_arrival> m_ahead;
+    std::array<uint64_t, k_tc_count> m_ahead_bytes{};
+    bool m_ahead_owed = false;  // listed with the scheduler
+    model_scheduler& m_scheduler;
     nic_port_config m_cfg;
     packet_pool& m_pool;
     host_dma& m_dma;

@@ -49,6 +49,12 @@ public:
         if (m_count) m_counters[c].charged(bytes, after);
         return a;
     }
+    // Whether a packet charging `bytes` of class `c` is admitted whatever happens before it
+    // arrives (releases only make room): `bytes` counts the packets taken ahead of it too.
+    bool surely_admits(int c, uint64_t bytes) const
+    {
+        return c >= m_classes || m_occupancy[c] + bytes <= m_pool[c];
+    }
     // `bytes` of class `c` released now; true: send XON for the class now.
     bool release(int c, uint32_t bytes)
     {
