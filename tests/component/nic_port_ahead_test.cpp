@@ -48,15 +48,6 @@ struct port_pair : uetsim::test::nic_port_pair
     }
 };
 
-void run_ahead(bool lockstep = false)
-{
-    model_scheduler& s = model_scheduler::instance();
-    s.set_time_base(model_scheduler::time_base::decoupled);
-    s.set_horizon_ps(lockstep ? 0 : 1000 * ns);
-    sc_core::sc_start(picoseconds(1000 * ns));
-    s.set_horizon_ps(0);
-}
-
 // Three frames from A at 0; B's received-frame count read at 119, 121 and 141 ns.
 struct three_frames
 {
@@ -91,7 +82,7 @@ TEST(nic_port_ahead, frames_taken_ahead_arrive_at_their_time_without_a_wakeup_of
     port_pair n(true);
     three_frames t(n);
     const uint64_t before = activity::count();
-    run_ahead();
+    uetsim::test::run_model_ahead();
     EXPECT_EQ(times(n.client_b.received), (std::vector<uint64_t>{124 * ns, 144 * ns, 164 * ns}));
     // Each arrival is seen from its time on: none at 119 ns, the first at 121, two at 141.
     EXPECT_EQ(t.rx_packets, (std::vector<uint64_t>{0, 1, 2}));
@@ -106,7 +97,7 @@ TEST(nic_port_ahead, over_the_wire_the_same_frames_take_a_wakeup_each_at_their_a
     port_pair n(false);
     three_frames t(n);
     const uint64_t before = activity::count();
-    run_ahead();
+    uetsim::test::run_model_ahead();
     EXPECT_EQ(times(n.client_b.received), (std::vector<uint64_t>{124 * ns, 144 * ns, 164 * ns}));
     EXPECT_EQ(t.rx_packets, (std::vector<uint64_t>{0, 1, 2}));
     EXPECT_EQ(activity::count() - before, 1u + 3u + 3u + 3u);
@@ -117,7 +108,7 @@ TEST(nic_port_ahead, nothing_is_taken_ahead_in_lockstep)
     port_pair n(true);
     three_frames t(n);
     const uint64_t before = activity::count();
-    run_ahead(true);
+    uetsim::test::run_model_ahead(true);
     EXPECT_EQ(times(n.client_b.received), (std::vector<uint64_t>{124 * ns, 144 * ns, 164 * ns}));
     EXPECT_EQ(activity::count() - before, 1u + 3u + 3u + 3u);
 }
@@ -129,7 +120,7 @@ TEST(nic_port_ahead, a_frame_the_pool_might_not_hold_and_those_behind_it_go_over
     port_pair n(true, 2000);
     three_frames t(n);
     const uint64_t before = activity::count();
-    run_ahead();
+    uetsim::test::run_model_ahead();
     EXPECT_EQ(times(n.client_b.received), (std::vector<uint64_t>{124 * ns, 144 * ns, 164 * ns}));
     EXPECT_EQ(t.rx_packets, (std::vector<uint64_t>{0, 1, 2}));
     EXPECT_EQ(n.b.rx_buffer().drops(0), 0u);  // frame 1 left the pool at 124 ns
@@ -142,7 +133,7 @@ TEST(nic_port_ahead, a_link_that_goes_down_loses_the_frames_that_had_not_arrived
     three_frames t(n);
     wakeup down{[&] { n.wire.set_up(false); }};
     down.notify_at_ps(130 * ns);  // frame 1 arrived at 120; 2 and 3 were due at 140 and 160
-    run_ahead();
+    uetsim::test::run_model_ahead();
     EXPECT_EQ(times(n.client_b.received), (std::vector<uint64_t>{124 * ns}));
     EXPECT_EQ(n.wire.frames_lost(uetsim::link::a_to_b), 2u);
     EXPECT_EQ(n.b.stats().rx_packets, 1u);

@@ -52,16 +52,6 @@ struct port_pair : uetsim::test::nic_port_pair
     }
 };
 
-// Runs 1 us with the model allowed to run ahead through it, as a run's slice does.
-void run_ahead(bool lockstep = false)
-{
-    model_scheduler& s = model_scheduler::instance();
-    s.set_time_base(model_scheduler::time_base::decoupled);
-    s.set_horizon_ps(lockstep ? 0 : 1000 * ns);
-    sc_core::sc_start(picoseconds(1000 * ns));
-    s.set_horizon_ps(0);
-}
-
 // At 0 a control frame (0-10 ns); the pool read at 5 and 12 ns; a second control frame at 12 ns.
 struct two_control_frames
 {
@@ -88,7 +78,7 @@ TEST(nic_port_held_frame_end, a_silent_control_frames_end_runs_no_wakeup_and_is_
     port_pair n(true);
     two_control_frames t(n);
     const uint64_t before = activity::count();
-    run_ahead();
+    uetsim::test::run_model_ahead();
     // In flight at 5 ns (500 B charged), released by 12 ns; the second frame starts at 12 ns.
     EXPECT_EQ(t.room, (std::vector<uint32_t>{2500, 3000}));
     EXPECT_EQ(n.starts(), (std::vector<uint64_t>{0, 12 * ns}));
@@ -105,7 +95,7 @@ TEST(nic_port_held_frame_end, a_client_that_acts_on_sent_keeps_every_frame_end)
     port_pair n(false);
     two_control_frames t(n);
     const uint64_t before = activity::count();
-    run_ahead();
+    uetsim::test::run_model_ahead();
     EXPECT_EQ(t.room, (std::vector<uint32_t>{2500, 3000}));
     EXPECT_EQ(n.starts(), (std::vector<uint64_t>{0, 12 * ns}));
     EXPECT_EQ(n.client_a.sent_psns, (std::vector<uint32_t>{1, 2}));
@@ -117,7 +107,7 @@ TEST(nic_port_held_frame_end, nothing_is_held_back_in_lockstep)
     port_pair n(true);
     two_control_frames t(n);
     const uint64_t before = activity::count();
-    run_ahead(true);
+    uetsim::test::run_model_ahead(true);
     EXPECT_EQ(t.room, (std::vector<uint32_t>{2500, 3000}));
     EXPECT_EQ(n.starts(), (std::vector<uint64_t>{0, 12 * ns}));
     EXPECT_EQ(activity::count() - before, 4u + 2u);
@@ -131,7 +121,7 @@ TEST(nic_port_held_frame_end, a_frame_queued_before_the_end_starts_at_the_end_in
     start.notify_at_ps(0);
     data.notify_at_ps(4 * ns);  // fetched at once: queued while the control frame is on the wire
     const uint64_t before = activity::count();
-    run_ahead();
+    uetsim::test::run_model_ahead();
     // The held-back end is queued (kick) and pulls the data frame at 10 ns.
     EXPECT_EQ(n.starts(), (std::vector<uint64_t>{0, 10 * ns}));
     EXPECT_EQ(n.client_a.sent_psns, (std::vector<uint32_t>{7}));  // the control frame's is silent

@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "hw/kernel/model_scheduler.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/link/link.h"
 #include "hw/nic/common/nic_port.h"
@@ -47,6 +48,17 @@ struct recording_port_client : nic_port_client
     }
     void on_pool_free(int) override { pool_free_ps.push_back(sim_now_ps()); }
 };
+
+// Runs the kernel for 1 us with the model allowed to run ahead through it, as a run's slice
+// does (the model scheduler then holds work back); `lockstep`: no horizon, nothing held back.
+inline void run_model_ahead(bool lockstep = false)
+{
+    model_scheduler& s = model_scheduler::instance();
+    s.set_time_base(model_scheduler::time_base::decoupled);
+    s.set_horizon_ps(lockstep ? 0 : 1'000'000);
+    sc_core::sc_start(sc_core::sc_time::from_value(1'000'000));
+    s.set_horizon_ps(0);
+}
 
 struct nic_port_pair
 {
