@@ -19,7 +19,10 @@ void deferred_frame_ends::add(transmitter& t)
         std::swap(m_held[i], m_held[i - 1]);
     if (!m_owed) {
         m_owed = true;
-        m_scheduler.owe(this);
+        if (m_list)
+            m_list();
+        else
+            m_scheduler.owe(this);
     }
 }
 

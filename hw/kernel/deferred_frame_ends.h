@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hw/kernel/model_scheduler.h"
@@ -20,12 +21,15 @@ public:
     deferred_frame_ends() : m_scheduler(model_scheduler::instance()) {}
     ~deferred_frame_ends()
     {
-        if (m_owed) m_scheduler.forget(this);
+        if (m_owed && !m_list) m_scheduler.forget(this);
     }
     deferred_frame_ends(const deferred_frame_ends&) = delete;
     deferred_frame_ends& operator=(const deferred_frame_ends&) = delete;
 
     bool may_defer(uint64_t end_ps) const { return m_scheduler.may_defer(end_ps); }
+    // The owner settles these with other held-back work of its own, in one order: when a
+    // frame end is held back, `list` is called instead of listing this with the scheduler.
+    void list_through(std::function<void()> list) { m_list = std::move(list); }
     // `t`'s frame end was just held back.
     void add(transmitter& t);
     // Before the owner's work in the wake-up being run.
@@ -39,6 +43,15 @@ public:
         const uint64_t key = m_scheduler.current_key();
         if (e.at_ps == now && e.key > key) return;
         settle_before(now, key);
+    }
+    // Whether any frame end is held back (stale entries may say yes).
+    bool holding() const { return m_first != m_held.size(); }
+    // Whether a frame end ordered before (at_ps, key) is held back (a stale entry may say yes).
+    bool holds_before(uint64_t at_ps, uint64_t key) const
+    {
+        if (m_first == m_held.size()) return false;
+        const entry& e = m_held[m_first];
+        return e.at_ps < at_ps || (e.at_ps == at_ps && e.key < key);
     }
     // Every held-back frame end is queued as a wake-up (their work may now send something).
     void realize_all();
@@ -57,7 +70,8 @@ private:
     };
     std::vector<entry> m_held;
     size_t m_first = 0;
-    bool m_owed = false;  // listed with the scheduler
+    bool m_owed = false;  // listed with the scheduler (or through m_list)
+    std::function<void()> m_list;
 };
 
 }  // namespace uetsim

@@ -16,9 +16,17 @@ namespace uetsim {
 class ahead_receiver
 {
 public:
-    // `p` arrives at `arrive_ps` in place `place_key` (a line's wakeup::place_key()): taken
-    // (true, the receiver owns it) or not (the link delivers it at its time).
-    virtual bool take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key) = 0;
+    // What the link still carries to the receiver, to arrive before the frame offered.
+    struct on_wire
+    {
+        uint32_t frames = 0;
+        uint64_t bytes = 0;  // their wire bytes
+    };
+    // `p` arrives at `arrive_ps` in place `place_key` (a line's wakeup::place_key()), after
+    // `ahead` on the wire: taken (true, the receiver owns it) or not (the link delivers it at
+    // its time).
+    virtual bool take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key,
+                            const on_wire& ahead) = 0;
     // The link went down now: every frame taken whose arrival has not come yet is handed to
     // `lost`, in order (the link counts and frees it).
     virtual void recall_ahead(const std::function<void(packet*)>& lost) = 0;

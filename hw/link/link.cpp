@@ -22,10 +22,14 @@ link::link(const sc_core::sc_module_name& name, double rate_bps, sc_core::sc_tim
     , m_pool(pool)
 {
     for (auto& l : m_dir) l.rate_bps = rate_bps;
-    m_dir[a_to_b].wire =
-        std::make_unique<delay_line>("wire_a_to_b", [this](packet* p) { to_b.send(*p); });
-    m_dir[b_to_a].wire =
-        std::make_unique<delay_line>("wire_b_to_a", [this](packet* p) { to_a.send(*p); });
+    m_dir[a_to_b].wire = std::make_unique<delay_line>("wire_a_to_b", [this](packet* p) {
+        m_dir[a_to_b].wire_bytes -= p->wire_bytes;
+        to_b.send(*p);
+    });
+    m_dir[b_to_a].wire = std::make_unique<delay_line>("wire_b_to_a", [this](packet* p) {
+        m_dir[b_to_a].wire_bytes -= p->wire_bytes;
+        to_a.send(*p);
+    });
     for (auto& l : m_dir) l.wire_place = l.wire->place_key();
     from_a.on_receive([this](packet& p) { return transmit(a_to_b, p); });
     from_b.on_receive([this](packet& p) { return transmit(b_to_a, p); });
@@ -62,9 +66,10 @@ sc_core::sc_time link::transmit(direction d, packet& p)
         return ser;
     }
     const uint64_t arrive_ps = now_ps + ser_ps + m_delay_ps;
-    // Taken ahead only behind an empty wire: frames keep their order.
-    if (l.ahead && l.wire->size() == 0 && l.ahead->take_ahead(p, arrive_ps, l.wire_place))
+    if (l.ahead &&
+        l.ahead->take_ahead(p, arrive_ps, l.wire_place, {uint32_t(l.wire->size()), l.wire_bytes}))
         return ser;
+    l.wire_bytes += p.wire_bytes;
     l.wire->push(&p, arrive_ps);
     return ser;
 }
@@ -108,8 +113,9 @@ void link::set_up(bool up)
             ++l.lost;
             m_pool.release(p);
         };
-        if (l.ahead) l.ahead->recall_ahead(lose);  // taken ahead: they were on the wire first
+        if (l.ahead) l.ahead->recall_ahead(lose);  // taken ahead: they were on the wire too
         l.wire->drain(lose);
+        l.wire_bytes = 0;
         if (m_llr) llr_link_down(direction(d));
     }
     if (m_probe) m_probe->changed();

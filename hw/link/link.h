@@ -129,6 +129,7 @@ private:
         std::unique_ptr<delay_line> wire;
         ahead_receiver* ahead = nullptr;  // hand_ahead()
         uint64_t wire_place = 0;          // the wire's deliveries' place (wakeup::place_key)
+        uint64_t wire_bytes = 0;          // of the frames on `wire`, while `ahead` is set
     };
 
     sc_core::sc_time transmit(direction d, packet& p);

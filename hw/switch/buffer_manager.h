@@ -59,6 +59,21 @@ public:
         if (m_occupancy && d.admitted()) sample_ingress(port, d.tag.pool);
         return d;
     }
+    // An arrival promised ahead (shared_buffer_accounting::promise_admission), now at its time.
+    bool promise_admission(uint16_t port, uint8_t tc, uint32_t bytes, uint64_t bytes_before)
+    {
+        return m_acc.promise_admission(port, tc, bytes, bytes_before);
+    }
+    ingress_decision on_promised_ingress(uint16_t port, uint8_t tc, uint32_t bytes)
+    {
+        m_acc.keep_promise(port, tc, bytes);
+        return on_ingress(port, tc, bytes);
+    }
+    void break_promise(uint16_t port, uint8_t tc, uint32_t bytes)
+    {
+        m_acc.break_promise(port, tc, bytes);
+    }
+    void set_arrival_margin(uint64_t bytes) { m_acc.set_arrival_margin(bytes); }
     // A packet that spent CBFC credit of `vc` on the link it arrived by.
     ingress_decision on_credit_ingress(uint16_t port, uint8_t tc, uint32_t bytes, uint8_t vc,
                                        uint16_t credits)

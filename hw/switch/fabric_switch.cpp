@@ -1,8 +1,12 @@
 #include "hw/switch/fabric_switch.h"
 
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "hw/kernel/sim_clock.h"
+#include "hw/kernel/wakeup_queue.h"
 #include "hw/kernel/time.h"
 
 namespace uetsim {
@@ -10,7 +14,7 @@ namespace uetsim {
 switch_port::switch_port(const std::string& name, uint16_t index, const egress_queue_config& cfg,
                          bool nic_facing, const traffic_classifier& cls, buffer_manager& buffers,
                          random_stream& rng, const pfc_settings& pfc, packet_pool& pool,
-                         deferred_frame_ends& frame_ends)
+                         deferred_frame_ends& frame_ends, switch_port_owner& owner)
     : in((name + "_in").c_str())
     , tx((name + "_tx").c_str(),
          [this, &rng]() {
@@ -19,11 +23,13 @@ switch_port::switch_port(const std::string& name, uint16_t index, const egress_q
          })
     , m_buffers(buffers)
     , m_frame_ends(frame_ends)
+    , m_owner(owner)
+    , m_index(index)
     , m_queue(cfg, nic_facing, cls, buffers, index)
     , m_pfc(pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
 {
     tx.set_deferral(this);
-    m_pfc.before_acting([this] { m_frame_ends.settle(); });
+    m_pfc.before_acting([this] { m_owner.settle(); });
     m_pfc.on_watchdog([this, &pool](int t) {
         return m_queue.drop_class(uint8_t(t), [&pool](packet* p) { pool.release(p); });
     });
@@ -48,12 +54,12 @@ void switch_port::enable_cbfc(const cbfc_settings& s, packet_pool& pool)
     m_cbfc = std::make_unique<cbfc_unit>(
         s, pool, m_queue.scheduler(),
         [this](packet* f) {
-            m_frame_ends.settle();
+            m_owner.settle();
             m_pfc.push_frame(f);
             tx.kick();
         },
         [this] {
-            m_frame_ends.settle();
+            m_owner.settle();
             tx.kick();
         });
     m_queue.set_credit_gate(m_cbfc.get());
@@ -82,7 +88,9 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
                                             cbfc_reserved_bytes(ports)),
                 ports.size())
     , m_ingress(m_buffers)
-    , m_pipeline("pipeline", [this](switch_item item) { forward(item); })
+    , m_pipeline([this](const switch_item& item) { forward(item); }, ports.size())
+    , m_scheduler(model_scheduler::instance())
+    , m_ahead(ports.size())
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
     , m_latency_ps(ps_from_seconds(cfg.forwarding_latency_s))
@@ -90,6 +98,22 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
     // The shared buffer's Xoff/Xon name a pool; its priority group is the pool's lossless
     // classes, one pause frame per class.
     m_pause_generator.sw = this;
+    m_frame_ends.list_through([this] { list_with_scheduler(); });
+    // What all ports can bring in while a frame taken as it starts is on its way (at most its
+    // serialization plus the longest delay): each link what its rate carries in that time plus
+    // what its wire holds already, and a frame (take_ahead's pool margin).
+    constexpr double k_largest_frame_bytes = 16384;
+    double slowest_bps = 0, longest_ps = 0;
+    for (const port_spec& s : ports) {
+        slowest_bps = slowest_bps == 0 ? s.link.rate_bps : std::min(slowest_bps, s.link.rate_bps);
+        longest_ps = std::max(longest_ps, double(s.link.delay_ps));
+    }
+    const double window_ps = longest_ps + k_largest_frame_bytes * 8e12 / std::max(slowest_bps, 1.0);
+    double margin = 0;
+    for (const port_spec& s : ports)
+        margin +=
+            s.link.rate_bps / 8e12 * (double(s.link.delay_ps) + window_ps) + k_largest_frame_bytes;
+    m_buffers.set_arrival_margin(uint64_t(std::ceil(margin)));
     for (uint8_t pool = 0; pool < shared_buffer_pools; ++pool)
         m_pause_generator.groups[pool] = m_buffers.layout().pools[pool].lossless_classes;
     m_buffers.attach(&m_pause_generator);
@@ -113,9 +137,9 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
         // 64 B until the fabric sets its link's NIC's size (pfc_unit::set_frame_bytes).
         pfc.watchdog_ps = ps_from_seconds(cfg.pfc_watchdog_timeout_s);
         auto name_i = "port" + std::to_string(i);
-        m_ports.push_back(std::make_unique<switch_port>(name_i, uint16_t(i), q, ports[i].nic_facing,
-                                                        m_classifier, m_buffers, m_rng, pfc, pool,
-                                                        m_frame_ends));
+        m_ports.push_back(std::make_unique<switch_port>(
+            name_i, uint16_t(i), q, ports[i].nic_facing, m_classifier, m_buffers, m_rng, pfc, pool,
+            m_frame_ends, static_cast<switch_port_owner&>(*this)));
         // A port on a CBFC link takes its arrivals through the credit path, chosen here so
         // that no other port tests for credit.
         if (ports[i].cbfc.enabled)
@@ -145,8 +169,8 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
 
 void fabric_switch::on_arrival(size_t port, packet& p)
 {
-    m_frame_ends.settle();
-    auto& c = m_ports[port]->counters();
+    settle();
+    auto& c = m_ports[port]->live_counters();
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
     if (__builtin_expect(is_link_control(p.kind), 0)) return receive_control(port, p);
@@ -161,7 +185,8 @@ void fabric_switch::on_arrival(size_t port, packet& p)
         m_pool.release(&p);
         return;
     }
-    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps);
+    // In the order of arrival: this link delivery's place among same-time wake-ups.
+    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps, m_scheduler.current_key());
 }
 
 void fabric_switch::sample_buffer_occupancy(bool aggregate, bool per_port)
@@ -191,8 +216,8 @@ void fabric_switch::receive_control(size_t port, packet& p)
 void fabric_switch::on_cbfc_arrival(size_t port, packet& p)
 {
     if (p.cbfc_vc == 0 || is_link_control(p.kind)) return on_arrival(port, p);
-    m_frame_ends.settle();
-    auto& c = m_ports[port]->counters();
+    settle();
+    auto& c = m_ports[port]->live_counters();
     ++c.rx_packets;
     c.rx_bytes += p.wire_bytes;
     ++p.hops;
@@ -201,7 +226,7 @@ void fabric_switch::on_cbfc_arrival(size_t port, packet& p)
     p.cbfc_vc = 0;
     const ingress_decision d = m_buffers.on_credit_ingress(uint16_t(port), tc, buffer_charge(p), vc,
                                                            m_ports[port]->cbfc()->credits_of(p));
-    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps);
+    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps, m_scheduler.current_key());
 }
 
 uint64_t fabric_switch::cbfc_reserved_bytes(const std::vector<port_spec>& ports)
@@ -212,9 +237,95 @@ uint64_t fabric_switch::cbfc_reserved_bytes(const std::vector<port_spec>& ports)
     return bytes;
 }
 
+// A frame taken as it starts on the link of `port` (ahead_receiver.h): only when its arrival
+// can neither fail nor send anything (shared_buffer_accounting::promise_admission: its pool
+// holds it with the arrival margin, a lossless class stays short of Xoff), on a port without
+// CBFC, with a forwarding latency, while the model runs ahead. It enters the pipeline now, for its arrival time plus
+// the latency, in its arrival's place; the arrival itself (counters, the ingress charge, the
+// buffer records' sample) is applied at its time by settle().
+bool fabric_switch::take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
+                               uint64_t bytes_before)
+{
+    if (is_link_control(p.kind) || m_ports[port]->cbfc() != nullptr || m_latency_ps == 0 ||
+        !m_scheduler.running_ahead())
+        return false;
+    const uint8_t tc = m_classifier.traffic_class(p);
+    const uint32_t bytes = buffer_charge(p);
+    if (!m_buffers.promise_admission(port, tc, bytes, bytes_before)) return false;
+    const switch_tag tag{port, tc, m_buffers.layout().pool_of(tc), bytes, false};
+    m_ahead.push(port, {arrive_ps, place, m_ahead_seq++, &p, tag});
+    m_pipeline.push({&p, tag}, arrive_ps + m_latency_ps, place, port);
+    list_with_scheduler();
+    return true;
+}
+
+void fabric_switch::list_with_scheduler()
+{
+    if (m_listed) return;
+    m_listed = true;
+    m_scheduler.owe(this);
+}
+
+bool fabric_switch::settle_before(uint64_t at_ps, uint64_t key)
+{
+    // The end of the scheduler's activation: what arrives from its horizon on stays taken.
+    if (at_ps == UINT64_MAX) {
+        at_ps = m_scheduler.horizon_ps();
+        key = 0;
+    }
+    while (!m_ahead.empty() &&
+           wakeup_queue::before(m_ahead.front().arrive_ps, m_ahead.front().place, at_ps, key)) {
+        const ahead_arrival a = m_ahead.front();
+        // The frame ends held back before this arrival first: both change the shared buffer.
+        if (m_frame_ends.holds_before(a.arrive_ps, a.place))
+            m_frame_ends.settle_before(a.arrive_ps, a.place);
+        m_ahead.pop_front();
+        apply_arrival(a);
+    }
+    const bool frame_ends = m_frame_ends.holds_before(at_ps, key)
+                                ? m_frame_ends.settle_before(at_ps, key)
+                                : m_frame_ends.holding();
+    m_listed = frame_ends || !m_ahead.empty();
+    return m_listed;
+}
+
+// What on_arrival does, at the frame's arrival time; the pipeline holds it already.
+void fabric_switch::apply_arrival(const ahead_arrival& a)
+{
+    auto& c = m_ports[a.tag.in_port]->live_counters();
+    ++c.rx_packets;
+    c.rx_bytes += a.p->wire_bytes;
+    ++a.p->hops;
+    const ingress_decision d = m_buffers.on_promised_ingress(a.tag.in_port, a.tag.tc, a.tag.bytes);
+    if (!d.admitted() || d.xoff.send || d.tag.headroom)
+        throw std::logic_error(std::string(name()) +
+                               ": an arrival taken ahead was not admitted as promised");
+}
+
+void fabric_switch::recall_ahead(uint16_t port, const std::function<void(packet*)>& lost)
+{
+    settle();                   // those that arrived before now did
+    std::vector<packet*> gone;  // in arrival order
+    m_ahead.for_each(port, [&](const ahead_arrival& a) {
+        m_buffers.break_promise(port, a.tag.tc, a.tag.bytes);
+        gone.push_back(a.p);
+    });
+    if (gone.empty()) return;
+    m_ahead.remove_if(port, [](const ahead_arrival&) { return true; });
+    m_pipeline.remove_if(port, [&gone](const switch_item& item) {
+        return std::find(gone.begin(), gone.end(), item.p) != gone.end();
+    });
+    for (packet* p : gone) lost(p);
+}
+
+fabric_switch::~fabric_switch()
+{
+    if (m_listed) m_scheduler.forget(this);
+}
+
 void fabric_switch::forward(const switch_item& item)
 {
-    m_frame_ends.settle();
+    settle();
     packet* p = item.p;
     const int32_t set = m_routes.set_of(p->dst_node);
     if (set == routing_table::no_route) {
@@ -229,7 +340,7 @@ void fabric_switch::forward(const switch_item& item)
                                     : m_ecmp.select(*p, item.tag.tc, set, members, now_ps);
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
     if (out.queue().offer(p, item.tag) == admit_result::dropped) {
-        ++out.counters().tx_drops;
+        ++out.live_counters().tx_drops;
         m_pool.release(p);
         return;
     }

@@ -14,14 +14,17 @@
 #include <systemc>
 
 #include "hw/cbfc/cbfc_unit.h"
+#include "hw/common/merged_fifos.h"
 #include "hw/kernel/deferred_frame_ends.h"
-#include "hw/kernel/timed_fifo.h"
+#include "hw/kernel/model_scheduler.h"
+#include "hw/link/ahead_receiver.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/random.h"
 #include "hw/link/transmitter.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
 #include "hw/switch/flowlet_selector.h"
+#include "hw/switch/forwarding_pipeline.h"
 #include "hw/switch/ingress_unit.h"
 #include "hw/switch/member_selector.h"
 #include "hw/switch/pause_signal.h"
@@ -41,8 +44,22 @@ struct port_counters
     uint64_t rx_drops = 0;  // ingress admission drops (headroom or pool full)
 };
 
+// What a port asks of its switch: the work the switch holds back done first (before the port
+// acts), and a frame taken or given back as it starts on the port's link (ahead_receiver.h).
+class switch_port_owner
+{
+public:
+    virtual void settle() = 0;
+    virtual bool take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
+                            uint64_t bytes_before) = 0;
+    virtual void recall_ahead(uint16_t port, const std::function<void(packet*)>& lost) = 0;
+
+protected:
+    ~switch_port_owner() = default;
+};
+
 // A plain part of its switch: its sockets are the switch's, named after the port.
-class switch_port : private frame_end_deferral
+class switch_port : public ahead_receiver, private frame_end_deferral
 {
 public:
     packet_target_socket in;
@@ -55,12 +72,23 @@ public:
     switch_port(const std::string& name, uint16_t index, const egress_queue_config& cfg,
                 bool nic_facing, const traffic_classifier& cls, buffer_manager& buffers,
                 random_stream& rng, const pfc_settings& pfc, packet_pool& pool,
-                deferred_frame_ends& frame_ends);
+                deferred_frame_ends& frame_ends, switch_port_owner& owner);
 
     egress_queue& queue() { return m_queue; }
     const egress_queue& queue() const { return m_queue; }
-    port_counters& counters() { return m_counters; }
-    const port_counters& counters() const { return m_counters; }
+    // The counters as the switch's own steps update them (it has settled first).
+    port_counters& live_counters() { return m_counters; }
+    // The counters as of now: the switch's held-back arrivals before this are applied first.
+    port_counters& counters()
+    {
+        m_owner.settle();
+        return m_counters;
+    }
+    const port_counters& counters() const
+    {
+        m_owner.settle();
+        return m_counters;
+    }
     // PFC of this port: pauses it receives hold its egress classes; pauses it sends hold the
     // peer. The PFC queue is served before the egress queue's classes.
     pfc_unit& pfc() { return m_pfc; }
@@ -73,14 +101,30 @@ public:
     switch_port(const switch_port&) = delete;
     switch_port& operator=(const switch_port&) = delete;
 
+    // ahead_receiver: the switch takes the frame (fabric_switch::take_ahead).
+    bool take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key,
+                    const on_wire& ahead) override
+    {
+        // What is on the wire arrives first and is charged first: counted as promised too, each
+        // frame at least the smallest charge.
+        return m_owner.take_ahead(m_index, p, arrive_ps, place_key,
+                                  ahead.bytes + uint64_t(ahead.frames) * wire::min_ip_charge);
+    }
+    void recall_ahead(const std::function<void(packet*)>& lost) override
+    {
+        m_owner.recall_ahead(m_index, lost);
+    }
+
 private:
     [[gnu::noinline, gnu::cold]] packet* next_pfc();
     bool may_defer_frame_end(uint64_t end_ps) override;
     void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
-    void before_frame_end() override { m_frame_ends.settle(); }
+    void before_frame_end() override { m_owner.settle(); }
 
     buffer_manager& m_buffers;
     deferred_frame_ends& m_frame_ends;
+    switch_port_owner& m_owner;
+    uint16_t m_index;
     egress_queue m_queue;
     port_counters m_counters;
     pfc_unit m_pfc;
@@ -103,7 +147,10 @@ struct switch_item
     switch_tag tag;
 };
 
-class fabric_switch : public sc_core::sc_module, private credit_return_signal
+class fabric_switch : public sc_core::sc_module,
+                      private credit_return_signal,
+                      private switch_port_owner,
+                      private deferred_owner
 {
 public:
     struct port_spec
@@ -118,6 +165,8 @@ public:
                   routing_table routes, const std::vector<port_spec>& ports, uint64_t random_seed,
                   packet_pool& pool);
 
+    ~fabric_switch() override;
+
     uint32_t node_id() const { return m_node_id; }
     uint32_t salt() const { return m_ecmp.salt(); }
     size_t port_count() const { return m_ports.size(); }
@@ -125,7 +174,12 @@ public:
     const traffic_classifier& classifier() const { return m_classifier; }
     const switch_port& port(size_t i) const { return *m_ports[i]; }
     const routing_table& routes() const { return m_routes; }
-    const buffer_manager& buffers() const { return m_buffers; }
+    // As of now (held-back work before this done first).
+    const buffer_manager& buffers() const
+    {
+        const_cast<fabric_switch*>(this)->settle();
+        return m_buffers;
+    }
     const ingress_unit& ingress() const { return m_ingress; }
     // PFC's end of the buffer's pause decisions (null: nobody listens).
     void attach_pause_signal(pause_signal* s) { m_buffers.attach(s); }
@@ -202,6 +256,41 @@ private:
     }
     void forward(const switch_item& item);
 
+    // Held-back work (frame ends, arrivals of frames taken ahead) done in its order, up to the
+    // wake-up being run (docs/performance.md, "Frames handed over ahead").
+    void settle() override
+    {
+        if (m_ahead.empty()) {
+            m_frame_ends.settle();
+            return;
+        }
+        settle_before(m_scheduler.current_ps(), m_scheduler.current_key());
+    }
+    bool settle_before(uint64_t at_ps, uint64_t key) override;
+    bool take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
+                    uint64_t bytes_before) override;
+    void recall_ahead(uint16_t port, const std::function<void(packet*)>& lost) override;
+    // A frame taken ahead, its arrival not yet applied.
+    struct ahead_arrival
+    {
+        uint64_t arrive_ps;
+        uint64_t place;
+        uint64_t seq;
+        packet* p;
+        switch_tag tag;
+    };
+    struct arrives_first
+    {
+        bool operator()(const ahead_arrival& a, const ahead_arrival& b) const
+        {
+            if (a.arrive_ps != b.arrive_ps) return a.arrive_ps < b.arrive_ps;
+            if (a.place != b.place) return a.place < b.place;
+            return a.seq < b.seq;
+        }
+    };
+    void apply_arrival(const ahead_arrival& a);
+    void list_with_scheduler();
+
     uint32_t m_node_id;
     routing_table m_routes;
     ecmp_selector m_ecmp;
@@ -213,8 +302,12 @@ private:
     buffer_manager m_buffers;
     ingress_unit m_ingress;
     egress_queue_config m_queue_cfg;  // before m_ports, whose queues share it
-    timed_fifo<switch_item> m_pipeline;
+    forwarding_pipeline<switch_item> m_pipeline;
     deferred_frame_ends m_frame_ends;  // before m_ports, which hold it
+    model_scheduler& m_scheduler;
+    merged_fifos<ahead_arrival, arrives_first> m_ahead;  // one FIFO per port
+    uint64_t m_ahead_seq = 0;
+    bool m_listed = false;  // with the scheduler, for m_frame_ends and m_ahead
     std::vector<std::unique_ptr<switch_port>> m_ports;
     ports_view m_view{m_ports};
     std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet

@@ -25,6 +25,7 @@ shared_buffer_accounting::shared_buffer_accounting(const shared_buffer_layout& l
     , m_headroom(ports * shared_buffer_pools, 0)
     , m_egress(ports * shared_buffer_pools, 0)
     , m_paused(ports * shared_buffer_pools, 0)
+    , m_promised(ports * shared_buffer_pools, 0)
 {
 }
 

@@ -80,6 +80,37 @@ public:
 
     // A packet of `bytes` (as the buffer counts them) in class `tc` arrives on `port`.
     ingress_decision on_ingress(uint16_t port, uint8_t tc, uint32_t bytes);
+    // An admission promised ahead of the arrival (fabric_switch::take_ahead): true when a
+    // packet of class `tc` charging `bytes` on `port` will be admitted, without a pause,
+    // whatever arrives before it; it then counts as promised until on_ingress() takes it
+    // (keep_promise) or it is lost (break_promise). The pool holds it if it holds every packet
+    // promised, the margin (set_arrival_margin: at most what all ports can bring in before a
+    // packet taken now arrives) and this one. A lossless class must also stay short of Xoff on
+    // its port, whose occupancy grows only by its own arrivals, which come in order: those
+    // promised before it and `bytes_before` (what the port's link carries ahead of it).
+    bool promise_admission(uint16_t port, uint8_t tc, uint32_t bytes, uint64_t bytes_before)
+    {
+        const uint8_t pool = m_layout.pool_of(tc);
+        if (m_pool_ingress[pool] + m_promised_pool[pool] + m_arrival_margin + bytes >
+            m_layout.pools[pool].bytes)
+            return false;
+        const size_t s = slot(port, pool);
+        if (m_layout.lossless(tc) &&
+            (m_paused[s] ||
+             m_occupancy[s] + m_promised[s] + bytes_before + bytes > m_layout.xoff_bytes))
+            return false;
+        m_promised[s] += bytes;
+        m_promised_pool[pool] += bytes;
+        return true;
+    }
+    void keep_promise(uint16_t port, uint8_t tc, uint32_t bytes)
+    {
+        const uint8_t pool = m_layout.pool_of(tc);
+        m_promised[slot(port, pool)] -= bytes;
+        m_promised_pool[pool] -= bytes;
+    }
+    void break_promise(uint16_t port, uint8_t tc, uint32_t bytes) { keep_promise(port, tc, bytes); }
+    void set_arrival_margin(uint64_t bytes) { m_arrival_margin = bytes; }
 
     // A packet that arrived on CBFC virtual channel `vc` with `credits`: its sender had credit
     // for it, so it is charged to the port's credit space (reserved at start, outside the pools)
@@ -153,8 +184,11 @@ private:
     std::vector<uint64_t> m_occupancy;  // [port * pools + pool]: bytes brought in, not headroom
     std::vector<uint64_t> m_headroom;
     std::vector<uint64_t> m_egress;
-    std::vector<uint64_t> m_credit;  // bytes held against CBFC credit (made at the first)
-    std::vector<uint8_t> m_paused;   // bytes, not bits: read on every lossless arrival
+    std::vector<uint64_t> m_credit;    // bytes held against CBFC credit (made at the first)
+    std::vector<uint8_t> m_paused;     // bytes, not bits: read on every lossless arrival
+    std::vector<uint64_t> m_promised;  // [slot]: bytes of promised arrivals
+    std::array<uint64_t, shared_buffer_pools> m_promised_pool{};
+    uint64_t m_arrival_margin = UINT64_MAX / 4;                  // none promised until set
     std::array<uint64_t, shared_buffer_pools> m_pool_ingress{};  // sum of the ports' occupancy
     std::array<uint64_t, shared_buffer_pools> m_pool_egress{};
     std::array<uint64_t, shared_buffer_pools> m_pool_credit{};

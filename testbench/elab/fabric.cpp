@@ -161,6 +161,8 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                 auto& sp = m_switches[m_topo.devices[d].index]->port(port);
                 out = &sp.tx.out;
                 in = &sp.in;
+                // The switch takes the frames coming to it as they start, when it can.
+                l.hand_ahead(end == 0 ? link::b_to_a : link::a_to_b, &sp);
             }
             if (end == 0) {
                 out->bind(l.from_a);

@@ -22,10 +22,11 @@ namespace {
 // 21.389 and 35.639; the same-time order of #35 (delay lines and a link's control ordered
 // sets in phases of their own, wakeup.h) 21.348 and 35.193; NIC ports holding back the end of
 // a control frame nothing follows (nic_port::may_defer_frame_end) 20.344 and 34.615; NIC ports
-// taking their frames as they start on the link (nic_port::take_ahead) 18.336 and 32.607 (the
-// issue's targets: 14 and 18).
-constexpr double leaf_spine_events_per_packet = 18.35;
-constexpr double fat_tree_events_per_packet = 32.65;
+// taking their frames as they start on the link (nic_port::take_ahead) 18.336 and 32.607;
+// switches doing the same (fabric_switch::take_ahead) 12.313 and 22.568 (the targets:
+// 14 and 18).
+constexpr double leaf_spine_events_per_packet = 12.35;
+constexpr double fat_tree_events_per_packet = 22.6;
 // The two-tier scenario with Link Level Retry on every link (#31): 24.347, its replay timers'
 // wake-ups and the serves that cannot be held back (docs/link-layer.md, "What LLR costs"); with
 // every ACK-only serve queued instead of held back it was 24.886; with the NIC ports' held-back

@@ -270,8 +270,10 @@ void nic_port::frame_done()
         m_client.on_pool_free(cls);
 }
 
-bool nic_port::take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key)
+bool nic_port::take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key, const on_wire& ahead)
 {
+    // Behind an empty wire only: the receive pipeline is a FIFO, so frames enter it in order.
+    if (ahead.frames != 0) return false;
     // Only an arrival that cannot fail or send anything at its time: a transport frame into
     // receive stages that are pure delays (no FIFO to fill, no context to wait for), a pool that
     // holds it whatever arrives before it, no PFC (a pause or resume goes out at its time) and

@@ -215,7 +215,8 @@ public:
 
     // ahead_receiver: a frame taken as it starts on the link, its arrival applied in its place
     // (docs/performance.md, "Frames handed over ahead").
-    bool take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key) override;
+    bool take_ahead(packet& p, uint64_t arrive_ps, uint64_t place_key,
+                    const on_wire& ahead) override;
     void recall_ahead(const std::function<void(packet*)>& lost) override;
 
     const host_port_stats& stats() const
