@@ -228,9 +228,15 @@ void model_scheduler::run_due()
         if (next >= m_horizon_ps && next > sc_core::sc_time_stamp().value()) break;
         now = sim_clock::model_ps = next;
     }
-    // Held-back wake-ups were all due before the horizon: they would have run in this
-    // activation. After a stop, only those due by the time it stopped at.
-    if (!m_owed.empty()) settle_owed(sim_clock::stopped ? now : UINT64_MAX, UINT64_MAX);
+    // What was held back for a time before the horizon would have run in this activation; an
+    // arrival of a frame taken ahead may fall after it and waits for the next. After a stop,
+    // only what is due by the time it stopped at.
+    if (!m_owed.empty()) {
+        if (sim_clock::stopped)
+            settle_owed(now, UINT64_MAX);
+        else
+            settle_owed(m_horizon_ps, 0);
+    }
     m_running = false;
     sim_clock::ahead = false;
     if (!m_queue.empty() && !sim_clock::stopped) arm_kernel(m_queue.top().at_ps);

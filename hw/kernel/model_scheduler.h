@@ -33,7 +33,9 @@ class wakeup;
 // An owner of held-back wake-ups (wakeup::defer_at_ps): work whose time is known but which
 // nothing may need. It does the work of those ordered before (at_ps, key) when asked, and
 // returns whether it still holds any back. The scheduler asks before every sample-phase
-// wake-up (records read what the work changes) and once the wake-ups of its run are done.
+// wake-up (records read what the work changes) and once the wake-ups of its run are done (up
+// to its horizon: work held for a later time, such as a frame taken ahead that arrives after
+// it, stays held).
 class deferred_owner
 {
 public:
@@ -66,9 +68,8 @@ public:
     // A wake-up due at `at_ps` may be held back: it would run within this activation, which
     // settles what its owners hold back before it returns (never in lockstep).
     bool may_defer(uint64_t at_ps) const { return m_running && at_ps < m_horizon_ps; }
-    // Whether the wake-ups run ahead of the kernel now, up to horizon_ps() (never in lockstep).
+    // Whether the wake-ups run ahead of the kernel now, up to a horizon (never in lockstep).
     bool running_ahead() const { return m_running && m_horizon_ps != 0; }
-    uint64_t horizon_ps() const { return m_horizon_ps; }
     // The wake-up being run: what an owner settles before touching its state.
     uint64_t current_ps() const { return m_current_ps; }
     uint64_t current_key() const { return m_current_key; }

@@ -240,9 +240,9 @@ uint64_t fabric_switch::cbfc_reserved_bytes(const std::vector<port_spec>& ports)
 // A frame taken as it starts on the link of `port` (ahead_receiver.h): only when its arrival
 // can neither fail nor send anything (shared_buffer_accounting::promise_admission: its pool
 // holds it with the arrival margin, a lossless class stays short of Xoff), on a port without
-// CBFC, with a forwarding latency, while the model runs ahead. It enters the pipeline now, for its arrival time plus
-// the latency, in its arrival's place; the arrival itself (counters, the ingress charge, the
-// buffer records' sample) is applied at its time by settle().
+// CBFC, with a forwarding latency, while the model runs ahead. It enters the pipeline now, for its
+// arrival time plus the latency, in its arrival's place; the arrival itself (counters, the ingress
+// charge, the buffer records' sample) is applied at its time by settle().
 bool fabric_switch::take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
                                uint64_t bytes_before)
 {
@@ -268,11 +268,6 @@ void fabric_switch::list_with_scheduler()
 
 bool fabric_switch::settle_before(uint64_t at_ps, uint64_t key)
 {
-    // The end of the scheduler's activation: what arrives from its horizon on stays taken.
-    if (at_ps == UINT64_MAX) {
-        at_ps = m_scheduler.horizon_ps();
-        key = 0;
-    }
     while (!m_ahead.empty() &&
            wakeup_queue::before(m_ahead.front().arrive_ps, m_ahead.front().place, at_ps, key)) {
         const ahead_arrival a = m_ahead.front();

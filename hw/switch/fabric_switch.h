@@ -59,7 +59,7 @@ protected:
 };
 
 // A plain part of its switch: its sockets are the switch's, named after the port.
-class switch_port : public ahead_receiver, private frame_end_deferral
+class switch_port final : public ahead_receiver, private frame_end_deferral
 {
 public:
     packet_target_socket in;

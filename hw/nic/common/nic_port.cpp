@@ -302,12 +302,6 @@ void nic_port::settle_arrivals()
 
 bool nic_port::settle_before(uint64_t at_ps, uint64_t key)
 {
-    // The end of the scheduler's activation: the arrivals before its horizon have happened; a
-    // frame may arrive after it (it was taken as it started), and stays taken until then.
-    if (at_ps == UINT64_MAX) {
-        at_ps = m_scheduler.horizon_ps();
-        key = 0;
-    }
     while (!m_ahead.empty() &&
            wakeup_queue::before(m_ahead.front().arrive_ps, m_ahead.front().place, at_ps, key)) {
         const ahead_arrival a = m_ahead.front();
