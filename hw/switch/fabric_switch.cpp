@@ -253,7 +253,7 @@ bool fabric_switch::take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uin
     const uint32_t bytes = buffer_charge(p);
     if (!m_buffers.promise_admission(port, tc, bytes, bytes_before)) return false;
     const switch_tag tag{port, tc, m_buffers.layout().pool_of(tc), bytes, false};
-    m_ahead.push(port, {arrive_ps, place, m_ahead_seq++, &p, tag});
+    m_ahead.push(port, {{arrive_ps, place, m_ahead_seq++}, &p, tag});
     m_pipeline.push({&p, tag}, arrive_ps + m_latency_ps, place, port);
     list_with_scheduler();
     return true;
@@ -268,12 +268,12 @@ void fabric_switch::list_with_scheduler()
 
 bool fabric_switch::settle_before(uint64_t at_ps, uint64_t key)
 {
-    while (!m_ahead.empty() &&
-           wakeup_queue::before(m_ahead.front().arrive_ps, m_ahead.front().place, at_ps, key)) {
+    while (!m_ahead.empty() && wakeup_queue::before(m_ahead.front().order.ps,
+                                                    m_ahead.front().order.place, at_ps, key)) {
         const ahead_arrival a = m_ahead.front();
         // The frame ends held back before this arrival first: both change the shared buffer.
-        if (m_frame_ends.holds_before(a.arrive_ps, a.place))
-            m_frame_ends.settle_before(a.arrive_ps, a.place);
+        if (m_frame_ends.holds_before(a.order.ps, a.order.place))
+            m_frame_ends.settle_before(a.order.ps, a.order.place);
         m_ahead.pop_front();
         apply_arrival(a);
     }

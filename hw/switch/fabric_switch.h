@@ -17,6 +17,7 @@
 #include "hw/common/merged_fifos.h"
 #include "hw/kernel/deferred_frame_ends.h"
 #include "hw/kernel/model_scheduler.h"
+#include "hw/kernel/timed_place.h"
 #include "hw/link/ahead_receiver.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/random.h"
@@ -273,20 +274,9 @@ private:
     // A frame taken ahead, its arrival not yet applied.
     struct ahead_arrival
     {
-        uint64_t arrive_ps;
-        uint64_t place;
-        uint64_t seq;
+        timed_place order;  // its arrival: time, the wire's place, the order taken
         packet* p;
         switch_tag tag;
-    };
-    struct arrives_first
-    {
-        bool operator()(const ahead_arrival& a, const ahead_arrival& b) const
-        {
-            if (a.arrive_ps != b.arrive_ps) return a.arrive_ps < b.arrive_ps;
-            if (a.place != b.place) return a.place < b.place;
-            return a.seq < b.seq;
-        }
     };
     void apply_arrival(const ahead_arrival& a);
     void list_with_scheduler();
@@ -305,7 +295,7 @@ private:
     forwarding_pipeline<switch_item> m_pipeline;
     deferred_frame_ends m_frame_ends;  // before m_ports, which hold it
     model_scheduler& m_scheduler;
-    merged_fifos<ahead_arrival, arrives_first> m_ahead;  // one FIFO per port
+    merged_fifos<ahead_arrival, by_timed_place> m_ahead;  // one FIFO per port
     uint64_t m_ahead_seq = 0;
     bool m_listed = false;  // with the scheduler, for m_frame_ends and m_ahead
     std::vector<std::unique_ptr<switch_port>> m_ports;

@@ -14,6 +14,7 @@
 #include "hw/common/merged_fifos.h"
 #include "hw/kernel/activity.h"
 #include "hw/kernel/sim_clock.h"
+#include "hw/kernel/timed_place.h"
 #include "hw/kernel/wakeup.h"
 
 namespace uetsim {
@@ -37,8 +38,8 @@ public:
     void push(const T& item, uint64_t due_ps, uint64_t place, size_t port = at_arrival)
     {
         const uint64_t seq = m_next_seq++;
-        m_items.push(port == at_arrival ? m_arrived : port, {due_ps, place, seq, item});
-        if (m_items.front().seq == seq) m_due.notify_at_ps(due_ps);  // a new first
+        m_items.push(port == at_arrival ? m_arrived : port, {{due_ps, place, seq}, item});
+        if (m_items.front().order.seq == seq) m_due.notify_at_ps(due_ps);  // a new first
     }
     // Takes out the packets taken ahead from `port` that `lost` says are lost; rare.
     template <typename F>
@@ -48,42 +49,31 @@ public:
         if (m_items.empty())
             m_due.cancel();
         else
-            m_due.reschedule_at_ps(m_items.front().due_ps);
+            m_due.reschedule_at_ps(m_items.front().order.ps);
     }
     size_t size() const { return m_items.size(); }
 
 private:
     struct entry
     {
-        uint64_t due_ps;
-        uint64_t place;
-        uint64_t seq;
+        timed_place order;  // its exit time, its arrival's place, the order pushed
         T item;
-    };
-    struct leaves_first
-    {
-        bool operator()(const entry& a, const entry& b) const
-        {
-            if (a.due_ps != b.due_ps) return a.due_ps < b.due_ps;
-            if (a.place != b.place) return a.place < b.place;
-            return a.seq < b.seq;
-        }
     };
 
     void fire()
     {
         activity::tick();
         const uint64_t now = sim_now_ps();
-        while (!m_items.empty() && m_items.front().due_ps <= now) {
+        while (!m_items.empty() && m_items.front().order.ps <= now) {
             const T item = m_items.front().item;
             m_items.pop_front();
             m_on_due(item);
         }
-        if (!m_items.empty()) m_due.notify_at_ps(m_items.front().due_ps);
+        if (!m_items.empty()) m_due.notify_at_ps(m_items.front().order.ps);
     }
 
     handler m_on_due;
-    merged_fifos<entry, leaves_first> m_items;
+    merged_fifos<entry, by_timed_place> m_items;
     size_t m_arrived;  // the source of the packets that entered at their arrival
     uint64_t m_next_seq = 0;
     wakeup m_due{[this] { fire(); }, wakeup::phase::line};
