@@ -1,6 +1,7 @@
 // A growable FIFO ring buffer of trivially copyable items: amortised no allocation, unlike
 // std::deque's chunk churn on long-running queues. The capacity is a power of two kept as a
 // mask, so an index costs an AND (a std::vector's size would cost a division by sizeof(T)).
+// `First`: the capacity of the first buffer (a power of two), small where many rings hold few.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +10,7 @@
 
 namespace uetsim {
 
-template <typename T>
+template <typename T, size_t First = 16>
 class ring
 {
 public:
@@ -79,7 +80,8 @@ private:
     // Rare (the ring doubles): out of line, so that push_back stays small enough to inline.
     [[gnu::noinline, gnu::cold]] void grow()
     {
-        const size_t cap = m_buf ? 2 * (m_mask + 1) : 16;
+        static_assert(First > 0 && (First & (First - 1)) == 0, "a power of two");
+        const size_t cap = m_buf ? 2 * (m_mask + 1) : First;
         std::unique_ptr<T[]> next(new T[cap]());
         for (size_t i = 0; i < m_size; ++i) next[i] = m_buf[(m_head + i) & m_mask];
         m_buf = std::move(next);

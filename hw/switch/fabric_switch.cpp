@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hw/kernel/activity.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/kernel/wakeup_queue.h"
 #include "hw/kernel/time.h"
@@ -88,12 +89,10 @@ fabric_switch::fabric_switch(const sc_core::sc_module_name& name, uint32_t node_
                                             cbfc_reserved_bytes(ports)),
                 ports.size())
     , m_ingress(m_buffers)
-    , m_pipeline([this](const switch_item& item) { forward(item); }, ports.size())
+    , m_pipeline([this] { exits_due(); }, ports.size(), ps_from_seconds(cfg.forwarding_latency_s))
     , m_scheduler(model_scheduler::instance())
-    , m_ahead(ports.size())
     , m_members(m_routes.member_slots())
     , m_set_formed_ps(m_routes.set_count(), UINT64_MAX)
-    , m_latency_ps(ps_from_seconds(cfg.forwarding_latency_s))
 {
     // The shared buffer's Xoff/Xon name a pool; its priority group is the pool's lossless
     // classes, one pause frame per class.
@@ -186,7 +185,7 @@ void fabric_switch::on_arrival(size_t port, packet& p)
         return;
     }
     // In the order of arrival: this link delivery's place among same-time wake-ups.
-    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps, m_scheduler.current_key());
+    m_pipeline.push({&p, d.tag}, m_scheduler.current_key());
 }
 
 void fabric_switch::sample_buffer_occupancy(bool aggregate, bool per_port)
@@ -226,7 +225,7 @@ void fabric_switch::on_cbfc_arrival(size_t port, packet& p)
     p.cbfc_vc = 0;
     const ingress_decision d = m_buffers.on_credit_ingress(uint16_t(port), tc, buffer_charge(p), vc,
                                                            m_ports[port]->cbfc()->credits_of(p));
-    m_pipeline.push({&p, d.tag}, sim_now_ps() + m_latency_ps, m_scheduler.current_key());
+    m_pipeline.push({&p, d.tag}, m_scheduler.current_key());
 }
 
 uint64_t fabric_switch::cbfc_reserved_bytes(const std::vector<port_spec>& ports)
@@ -246,15 +245,14 @@ uint64_t fabric_switch::cbfc_reserved_bytes(const std::vector<port_spec>& ports)
 bool fabric_switch::take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
                                uint64_t bytes_before)
 {
-    if (is_link_control(p.kind) || m_ports[port]->cbfc() != nullptr || m_latency_ps == 0 ||
-        !m_scheduler.running_ahead())
+    if (is_link_control(p.kind) || m_ports[port]->cbfc() != nullptr ||
+        m_pipeline.latency_ps() == 0 || !m_scheduler.running_ahead())
         return false;
     const uint8_t tc = m_classifier.traffic_class(p);
     const uint32_t bytes = buffer_charge(p);
     if (!m_buffers.promise_admission(port, tc, bytes, bytes_before)) return false;
     const switch_tag tag{port, tc, m_buffers.layout().pool_of(tc), bytes, false};
-    m_ahead.push(port, {{arrive_ps, place, m_ahead_seq++}, &p, tag});
-    m_pipeline.push({&p, tag}, arrive_ps + m_latency_ps, place, port);
+    m_pipeline.push_ahead(port, {&p, tag}, arrive_ps, place);
     list_with_scheduler();
     return true;
 }
@@ -268,24 +266,24 @@ void fabric_switch::list_with_scheduler()
 
 bool fabric_switch::settle_before(uint64_t at_ps, uint64_t key)
 {
-    while (!m_ahead.empty() && wakeup_queue::before(m_ahead.front().order.ps,
-                                                    m_ahead.front().order.place, at_ps, key)) {
-        const ahead_arrival a = m_ahead.front();
+    while (m_pipeline.arrivals_waiting()) {
+        const timed_place at = m_pipeline.next_arrival().arrival;
+        if (!wakeup_queue::before(at.ps, at.place, at_ps, key)) break;
         // The frame ends held back before this arrival first: both change the shared buffer.
-        if (m_frame_ends.holds_before(a.order.ps, a.order.place))
-            m_frame_ends.settle_before(a.order.ps, a.order.place);
-        m_ahead.pop_front();
+        if (m_frame_ends.holds_before(at.ps, at.place)) m_frame_ends.settle_before(at.ps, at.place);
+        const switch_item a = m_pipeline.next_arrival().item;
+        m_pipeline.arrival_applied();
         apply_arrival(a);
     }
     const bool frame_ends = m_frame_ends.holds_before(at_ps, key)
                                 ? m_frame_ends.settle_before(at_ps, key)
                                 : m_frame_ends.holding();
-    m_listed = frame_ends || !m_ahead.empty();
+    m_listed = frame_ends || m_pipeline.arrivals_waiting();
     return m_listed;
 }
 
 // What on_arrival does, at the frame's arrival time; the pipeline holds it already.
-void fabric_switch::apply_arrival(const ahead_arrival& a)
+void fabric_switch::apply_arrival(const switch_item& a)
 {
     auto& c = m_ports[a.tag.in_port]->live_counters();
     ++c.rx_packets;
@@ -301,14 +299,9 @@ void fabric_switch::recall_ahead(uint16_t port, const std::function<void(packet*
 {
     settle();                   // those that arrived before now did
     std::vector<packet*> gone;  // in arrival order
-    m_ahead.for_each(port, [&](const ahead_arrival& a) {
-        m_buffers.break_promise(port, a.tag.tc, a.tag.bytes);
-        gone.push_back(a.p);
-    });
-    if (gone.empty()) return;
-    m_ahead.remove_if(port, [](const ahead_arrival&) { return true; });
-    m_pipeline.remove_if(port, [&gone](const switch_item& item) {
-        return std::find(gone.begin(), gone.end(), item.p) != gone.end();
+    m_pipeline.recall(port, [&](const switch_item& item) {
+        m_buffers.break_promise(port, item.tag.tc, item.tag.bytes);
+        gone.push_back(item.p);
     });
     for (packet* p : gone) lost(p);
 }
@@ -316,6 +309,19 @@ void fabric_switch::recall_ahead(uint16_t port, const std::function<void(packet*
 fabric_switch::~fabric_switch()
 {
     if (m_listed) m_scheduler.forget(this);
+}
+
+void fabric_switch::exits_due()
+{
+    activity::tick();
+    settle();  // the arrivals before now, the exiting frames' among them
+    const uint64_t now = sim_now_ps();
+    while (m_pipeline.exit_due(now)) {
+        const switch_item item = m_pipeline.next_exit();
+        m_pipeline.exited();
+        forward(item);
+    }
+    m_pipeline.rearm();
 }
 
 void fabric_switch::forward(const switch_item& item)

@@ -14,10 +14,8 @@
 #include <systemc>
 
 #include "hw/cbfc/cbfc_unit.h"
-#include "hw/common/merged_fifos.h"
 #include "hw/kernel/deferred_frame_ends.h"
 #include "hw/kernel/model_scheduler.h"
-#include "hw/kernel/timed_place.h"
 #include "hw/link/ahead_receiver.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/random.h"
@@ -261,7 +259,7 @@ private:
     // wake-up being run (docs/performance.md, "Frames handed over ahead").
     void settle() override
     {
-        if (m_ahead.empty()) {
+        if (!m_pipeline.arrivals_waiting()) {
             m_frame_ends.settle();
             return;
         }
@@ -271,14 +269,8 @@ private:
     bool take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
                     uint64_t bytes_before) override;
     void recall_ahead(uint16_t port, const std::function<void(packet*)>& lost) override;
-    // A frame taken ahead, its arrival not yet applied.
-    struct ahead_arrival
-    {
-        timed_place order;  // its arrival: time, the wire's place, the order taken
-        packet* p;
-        switch_tag tag;
-    };
-    void apply_arrival(const ahead_arrival& a);
+    void apply_arrival(const switch_item& a);
+    void exits_due();
     void list_with_scheduler();
 
     uint32_t m_node_id;
@@ -295,15 +287,12 @@ private:
     forwarding_pipeline<switch_item> m_pipeline;
     deferred_frame_ends m_frame_ends;  // before m_ports, which hold it
     model_scheduler& m_scheduler;
-    merged_fifos<ahead_arrival, by_timed_place> m_ahead;  // one FIFO per port
-    uint64_t m_ahead_seq = 0;
-    bool m_listed = false;  // with the scheduler, for m_frame_ends and m_ahead
+    bool m_listed = false;  // with the scheduler, for m_frame_ends and the pipeline's arrivals
     std::vector<std::unique_ptr<switch_port>> m_ports;
     ports_view m_view{m_ports};
     std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet
     std::vector<member_counters> m_members;
     std::vector<uint64_t> m_set_formed_ps;
-    uint64_t m_latency_ps;  // ForwardingLatency
     uint64_t m_no_route_drops = 0;
     pause_generator_impl m_pause_generator;
 };

@@ -1,21 +1,17 @@
-// A switch's forwarding pipeline: each packet leaves a fixed latency after its arrival, in the
-// order the packets arrived (time, then the place of the link delivery that brought it among
-// same-time wake-ups, then the order that delivery handed them over). A FIFO would do while
-// packets enter at their arrival; a packet taken ahead (fabric_switch::take_ahead) enters when
-// it starts on its link, before packets of other links that arrive earlier, so the pipeline
-// merges FIFOs instead (merged_fifos.h): one per port for the packets taken ahead (in order per
-// link), one for those that entered at their arrival (in order of arrival). Its deliveries run
-// in the line phase, placed by the pipeline (wakeup.h), as a timed_fifo's do.
+// A switch's forwarding pipeline: each frame leaves a fixed latency after its arrival, in the
+// order the frames arrived (time, then the place of the link delivery that brought it among
+// same-time wake-ups). A frame taken ahead enters when it starts on its link, before frames of
+// other links that arrive earlier, so the frames wait in frames_in_flight.h, which also gives
+// the arrivals still to apply. Its exits run in the line phase, placed by the pipeline
+// (wakeup.h), as a timed_fifo's deliveries do; the owner takes them (next_exit) when woken.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
-#include "hw/common/merged_fifos.h"
-#include "hw/kernel/activity.h"
 #include "hw/kernel/sim_clock.h"
-#include "hw/kernel/timed_place.h"
 #include "hw/kernel/wakeup.h"
+#include "hw/switch/frames_in_flight.h"
 
 namespace uetsim {
 
@@ -23,60 +19,64 @@ template <typename T>
 class forwarding_pipeline
 {
 public:
-    using handler = std::function<void(const T&)>;
+    using entry = typename frames_in_flight<T>::entry;
 
-    // `ports`: the sources of packets taken ahead (0 to ports - 1).
-    forwarding_pipeline(handler on_due, size_t ports)
-        : m_on_due(std::move(on_due)), m_items(ports + 1), m_arrived(ports)
+    // `on_due`: exits are due (take them with exit_due and next_exit). `ports`: the sources of
+    // frames taken ahead (0 to ports - 1). `latency_ps`: from arrival to exit.
+    forwarding_pipeline(std::function<void()> on_due, size_t ports, uint64_t latency_ps)
+        : m_frames(ports), m_latency_ps(latency_ps), m_due(std::move(on_due), wakeup::phase::line)
     {
     }
 
-    // `item` leaves at `due_ps`; `place`: its arrival's place among the same-time wake-ups
-    // (the key of the link delivery that brought it). `port`: taken ahead from that port's
-    // link (in order per port), or none: entered at its arrival (in order of arrival).
-    static constexpr size_t at_arrival = SIZE_MAX;
-    void push(const T& item, uint64_t due_ps, uint64_t place, size_t port = at_arrival)
+    uint64_t latency_ps() const { return m_latency_ps; }
+
+    // A frame arriving now; `place`: the key of the link delivery that brought it.
+    void push(const T& item, uint64_t place)
     {
-        const uint64_t seq = m_next_seq++;
-        m_items.push(port == at_arrival ? m_arrived : port, {{due_ps, place, seq}, item});
-        if (m_items.front().order.seq == seq) m_due.notify_at_ps(due_ps);  // a new first
+        const uint64_t now = sim_now_ps();
+        if (m_frames.push_arrived({now, place}, item)) m_due.notify_at_ps(now + m_latency_ps);
     }
-    // Takes out the packets taken ahead from `port` that `lost` says are lost; rare.
+    // A frame taken ahead from `port`'s link, arriving at `arrive_ps` by the wire placed `place`.
+    void push_ahead(size_t port, const T& item, uint64_t arrive_ps, uint64_t place)
+    {
+        if (m_frames.push_ahead(port, {arrive_ps, place}, item))
+            m_due.notify_at_ps(arrive_ps + m_latency_ps);
+    }
+
+    // Arrivals of frames taken ahead, to apply in order.
+    bool arrivals_waiting() const { return m_frames.arrivals_waiting(); }
+    const entry& next_arrival() const { return m_frames.next_arrival(); }
+    void arrival_applied() { m_frames.arrival_applied(); }
+
+    // Whether a frame leaves by `now_ps`; then next_exit() and exited().
+    bool exit_due(uint64_t now_ps) const
+    {
+        return !m_frames.empty() && m_frames.next_exit().arrival.ps + m_latency_ps <= now_ps;
+    }
+    const T& next_exit() const { return m_frames.next_exit().item; }
+    void exited() { m_frames.exited(); }
+    // After the due exits were taken: wakes for the next.
+    void rearm()
+    {
+        if (!m_frames.empty()) m_due.notify_at_ps(m_frames.next_exit().arrival.ps + m_latency_ps);
+    }
+
+    // Takes out the frames taken ahead from `port` that have not arrived (given to `lost` in
+    // arrival order); rare.
     template <typename F>
-    void remove_if(size_t port, F&& lost)
+    void recall(size_t port, F&& lost)
     {
-        m_items.remove_if(port, [&](const entry& e) { return lost(e.item); });
-        if (m_items.empty())
+        if (!m_frames.recall(port, lost)) return;
+        if (m_frames.empty())
             m_due.cancel();
         else
-            m_due.reschedule_at_ps(m_items.front().order.ps);
+            m_due.reschedule_at_ps(m_frames.next_exit().arrival.ps + m_latency_ps);
     }
-    size_t size() const { return m_items.size(); }
 
 private:
-    struct entry
-    {
-        timed_place order;  // its exit time, its arrival's place, the order pushed
-        T item;
-    };
-
-    void fire()
-    {
-        activity::tick();
-        const uint64_t now = sim_now_ps();
-        while (!m_items.empty() && m_items.front().order.ps <= now) {
-            const T item = m_items.front().item;
-            m_items.pop_front();
-            m_on_due(item);
-        }
-        if (!m_items.empty()) m_due.notify_at_ps(m_items.front().order.ps);
-    }
-
-    handler m_on_due;
-    merged_fifos<entry, by_timed_place> m_items;
-    size_t m_arrived;  // the source of the packets that entered at their arrival
-    uint64_t m_next_seq = 0;
-    wakeup m_due{[this] { fire(); }, wakeup::phase::line};
+    frames_in_flight<T> m_frames;
+    uint64_t m_latency_ps;
+    wakeup m_due;
 };
 
 }  // namespace uetsim
