@@ -226,3 +226,61 @@ TEST(pds_scheduler, new_data_waits_while_fetched_and_unacknowledged_bytes_exceed
     EXPECT_EQ(d.retransmission, nullptr);
     EXPECT_EQ(d.payload, 4096u);
 }
+
+// A pass that finds no group able to send only takes every group out of the ring: would_idle()
+// says so beforehand without changing anything, and idle_pass() leaves the ring as that pass
+// does, so that the groups come back in the order an ACK (head) or a message (tail) brings them.
+TEST(pds_scheduler, would_idle_predicts_a_pass_that_sends_nothing_and_idle_pass_is_that_pass)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 8192);
+    sender_pdc& c = b.message_to(6, 8192);
+    pdc_group& ga = b.table.group(a.group);
+    pdc_group& gc = b.table.group(c.group);
+    ga.inflight = uint64_t(ga.cc->cwnd_bytes());
+    EXPECT_FALSE(b.sched.would_idle());  // c may send
+    gc.inflight = uint64_t(gc.cc->cwnd_bytes());
+    EXPECT_TRUE(b.sched.would_idle());
+    EXPECT_EQ(b.sched.ready(), 2u);  // asking changed nothing
+    EXPECT_TRUE(ga.queued && gc.queued);
+
+    b.sched.idle_pass();
+    EXPECT_TRUE(b.sched.empty());
+    EXPECT_FALSE(ga.queued || gc.queued);
+    // As after a deciding pass: c's ACK brings it back at the head, a's after it, first.
+    gc.inflight = ga.inflight = 0;
+    b.sched.enqueue(c.group, true);
+    b.sched.enqueue(a.group, true);
+    EXPECT_EQ(b.sched.decide(room).pdc, &a);
+}
+
+TEST(pds_scheduler, would_idle_leaves_the_turn_within_a_group_to_decide)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 4096);
+    sender_pdc& c = b.message_to(5, 4096);  // same group: a's turn first
+    pdc_group& g = b.table.group(a.group);
+    const uint64_t cwnd = uint64_t(g.cc->cwnd_bytes());
+    g.inflight = cwnd;
+    EXPECT_TRUE(b.sched.would_idle());
+    g.inflight = 0;
+    EXPECT_FALSE(b.sched.would_idle());  // would pick a, but only decide() takes the turn
+    EXPECT_EQ(b.sched.decide(room).pdc, &a);
+    (void)c;
+}
+
+// A group without RCCC credit is something decide() notes (the NIC asks for credit), so such
+// a pass is not held back as idle.
+TEST(pds_scheduler, a_group_without_credit_is_not_an_idle_pass)
+{
+    bench b;
+    sender_pdc& a = b.message_to(5, 8192);
+    pdc_group& g = b.table.group(a.group);
+    rccc_credit none(0, 64);
+    g.credit = &none;
+    ASSERT_FALSE(g.credit->allows());
+    EXPECT_FALSE(b.sched.would_idle());
+    g.credit = nullptr;
+    g.inflight = uint64_t(g.cc->cwnd_bytes());
+    EXPECT_TRUE(b.sched.would_idle());
+}

@@ -87,33 +87,9 @@ pds_decision pds_scheduler::decide(const nic_egress_pools& pools)
             credit_blocked(gi);
             continue;
         }
-        // One PDC of the group, in turn; within it a retransmission first, then new data.
-        sender_pdc* chosen = nullptr;
-        for (size_t k = 0; k < g.pdcs.size(); ++k) {
-            sender_pdc& p = m_pdcs.at(g.pdcs[(g.turn + k) % g.pdcs.size()]);
-            sent_packet* r = p.st.peek_retransmission();
-            uint32_t payload;
-            if (r) {
-                payload = r->payload;
-                d.traffic_class = m_messages[r->message].traffic_class;
-            } else {
-                const uet_message& m = m_messages[p.message];
-                d.traffic_class = m.traffic_class;
-                if (!m.has_new_data()) continue;
-                // The fetch test: a new segment is fetched only while the bytes fetched and
-                // not yet acknowledged are at most the window (lost packets waiting for their
-                // retransmission still count; they need no fetch).
-                if (!g.cc->fetch_allows(g.fetched_unacked)) continue;
-                payload = uint32_t(std::min<uint64_t>(m_mss, m.bytes - m.next_offset));
-            }
-            // The wire test, for new data and retransmissions alike.
-            if (!g.cc->window_allows(g.inflight, payload + m_nominal_overhead)) continue;
-            chosen = &p;
-            d.retransmission = r;
-            d.payload = payload;
-            g.turn = (g.turn + k + 1) % std::max<size_t>(1, g.pdcs.size());
-            break;
-        }
+        size_t next_turn = 0;
+        sender_pdc* chosen = pick(g, d, next_turn);
+        if (chosen) g.turn = next_turn;
         if (!chosen) {
             // Nothing this group may send now: it leaves the ring until an ACK, NACK, timeout
             // (head) or new message (tail) brings it back.
@@ -138,6 +114,58 @@ pds_decision pds_scheduler::decide(const nic_egress_pools& pools)
         return d;
     }
     return pds_decision{};
+}
+
+// One PDC of the group, in turn; within it a retransmission first, then new data. Fills `d`
+// and gives the group's next turn; changes nothing else.
+sender_pdc* pds_scheduler::pick(const pdc_group& g, pds_decision& d, size_t& next_turn) const
+{
+    for (size_t k = 0; k < g.pdcs.size(); ++k) {
+        sender_pdc& p = m_pdcs.at(g.pdcs[(g.turn + k) % g.pdcs.size()]);
+        sent_packet* r = p.st.peek_retransmission();
+        uint32_t payload;
+        if (r) {
+            payload = r->payload;
+            d.traffic_class = m_messages[r->message].traffic_class;
+        } else {
+            const uet_message& m = m_messages[p.message];
+            d.traffic_class = m.traffic_class;
+            if (!m.has_new_data()) continue;
+            // The fetch test: a new segment is fetched only while the bytes fetched and not yet
+            // acknowledged are at most the window (lost packets waiting for their
+            // retransmission still count; they need no fetch).
+            if (!g.cc->fetch_allows(g.fetched_unacked)) continue;
+            payload = uint32_t(std::min<uint64_t>(m_mss, m.bytes - m.next_offset));
+        }
+        // The wire test, for new data and retransmissions alike.
+        if (!g.cc->window_allows(g.inflight, payload + m_nominal_overhead)) continue;
+        d.retransmission = r;
+        d.payload = payload;
+        next_turn = (g.turn + k + 1) % std::max<size_t>(1, g.pdcs.size());
+        return &p;
+    }
+    return nullptr;
+}
+
+bool pds_scheduler::would_idle() const
+{
+    if (m_prefetch) return false;
+    for (size_t i = 0; i < m_ready.size(); ++i) {
+        const pdc_group& g = m_pdcs.group(m_ready.at(i));
+        if (g.credit && !g.credit->allows()) return false;  // decide() notes it
+        pds_decision d;
+        size_t next_turn = 0;
+        if (pick(g, d, next_turn)) return false;
+    }
+    return true;
+}
+
+void pds_scheduler::idle_pass()
+{
+    while (!m_ready.empty()) {
+        m_pdcs.group(m_ready.front()).queued = false;
+        m_ready.pop_front();
+    }
 }
 
 pds_decision pds_scheduler::decide_prefetch(const nic_egress_pools& pools)

@@ -63,6 +63,11 @@ public:
     // The prefetch buffer drained to half: the groups that found it full go back to the tail,
     // in the order they found it so.
     void prefetch_room_freed();
+    // Whether decide() now would find no ready group that may send, and note nothing (no group
+    // without RCCC credit; never with the prefetch buffer). Its pass would then only take every
+    // group out of the ring: idle_pass() does that without deciding.
+    bool would_idle() const;
+    void idle_pass();
     bool empty() const { return m_ready.empty(); }
     size_t ready() const { return m_ready.size(); }
 
@@ -87,6 +92,7 @@ public:
 
 private:
     pds_decision decide_prefetch(const nic_egress_pools& pools);
+    sender_pdc* pick(const pdc_group& g, pds_decision& d, size_t& next_turn) const;
     bool several_data_classes() const { return (m_data_classes & (m_data_classes - 1)) != 0; }
     // The head group's packet of class `tc` does not fit its pool (or the class waits already):
     // true when it waits apart (several classes), false when every group stops (one class).

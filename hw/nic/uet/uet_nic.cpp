@@ -112,6 +112,7 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
 void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip, uint64_t bytes,
                            uint8_t traffic_class, uint32_t queue_pair, delivery_mode mode)
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     uet_message m;
     m.id = message;
     m.dst = dst_host;
@@ -122,7 +123,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
     m.job = m_next_job >= 0 ? uint32_t(m_next_job) : m_workload_job;
     m_next_job = -1;
     m.mode = mode;
-    m_scheduler.data_class_used(traffic_class);
+    pds().data_class_used(traffic_class);
     m.packets = uint32_t(wire::packets_for(bytes, m_cfg.rdma_data_mss));
     const uint64_t slot = m_messages.add(m);
     // RCCC: the message's frames wait for its destination's credit.
@@ -143,7 +144,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
             p->message = slot;
             ++p->close_gen;  // not idle: its idle timer, if any, is stale
             if (m_events) event(uet_event::type::wqe_created, *p, &m_messages[slot]);
-            m_scheduler.enqueue(p->group, false);
+            pds().enqueue(p->group, false);
             ring_doorbell();
             return;
         }
@@ -165,7 +166,7 @@ void uet_nic::post_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
         event(uet_event::type::pdc_created, p);
         event(uet_event::type::wqe_created, p, &m_messages[slot]);
     }
-    m_scheduler.enqueue(p.group, false);
+    pds().enqueue(p.group, false);
     ring_doorbell();
 }
 
@@ -215,6 +216,7 @@ void uet_nic::out_of_contexts(const char* key, uint32_t value, const char* what)
 
 void uet_nic::kick_scheduler(const sc_core::sc_time& after)
 {
+    settle_idle_pass();
     if (m_schedule_pending) return;
     m_schedule_pending = true;
     m_schedule_wake.notify(after);
@@ -233,10 +235,10 @@ void uet_nic::schedule()
             return;
         }
     }
-    const pds_decision d = m_scheduler.decide(port.egress_pools());
-    if (__builtin_expect(!m_scheduler.credit_blocked_groups().empty(), 0)) ask_for_credit();
+    const pds_decision d = pds().decide(port.egress_pools());
+    if (__builtin_expect(!pds().credit_blocked_groups().empty(), 0)) ask_for_credit();
     // Several data classes: groups whose class's pool is full wait apart until it drains.
-    if (uint8_t w = m_scheduler.take_new_pool_waits(); __builtin_expect(w != 0, 0))
+    if (uint8_t w = pds().take_new_pool_waits(); __builtin_expect(w != 0, 0))
         for (int c = 0; c < k_tc_count; ++c)
             if ((w >> c) & 1u) port.block_on_pool(c);
     if (d.what == pds_decision::kind::idle) return;
@@ -252,11 +254,81 @@ void uet_nic::schedule()
         prefetch_fetch(g, *d.pdc, d.payload);
     else
         commit_data(g, *d.pdc, d.retransmission != nullptr);
-    m_scheduler.sent(d.group);
+    pds().sent(d.group);
     // The Scheduler stage's interval (and any stall from a full PayloadFetch FIFO) paces it.
-    if (!m_scheduler.empty())
-        kick_scheduler(picoseconds(m_tx[int(tx_stage::scheduler)].next_free_ps() - now_ps()));
+    if (!pds().empty()) {
+        const uint64_t at = m_tx[int(tx_stage::scheduler)].next_free_ps();
+        if (may_hold_idle_pass(at))
+            hold_idle_pass(at);
+        else
+            kick_scheduler(picoseconds(at - now_ps()));
+    }
     if (m_probe) m_probe->changed();
+}
+
+// A run of the scheduler that would find every ready group unable to send (its window full,
+// no data) only takes them out of the ring. When the NIC sent its last packet for now, its
+// next run is such a pass unless something reaches the NIC before it (an ACK, a new message,
+// a timer), and each of those settles it first: the pass is held back at its time and place
+// and, if nothing came, done at the first step after it. Not with the PDC context cache (the
+// run may wait for the stage) or a waveform of the NIC (it reads the ring).
+bool uet_nic::may_hold_idle_pass(uint64_t at_ps)
+{
+    return !m_contexts && !m_probe && model_scheduler::instance().may_defer(at_ps) &&
+           m_scheduler.would_idle();
+}
+
+void uet_nic::kick_scheduler_or_hold()
+{
+    settle_idle_pass();
+    if (m_schedule_pending) return;
+    const uint64_t now = now_ps();
+    if (may_hold_idle_pass(now))
+        hold_idle_pass(now);
+    else
+        kick_scheduler();
+}
+
+void uet_nic::hold_idle_pass(uint64_t at_ps)
+{
+    m_schedule_pending = m_idle_pass_held = true;
+    m_schedule_wake.defer_at_ps(at_ps);
+    if (!m_owed) {
+        m_owed = true;
+        model_scheduler::instance().owe(this);
+    }
+}
+
+void uet_nic::settle_idle_pass_held()
+{
+    const model_scheduler& s = model_scheduler::instance();
+    if (m_schedule_wake.deferred_before(s.current_ps(), s.current_key())) {
+        end_idle_pass();
+        return;
+    }
+    // What comes now may change what the run finds: it runs.
+    m_idle_pass_held = false;
+    m_schedule_wake.realize();
+}
+
+bool uet_nic::settle_before(uint64_t at_ps, uint64_t key)
+{
+    if (m_idle_pass_held && m_schedule_wake.deferred_before(at_ps, key)) end_idle_pass();
+    m_owed = m_idle_pass_held;
+    return m_owed;
+}
+
+void uet_nic::end_idle_pass()
+{
+    m_idle_pass_held = false;
+    m_schedule_wake.take_deferred();
+    m_schedule_pending = false;
+    m_scheduler.idle_pass();
+}
+
+uet_nic::~uet_nic()
+{
+    if (m_owed) model_scheduler::instance().forget(this);
 }
 
 void uet_nic::send_data(pdc_group& g, sender_pdc& p, sent_packet* rtx, uint32_t payload)
@@ -441,7 +513,7 @@ void uet_nic::prefetch_arrived(uint16_t pdc)
     sender_pdc& p = m_pdcs.at(pdc);
     m_prefetch->arrive(p.prefetch);
     // A payload arriving in the prefetch buffer brings the group back at the tail.
-    m_scheduler.enqueue(p.group, false);
+    pds().enqueue(p.group, false);
     kick_scheduler();
     if (m_probe) m_probe->changed();
 }
@@ -484,7 +556,7 @@ void uet_nic::commit_data(pdc_group& g, sender_pdc& p, bool rtx)
     // The egress pool is charged now, at the commit.
     m_last_commit_ps = std::max({built, m_last_commit_ps, now});
     port.push_data(pk, m_last_commit_ps);
-    if (restart) m_scheduler.prefetch_room_freed();  // the buffer drained to half
+    if (restart) pds().prefetch_room_freed();  // the buffer drained to half
 }
 
 uint64_t uet_nic::context_access(uint64_t key, uint64_t at_ps)
@@ -541,6 +613,7 @@ bool uet_nic::sent_is_silent(const sent_frame& f) const
 
 void uet_nic::on_sent(const sent_frame& f)
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     if (f.data) {
         sender_pdc& p = m_pdcs.at(f.spdcid);
         if (p.open)

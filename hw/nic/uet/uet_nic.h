@@ -28,6 +28,7 @@
 #include "hw/common/random.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/common/state_probe.h"
+#include "hw/kernel/model_scheduler.h"
 #include "hw/kernel/wakeup.h"
 #include "hw/nic/common/context_cache.h"
 #include "hw/nic/common/host_nic.h"
@@ -69,12 +70,13 @@ struct uet_state_stats
     occupancy_histogram rtx_queue;    // data packets lost and waiting to be retransmitted
 };
 
-class uet_nic : public host_nic
+class uet_nic : public host_nic, private deferred_owner
 {
 public:
     // `params` from derive_uet_nic_params (the host link's rate folded in).
     uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
             const uet_nic_params& params);
+    ~uet_nic() override;
 
     // A message of `bytes` to `dst_host`; its data packets carry `traffic_class` in their DSCP.
     // A queue pair's messages share one PDC, opened by its first message and kept open for the
@@ -175,7 +177,7 @@ private:
     bool sent_is_silent(const sent_frame& f) const override;
     void on_pool_free(int traffic_class) override
     {
-        m_scheduler.pool_freed(traffic_class);
+        pds().pool_freed(traffic_class);
         kick_scheduler();
     }
     void on_transmit(const packet& p) override;
@@ -204,6 +206,28 @@ private:
     void prefetch_arrived(uint16_t pdc);
     void commit_data(pdc_group& g, sender_pdc& p, bool rtx);
     void kick_scheduler(const sc_core::sc_time& after = sc_core::SC_ZERO_TIME);
+    // kick_scheduler() as the last thing a step does (nothing the run reads changes after it
+    // in this step): a run that would find nothing to send is held back.
+    void kick_scheduler_or_hold();
+    // The scheduler's run at `at_ps` would find no group that may send: held back, not queued
+    // (docs/performance.md, "Held-back idle passes").
+    bool may_hold_idle_pass(uint64_t at_ps);
+    void hold_idle_pass(uint64_t at_ps);
+    // Before anything the run could see changes: the held-back pass is done if its time came,
+    // else it runs (queued at its time and place).
+    void settle_idle_pass()
+    {
+        if (__builtin_expect(m_idle_pass_held, 0)) settle_idle_pass_held();
+    }
+    void settle_idle_pass_held();
+    bool settle_before(uint64_t at_ps, uint64_t key) override;
+    void end_idle_pass();
+    // The transmit scheduler, a held-back pass settled first.
+    pds_scheduler& pds()
+    {
+        settle_idle_pass();
+        return m_scheduler;
+    }
     // EntropyLookup then HeaderBuild from `to_entropy`: the engine's value goes into the packet
     // and its record; returns when the header is built.
     // The packet's entropy value: the engine's, or ROD's one value per PDC (one path, no
@@ -348,6 +372,8 @@ private:
 
     wakeup m_schedule_wake{[this] { schedule(); }};
     bool m_schedule_pending = false;
+    bool m_idle_pass_held = false;  // m_schedule_wake is held back (a pass finding nothing)
+    bool m_owed = false;            // listed with the model scheduler for it
 
     deadline_lanes<timer, k_timer_lanes> m_timers;
     wakeup m_timer_wake{[this] { on_timer(); }};

@@ -101,6 +101,7 @@ void uet_nic::arm_close(uint64_t at_ps, const close_timer& t)
 
 void uet_nic::on_close_timer()
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     activity::tick();
     const uint64_t now = now_ps();
     while (!m_close_timers.empty() && m_close_timers.begin()->first <= now) {

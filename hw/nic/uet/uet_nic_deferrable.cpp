@@ -16,12 +16,14 @@ namespace uetsim {
 void uet_nic::post_deferrable_message(uint64_t message, uint32_t dst_host, uint32_t dst_ip,
                                       uint64_t bytes, uint8_t traffic_class)
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     m_next_opcode = ses_op::deferrable_send;
     post_message(message, dst_host, dst_ip, bytes, traffic_class, k_no_queue_pair);
 }
 
 void uet_nic::receive_posted(uint32_t src_host, uint64_t message)
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     deferrable_receives::entry e;
     if (!m_deferrable.on_posted(src_host, message, e)) return;  // eager: nothing deferred yet
     m_next_opcode = ses_op::deferrable_rtr;
@@ -44,6 +46,7 @@ void uet_nic::deferred_by_target(sender_pdc& pdc, uet_message& m)
 
 void uet_nic::rtr_arrived(uint64_t message)
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     auto it = m_deferred_sends.find(message);
     if (it == m_deferred_sends.end()) {
         // The RTR overtook the deferred ACK (another path): kept until that ACK arrives.
@@ -66,7 +69,7 @@ void uet_nic::resume_if_ready(sender_pdc& pdc, uet_message& m)
     m.bytes_acked = 0;
     pdc_group& g = m_pdcs.group(pdc.group);
     if (g.credit) g.credit->add_demand(m.bytes + uint64_t(m.packets) * wire::uet_data_overhead);
-    m_scheduler.enqueue(pdc.group, false);
+    pds().enqueue(pdc.group, false);
     kick_scheduler();
 }
 

@@ -80,8 +80,8 @@ void uet_nic::uud_sent(sender_pdc& pdc, uint32_t psn)
     pdc.st.release_retired();
     if (!m.done && m.bytes_acked >= m.bytes && m.packets_issued == m.packets && pdc.st.idle()) {
         complete_message(pdc, m, false);  // the initiator's: its last packet has left
-    } else if (m_scheduler.has_work(g)) {
-        m_scheduler.enqueue(pdc.group, true);
+    } else if (pds().has_work(g)) {
+        pds().enqueue(pdc.group, true);
     }
     kick_scheduler();
 }

@@ -50,14 +50,14 @@ void uet_nic::credit_arrived(uint32_t src, uint32_t credit24)
     it->second.progress_ps = now_ps();
     // Every group to that destination may send again.
     m_pdcs.for_each_group_to(src, [this](uint32_t g) {
-        if (m_scheduler.has_work(m_pdcs.group(g))) m_scheduler.enqueue(g, true);
+        if (pds().has_work(m_pdcs.group(g))) pds().enqueue(g, true);
     });
     kick_scheduler();
 }
 
 void uet_nic::ask_for_credit()
 {
-    std::vector<uint32_t>& blocked = m_scheduler.credit_blocked_groups();
+    std::vector<uint32_t>& blocked = pds().credit_blocked_groups();
     for (uint32_t gi : blocked) {
         const pdc_group& g = m_pdcs.group(gi);
         credit_account& a = m_credit.find(g.dst)->second;
@@ -88,6 +88,7 @@ void uet_nic::send_credit_request(uint32_t dst, credit_account& a)
 
 void uet_nic::credit_watchdog()
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     activity::tick();
     m_credit_watch_pending = false;
     // A sender still without credit a timeout after its last request or grant asks again (the
@@ -98,8 +99,7 @@ void uet_nic::credit_watchdog()
     for (auto& [dst, a] : m_credit) {
         if (!a.credit.starved()) continue;
         bool work = false;
-        m_pdcs.for_each_group_to(
-            dst, [&](uint32_t g) { work |= m_scheduler.has_work(m_pdcs.group(g)); });
+        m_pdcs.for_each_group_to(dst, [&](uint32_t g) { work |= pds().has_work(m_pdcs.group(g)); });
         if (!work) continue;
         if (now_ps() - a.progress_ps >= timeout) send_credit_request(dst, a);
         next = std::min(next, a.progress_ps + timeout);
@@ -132,6 +132,7 @@ void uet_nic::credit_target_seen(const packet& p)
 
 void uet_nic::pull()
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     activity::tick();
     m_pull_pending = false;
     const rccc_grant g = m_pacer->pull(now_ps());

@@ -26,6 +26,7 @@ uint64_t uet_nic::build_ack()
 
 void uet_nic::on_receive(packet* p)
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     switch (p->kind) {
         case packet_kind::uet_data:
             on_data(p);
@@ -367,15 +368,15 @@ void uet_nic::on_ack(packet* p)
     }
     if (__builtin_expect(m.deferred && !m.resumed, 0)) {
         resume_if_ready(pdc, m);  // the first transfer never completes the message
-        if (m_scheduler.has_work(g)) m_scheduler.enqueue(pdc.group, true);
+        if (pds().has_work(g)) pds().enqueue(pdc.group, true);
     } else if (!m.done && m.bytes_acked >= m.bytes && m.packets_issued == m.packets &&
                pdc.st.idle()) {
         // RUDI keeps no PDC at the target: nothing to close there.
         complete_message(pdc, m, close_handshake() && pdc.mode != delivery_mode::rudi);
-    } else if (m_scheduler.has_work(g)) {
-        m_scheduler.enqueue(pdc.group, true);
+    } else if (pds().has_work(g)) {
+        pds().enqueue(pdc.group, true);
     }
-    kick_scheduler();
+    kick_scheduler_or_hold();
 }
 
 void uet_nic::complete_message(sender_pdc& pdc, uet_message& m, bool handshake)
@@ -398,8 +399,7 @@ void uet_nic::complete_message(sender_pdc& pdc, uet_message& m, bool handshake)
     // A closed PDC's message is not looked at again (late ACKs find no live PDC). Taken
     // before the completion: a message posted from it may reopen the same PDC id.
     if (closes) m_messages.release(slot);
-    if (m_pdcs.group(gi).alive && m_scheduler.has_work(m_pdcs.group(gi)))
-        m_scheduler.enqueue(gi, true);
+    if (m_pdcs.group(gi).alive && pds().has_work(m_pdcs.group(gi))) pds().enqueue(gi, true);
 }
 
 void uet_nic::on_nack(packet* p)
@@ -414,7 +414,7 @@ void uet_nic::on_nack(packet* p)
         lifecycle_nack_received(*p, live);
     } else if (live && __builtin_expect(live->mode == delivery_mode::rod, 0)) {
         if (rod_go_back(*live, p->pds.psn, false)) {
-            m_scheduler.enqueue(live->group, true);
+            pds().enqueue(live->group, true);
             kick_scheduler();
         }
     } else if (live) {
@@ -435,7 +435,7 @@ void uet_nic::on_nack(packet* p)
                            p->pds.nack_code == 2 ? path_feedback::nack_trimmed_last_hop
                                                  : path_feedback::nack_trimmed,
                            now_ps());
-            m_scheduler.enqueue(pdc.group, true);
+            pds().enqueue(pdc.group, true);
             kick_scheduler();
         }
     }
@@ -489,6 +489,7 @@ bool uet_nic::timer_live(const timer& t)
 
 void uet_nic::on_timer()
 {
+    settle_idle_pass();  // the NIC acts: a held-back scheduler pass first
     activity::tick();
     const uint64_t now = now_ps();
     // Most deadlines belong to packets acknowledged long before: they are dropped without
@@ -507,7 +508,7 @@ void uet_nic::on_timer()
             ++m_counters.num_rto;
             if (__builtin_expect(pdc.mode == delivery_mode::rod, 0)) {
                 rod_go_back(pdc, t.psn, true);
-                m_scheduler.enqueue(pdc.group, true);
+                pds().enqueue(pdc.group, true);
                 kick_scheduler();
                 return;
             }
@@ -516,7 +517,7 @@ void uet_nic::on_timer()
             if (g.credit) g.credit->add_demand(wire_size(packet_kind::uet_data, s->payload));
             g.cc->on_timeout(s->nominal);
             m_lb->feedback(g.lb_slot, s->entropy, path_feedback::timeout, now_ps());
-            m_scheduler.enqueue(pdc.group, true);
+            pds().enqueue(pdc.group, true);
             kick_scheduler();
         });
     if (rearm) m_timer_wake.notify_at_ps(m_timers.armed());
