@@ -33,6 +33,29 @@ inline uint64_t sim_now_ps()
     return kernel > sim_clock::model_ps ? kernel : sim_clock::model_ps;
 }
 
+// Work held back past its time and done later (a switch's held pipeline exits) reads its own
+// time while it runs.
+class sim_clock_as_of
+{
+public:
+    explicit sim_clock_as_of(uint64_t ps) : m_ps(sim_clock::model_ps), m_ahead(sim_clock::ahead)
+    {
+        sim_clock::model_ps = ps;
+        sim_clock::ahead = true;
+    }
+    ~sim_clock_as_of()
+    {
+        sim_clock::model_ps = m_ps;
+        sim_clock::ahead = m_ahead;
+    }
+    sim_clock_as_of(const sim_clock_as_of&) = delete;
+    sim_clock_as_of& operator=(const sim_clock_as_of&) = delete;
+
+private:
+    uint64_t m_ps;
+    bool m_ahead;
+};
+
 inline sc_core::sc_time sim_now()
 {
     return sc_core::sc_time::from_value(sim_now_ps());

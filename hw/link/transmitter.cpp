@@ -31,12 +31,17 @@ void transmitter::start_next()
     const sc_core::sc_time ser = out.send(*p);
     if (__builtin_expect(is_end_req_later(ser), 0)) return;  // END_REQ on the backward path
     const uint64_t end_ps = sim_now_ps() + ser.value();
-    if (m_deferral && m_deferral->may_defer_frame_end(end_ps)) {
+    if (!m_deferral) {
+        m_free.notify_at_ps(end_ps);
+        return;
+    }
+    if (m_deferral->may_defer_frame_end(end_ps)) {
         m_free.defer_at_ps(end_ps);
         m_deferral->frame_end_deferred(*this);
     } else {
         m_free.notify_at_ps(end_ps);
     }
+    m_deferral->frame_started();
 }
 
 void transmitter::on_free()

@@ -24,6 +24,8 @@ public:
     virtual void frame_end_deferred(transmitter& t) = 0;
     // A frame end that was not held back is about to run.
     virtual void before_frame_end() = 0;
+    // A frame started and its end is known (frame_end()).
+    virtual void frame_started() {}
 
 protected:
     ~frame_end_deferral() = default;
@@ -61,6 +63,11 @@ public:
     // A held-back frame end: its due time and place among same-time wake-ups; queue it, or do
     // its work now (the owner's state must be as it was when it fell due: nothing sent).
     const wakeup& frame_end() const { return m_free; }
+    // Whether the frame being sent ends after `at_ps` (false: idle, or its end not yet known).
+    bool busy_past(uint64_t at_ps) const
+    {
+        return m_sending && (m_free.pending() || m_free.deferred()) && m_free.due_ps() > at_ps;
+    }
     void realize_frame_end();
     void end_deferred_frame();
 

@@ -266,20 +266,51 @@ void fabric_switch::list_with_scheduler()
 
 bool fabric_switch::settle_before(uint64_t at_ps, uint64_t key)
 {
-    while (m_pipeline.arrivals_waiting()) {
-        const timed_place at = m_pipeline.next_arrival().arrival;
-        if (!wakeup_queue::before(at.ps, at.place, at_ps, key)) break;
-        // The frame ends held back before this arrival first: both change the shared buffer.
+    const uint64_t exit_place = m_pipeline.place_key();
+    const uint64_t latency = m_pipeline.latency_ps();
+    for (;;) {
+        // The next of the held arrivals and held exits, if before (at_ps, key).
+        bool arrival = false, exit = false;
+        timed_place at{};
+        if (m_pipeline.arrivals_waiting()) {
+            at = m_pipeline.next_arrival().arrival;
+            arrival = wakeup_queue::before(at.ps, at.place, at_ps, key);
+        }
+        if (!m_held_exits.empty()) {
+            const timed_place e{m_held_exits.front().arrival.ps + latency, exit_place};
+            if (wakeup_queue::before(e.ps, e.place, at_ps, key) &&
+                (!arrival || wakeup_queue::before(e.ps, e.place, at.ps, at.place))) {
+                at = e;
+                arrival = false;
+                exit = true;
+            }
+        }
+        if (!arrival && !exit) break;
+        // The frame ends held back before it first: all change the shared buffer.
         if (m_frame_ends.holds_before(at.ps, at.place)) m_frame_ends.settle_before(at.ps, at.place);
-        const switch_item a = m_pipeline.next_arrival().item;
-        m_pipeline.arrival_applied();
-        apply_arrival(a);
+        if (exit) {
+            apply_held_exit();
+        } else {
+            const switch_item a = m_pipeline.next_arrival().item;
+            m_pipeline.arrival_applied();
+            apply_arrival(a);
+        }
     }
     const bool frame_ends = m_frame_ends.holds_before(at_ps, key)
                                 ? m_frame_ends.settle_before(at_ps, key)
                                 : m_frame_ends.holding();
-    m_listed = frame_ends || m_pipeline.arrivals_waiting();
+    m_listed = frame_ends || m_pipeline.arrivals_waiting() || !m_held_exits.empty();
     return m_listed;
+}
+
+// A held exit at its time: what the pipeline's wake-up would have done then.
+void fabric_switch::apply_held_exit()
+{
+    const held_exit h = m_held_exits.front();
+    m_held_exits.pop_front();
+    const uint64_t exit_ps = h.arrival.ps + m_pipeline.latency_ps();
+    const sim_clock_as_of then(exit_ps);
+    forward(h.item, exit_ps);
 }
 
 // What on_arrival does, at the frame's arrival time; the pipeline holds it already.
@@ -314,19 +345,72 @@ fabric_switch::~fabric_switch()
 void fabric_switch::exits_due()
 {
     activity::tick();
-    settle();  // the arrivals before now, the exiting frames' among them
+    settle();  // the arrivals and held exits before now, the exiting frames' among them
     const uint64_t now = sim_now_ps();
-    while (m_pipeline.exit_due(now)) {
-        const switch_item item = m_pipeline.next_exit();
-        m_pipeline.exited();
-        forward(item);
+    const uint64_t latency = m_pipeline.latency_ps();
+    m_exiting = true;
+    for (;;) {
+        // Held exits due now too, in arrival order with the pipeline's.
+        const bool held = !m_held_exits.empty() && m_held_exits.front().arrival.ps + latency <= now;
+        const bool due = m_pipeline.exit_due(now);
+        if (held && (!due || m_held_exits.front().arrival < m_pipeline.next_exit_entry().arrival)) {
+            const switch_item item = m_held_exits.front().item;
+            m_held_exits.pop_front();
+            forward(item, now);
+        } else if (due) {
+            const switch_item item = m_pipeline.next_exit();
+            m_pipeline.exited();
+            forward(item, now);
+        } else {
+            break;
+        }
     }
+    m_exiting = false;
+    hold_exits();
     m_pipeline.rearm();
 }
 
-void fabric_switch::forward(const switch_item& item)
+// The egress port a frame leaves by, if it has a route (the choice is a pure function of the
+// packet: hold_exits() asks only then).
+switch_port* fabric_switch::egress_of(const switch_item& item)
 {
-    settle();
+    const int32_t set = m_routes.set_of(item.p->dst_node);
+    if (set == routing_table::no_route) return nullptr;
+    const size_t member = m_ecmp.select(*item.p, item.tag.tc, set, m_routes.set_size(set), 0);
+    return m_ports[m_routes.member_port(set, member)].get();
+}
+
+// An exit whose egress port is busy past it only queues the frame there (the port's kick
+// finds it sending): held back, it is done in order with the switch's other held work before
+// anything uses the switch, at the latest by that port's frame end, which then pulls it.
+// From the front of the pipeline while that holds; the pipeline's wake-up goes to the first
+// exit that does not (docs/performance.md, "Held-back pipeline exits").
+void fabric_switch::hold_exits()
+{
+    if (m_flowlet || !m_ecmp.pure() || m_pipeline.latency_ps() == 0 || !m_scheduler.running_ahead())
+        return;
+    const uint64_t latency = m_pipeline.latency_ps();
+    bool held = false;
+    while (!m_pipeline.empty() && m_pipeline.next_exit_arrived()) {
+        const auto& e = m_pipeline.next_exit_entry();
+        const uint64_t exit_ps = e.arrival.ps + latency;
+        switch_port* out = egress_of(e.item);
+        if (!m_scheduler.may_defer(exit_ps) || !out || !out->tx.busy_past(exit_ps) ||
+            out->queue().traced() || out->cbfc())
+            break;
+        // Its end runs as a wake-up: it settles the exit and pulls the frame.
+        if (out->tx.frame_end().deferred()) out->tx.realize_frame_end();
+        m_held_exits.push_back({e.arrival, e.item});
+        m_pipeline.exited();
+        held = true;
+    }
+    if (!held) return;
+    list_with_scheduler();
+    m_pipeline.rearm();
+}
+
+void fabric_switch::forward(const switch_item& item, uint64_t now_ps)
+{
     packet* p = item.p;
     const int32_t set = m_routes.set_of(p->dst_node);
     if (set == routing_table::no_route) {
@@ -335,7 +419,6 @@ void fabric_switch::forward(const switch_item& item)
         m_pool.release(p);
         return;
     }
-    const uint64_t now_ps = sim_now_ps();
     const size_t members = m_routes.set_size(set);
     const size_t member = m_flowlet ? m_flowlet->select(*p, item.tag.tc, set, members, now_ps)
                                     : m_ecmp.select(*p, item.tag.tc, set, members, now_ps);

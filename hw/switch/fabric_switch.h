@@ -19,6 +19,7 @@
 #include "hw/link/ahead_receiver.h"
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/random.h"
+#include "hw/common/ring.h"
 #include "hw/link/transmitter.h"
 #include "hw/switch/buffer_manager.h"
 #include "hw/switch/egress_queue.h"
@@ -52,6 +53,8 @@ public:
     virtual bool take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
                             uint64_t bytes_before) = 0;
     virtual void recall_ahead(uint16_t port, const std::function<void(packet*)>& lost) = 0;
+    // A port started a frame: exits it is now busy past may be held back.
+    virtual void frame_started() = 0;
 
 protected:
     ~switch_port_owner() = default;
@@ -119,6 +122,7 @@ private:
     bool may_defer_frame_end(uint64_t end_ps) override;
     void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
     void before_frame_end() override { m_owner.settle(); }
+    void frame_started() override { m_owner.frame_started(); }
 
     buffer_manager& m_buffers;
     deferred_frame_ends& m_frame_ends;
@@ -253,13 +257,21 @@ private:
     {
         m_ports[port]->cbfc()->freed(vc, credits);
     }
-    void forward(const switch_item& item);
+    void forward(const switch_item& item, uint64_t now_ps);
+    // Pipeline exits held back (docs/performance.md, "Held-back pipeline exits").
+    void hold_exits();
+    void frame_started() override
+    {
+        if (!m_exiting && !m_pipeline.empty()) hold_exits();
+    }
+    switch_port* egress_of(const switch_item& item);
+    void apply_held_exit();
 
     // Held-back work (frame ends, arrivals of frames taken ahead) done in its order, up to the
     // wake-up being run (docs/performance.md, "Frames handed over ahead").
     void settle() override
     {
-        if (!m_pipeline.arrivals_waiting()) {
+        if (!m_pipeline.arrivals_waiting() && m_held_exits.empty()) {
             m_frame_ends.settle();
             return;
         }
@@ -287,7 +299,15 @@ private:
     forwarding_pipeline<switch_item> m_pipeline;
     deferred_frame_ends m_frame_ends;  // before m_ports, which hold it
     model_scheduler& m_scheduler;
-    bool m_listed = false;  // with the scheduler, for m_frame_ends and the pipeline's arrivals
+    bool m_listed = false;  // with the scheduler, for m_frame_ends, arrivals and held exits
+    // Exits whose egress port is busy past them, in exit order (arrived, out of the pipeline).
+    struct held_exit
+    {
+        timed_place arrival;
+        switch_item item;
+    };
+    ring<held_exit> m_held_exits;
+    bool m_exiting = false;  // exits_due() is taking the due exits
     std::vector<std::unique_ptr<switch_port>> m_ports;
     ports_view m_view{m_ports};
     std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet

@@ -48,18 +48,26 @@ public:
     const entry& next_arrival() const { return m_frames.next_arrival(); }
     void arrival_applied() { m_frames.arrival_applied(); }
 
+    bool empty() const { return m_frames.empty(); }
     // Whether a frame leaves by `now_ps`; then next_exit() and exited().
     bool exit_due(uint64_t now_ps) const
     {
         return !m_frames.empty() && m_frames.next_exit().arrival.ps + m_latency_ps <= now_ps;
     }
     const T& next_exit() const { return m_frames.next_exit().item; }
+    const entry& next_exit_entry() const { return m_frames.next_exit(); }
+    bool next_exit_arrived() const { return m_frames.next_exit_arrived(); }
     void exited() { m_frames.exited(); }
-    // After the due exits were taken: wakes for the next.
+    // After exits were taken (when due, or held back by the owner): wakes for the next.
     void rearm()
     {
-        if (!m_frames.empty()) m_due.notify_at_ps(m_frames.next_exit().arrival.ps + m_latency_ps);
+        if (m_frames.empty())
+            m_due.cancel();
+        else
+            m_due.reschedule_at_ps(m_frames.next_exit().arrival.ps + m_latency_ps);
     }
+    // The place of its exits among same-time wake-ups.
+    uint64_t place_key() const { return m_due.place_key(); }
 
     // Takes out the frames taken ahead from `port` that have not arrived (given to `lost` in
     // arrival order); rare.

@@ -66,9 +66,10 @@ public:
             m_arrivals.pop();
     }
 
-    // The next exit (its arrival applied already: it left after it).
+    // The next exit (exited() only once its arrival is applied: it leaves after it).
     bool empty() const { return m_exits.empty(); }
     const entry& next_exit() const { return m_fifos[m_exits.top().source].q.front(); }
+    bool next_exit_arrived() const { return m_fifos[m_exits.top().source].applied > 0; }
     void exited()
     {
         fifo& f = m_fifos[m_exits.top().source];

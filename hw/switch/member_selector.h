@@ -66,6 +66,8 @@ public:
     // The seam for an RTL flow-hash block (Rtl.FlowHash rtl|both): the hashes come from `h`
     // (not owned; null: the C++ model flow_hash16).
     void use_hasher(flow_hasher* h) { m_hasher = h; }
+    // A pure function of the packet (no RTL block answering in its own time).
+    bool pure() const { return m_hasher == nullptr; }
     ecmp_hash_method method() const { return m_method; }
     uint32_t salt() const { return m_salt; }
 

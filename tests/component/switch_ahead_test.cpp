@@ -11,7 +11,8 @@
 // sends three frames to host 1 from 0 ns, back to back: they arrive at 184.04, 268.08 and
 // 352.12 ns. Host 2 sends one to host 1 at 100 ns: taken after host 0's third, it arrives at
 // 194.04 ns, second. Port 1 sends them in that order: 684.04, 768.08 (host 2's), 852.12 and
-// 936.16 ns, and host 1 has each 94.04 ns later.
+// 936.16 ns, and host 1 has each 94.04 ns later: the same times whether the three exits that
+// find port 1 sending are held back or not.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -155,6 +156,11 @@ const std::vector<std::pair<uint64_t, uint16_t>> k_at_host1{{684'040 + k_data_ps
 // switch 4 arrivals and 4 pipeline exits (none at the same time), port 1's frame ends (3 with a
 // frame to follow; the last held back) and host 1's link arrivals (4).
 constexpr uint64_t k_wire_events = 4 + 4 + 3 + 4;
+// Running ahead, the exits that find port 1 sending past them are held back and done by its
+// frame ends (docs/performance.md, "Held-back pipeline exits"): host 2's (at 694.04 ns, port 1
+// busy until 768.08), host 0's second and third (768.08 and 852.12 ns, held when port 1 starts
+// the frame before each). Only the first exit wakes the pipeline.
+constexpr uint64_t k_held_exits = 3;
 
 }  // namespace
 
@@ -171,7 +177,8 @@ TEST(switch_ahead, frames_taken_ahead_leave_in_arrival_order_and_are_seen_from_t
     EXPECT_EQ(b.sw.port(0).counters().rx_packets, 3u);
     EXPECT_EQ(b.sw.port(2).counters().rx_packets, 1u);
     EXPECT_EQ(b.sw.buffers().accounting().ingress_occupancy(0, 0), 0u);  // all left
-    EXPECT_EQ(activity::count() - before, k_wire_events - 4);            // no arrival at the switch
+    // No arrival at the switch, and the held exits.
+    EXPECT_EQ(activity::count() - before, k_wire_events - 4 - k_held_exits);
 }
 
 TEST(switch_ahead, over_the_wire_the_same_frames_take_a_wakeup_each_at_the_switch)
@@ -183,7 +190,7 @@ TEST(switch_ahead, over_the_wire_the_same_frames_take_a_wakeup_each_at_the_switc
     EXPECT_EQ(b.h1.got, k_at_host1);
     EXPECT_EQ(t.rx_packets, (std::vector<uint64_t>{0, 1}));
     EXPECT_EQ(t.charged, (std::vector<uint64_t>{0, k_ip_bytes}));
-    EXPECT_EQ(activity::count() - before, k_wire_events);
+    EXPECT_EQ(activity::count() - before, k_wire_events - k_held_exits);
 }
 
 TEST(switch_ahead, nothing_is_taken_ahead_in_lockstep)
@@ -206,7 +213,7 @@ TEST(switch_ahead, a_lossy_class_is_taken_ahead_while_its_pool_holds_what_can_ar
     run_ahead();
     EXPECT_EQ(b.h1.got, k_at_host1);
     EXPECT_EQ(t.rx_packets, (std::vector<uint64_t>{0, 1}));
-    EXPECT_EQ(activity::count() - before, k_wire_events - 4);
+    EXPECT_EQ(activity::count() - before, k_wire_events - 4 - k_held_exits);
 }
 
 TEST(switch_ahead, a_link_that_goes_down_loses_the_frames_that_had_not_arrived)

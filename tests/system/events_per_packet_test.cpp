@@ -25,14 +25,16 @@ namespace {
 // taking their frames as they start on the link (nic_port::take_ahead) 18.336 and 32.607;
 // switches doing the same (fabric_switch::take_ahead) 12.313 and 22.568 (the targets:
 // 14 and 18); the UET scheduler's idle passes held back (uet_nic::hold_idle_pass) 11.313 and
-// 21.710.
-constexpr double leaf_spine_events_per_packet = 11.35;
-constexpr double fat_tree_events_per_packet = 21.75;
+// 21.710; switches holding back the pipeline exits whose egress port is busy past them
+// (fabric_switch::hold_exits) 11.034 and 16.222.
+constexpr double leaf_spine_events_per_packet = 11.05;
+constexpr double fat_tree_events_per_packet = 16.25;
 // The two-tier scenario with Link Level Retry on every link (#31): 24.347, its replay timers'
 // wake-ups and the serves that cannot be held back (docs/link-layer.md, "What LLR costs"); with
 // every ACK-only serve queued instead of held back it was 24.886; with the NIC ports' held-back
-// frame ends 23.343; with the scheduler's idle passes held back 22.343.
-constexpr double leaf_spine_llr_events_per_packet = 22.35;
+// frame ends 23.343; with the scheduler's idle passes held back 22.343; with the switches'
+// held-back exits 20.578.
+constexpr double leaf_spine_llr_events_per_packet = 20.6;
 
 // Two tiers: the 16-host leaf-spine, host i on leaf 0 sends 1 MiB to host 8 + i on leaf 1, so
 // every packet crosses leaf, spine, leaf.
