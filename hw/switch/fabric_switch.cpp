@@ -310,7 +310,7 @@ void fabric_switch::apply_held_exit()
     m_held_exits.pop_front();
     const uint64_t exit_ps = h.arrival.ps + m_pipeline.latency_ps();
     const sim_clock_as_of then(exit_ps);
-    forward(h.item, exit_ps);
+    admit_to(h.item, exit_ps, h.route.set, h.route.member);
 }
 
 // What on_arrival does, at the frame's arrival time; the pipeline holds it already.
@@ -354,13 +354,19 @@ void fabric_switch::exits_due()
         const bool held = !m_held_exits.empty() && m_held_exits.front().arrival.ps + latency <= now;
         const bool due = m_pipeline.exit_due(now);
         if (held && (!due || m_held_exits.front().arrival < m_pipeline.next_exit_entry().arrival)) {
-            const switch_item item = m_held_exits.front().item;
+            const held_exit h = m_held_exits.front();
             m_held_exits.pop_front();
-            forward(item, now);
+            admit_to(h.item, now, h.route.set, h.route.member);
         } else if (due) {
-            const switch_item item = m_pipeline.next_exit();
+            const auto& e = m_pipeline.next_exit_entry();
+            const switch_item item = e.item;
+            // hold_exits() chose its route already (the same choice).
+            const bool routed = e.arrival == m_blocked_exit && m_blocked_route.port != no_port;
             m_pipeline.exited();
-            forward(item, now);
+            if (routed)
+                admit_to(item, now, m_blocked_route.set, m_blocked_route.member);
+            else
+                forward(item, now);
         } else {
             break;
         }
@@ -372,12 +378,14 @@ void fabric_switch::exits_due()
 
 // The egress port a frame leaves by, if it has a route (the choice is a pure function of the
 // packet: hold_exits() asks only then).
-switch_port* fabric_switch::egress_of(const switch_item& item)
+fabric_switch::route_choice fabric_switch::egress_of(const switch_item& item)
 {
-    const int32_t set = m_routes.set_of(item.p->dst_node);
-    if (set == routing_table::no_route) return nullptr;
-    const size_t member = m_ecmp.select(*item.p, item.tag.tc, set, m_routes.set_size(set), 0);
-    return m_ports[m_routes.member_port(set, member)].get();
+    route_choice r;
+    r.set = m_routes.set_of(item.p->dst_node);
+    if (r.set == routing_table::no_route) return r;
+    r.member = uint16_t(m_ecmp.select(*item.p, item.tag.tc, r.set, m_routes.set_size(r.set), 0));
+    r.port = m_routes.member_port(r.set, r.member);
+    return r;
 }
 
 // An exit whose egress port is busy past it only queues the frame there (the port's kick
@@ -394,13 +402,17 @@ void fabric_switch::hold_exits()
     while (!m_pipeline.empty() && m_pipeline.next_exit_arrived()) {
         const auto& e = m_pipeline.next_exit_entry();
         const uint64_t exit_ps = e.arrival.ps + latency;
-        switch_port* out = egress_of(e.item);
-        if (!m_scheduler.may_defer(exit_ps) || !out || !out->tx.busy_past(exit_ps) ||
-            out->queue().traced() || out->cbfc())
+        if (!m_scheduler.may_defer(exit_ps)) break;
+        const route_choice r = e.arrival == m_blocked_exit ? m_blocked_route : egress_of(e.item);
+        switch_port* out = r.port == no_port ? nullptr : m_ports[r.port].get();
+        if (!out || !out->tx.busy_past(exit_ps) || out->queue().traced() || out->cbfc()) {
+            m_blocked_exit = e.arrival;  // until its port starts a frame
+            m_blocked_route = r;
             break;
+        }
         // Its end runs as a wake-up: it settles the exit and pulls the frame.
         if (out->tx.frame_end().deferred()) out->tx.realize_frame_end();
-        m_held_exits.push_back({e.arrival, e.item});
+        m_held_exits.push_back({e.arrival, e.item, r});
         m_pipeline.exited();
         held = true;
     }
@@ -422,6 +434,14 @@ void fabric_switch::forward(const switch_item& item, uint64_t now_ps)
     const size_t members = m_routes.set_size(set);
     const size_t member = m_flowlet ? m_flowlet->select(*p, item.tag.tc, set, members, now_ps)
                                     : m_ecmp.select(*p, item.tag.tc, set, members, now_ps);
+    admit_to(item, now_ps, set, member);
+}
+
+// Into the egress queue of the member chosen (for a held exit, chosen when it was held: the
+// same choice, a pure function of the packet).
+void fabric_switch::admit_to(const switch_item& item, uint64_t now_ps, int32_t set, size_t member)
+{
+    packet* p = item.p;
     switch_port& out = *m_ports[m_routes.member_port(set, member)];
     if (out.queue().offer(p, item.tag) == admit_result::dropped) {
         ++out.live_counters().tx_drops;

@@ -53,8 +53,8 @@ public:
     virtual bool take_ahead(uint16_t port, packet& p, uint64_t arrive_ps, uint64_t place,
                             uint64_t bytes_before) = 0;
     virtual void recall_ahead(uint16_t port, const std::function<void(packet*)>& lost) = 0;
-    // A port started a frame: exits it is now busy past may be held back.
-    virtual void frame_started() = 0;
+    // Port `port` started a frame: exits it is now busy past may be held back.
+    virtual void frame_started(uint16_t port) = 0;
 
 protected:
     ~switch_port_owner() = default;
@@ -122,7 +122,7 @@ private:
     bool may_defer_frame_end(uint64_t end_ps) override;
     void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
     void before_frame_end() override { m_owner.settle(); }
-    void frame_started() override { m_owner.frame_started(); }
+    void frame_started() override { m_owner.frame_started(m_index); }
 
     buffer_manager& m_buffers;
     deferred_frame_ends& m_frame_ends;
@@ -260,11 +260,24 @@ private:
     void forward(const switch_item& item, uint64_t now_ps);
     // Pipeline exits held back (docs/performance.md, "Held-back pipeline exits").
     void hold_exits();
-    void frame_started() override
+    void frame_started(uint16_t port) override
     {
-        if (!m_exiting && !m_pipeline.empty()) hold_exits();
+        if (m_exiting || m_pipeline.empty()) return;
+        // Only the port the first exit waits for can change the answer.
+        if (m_pipeline.next_exit_entry().arrival == m_blocked_exit && port != m_blocked_route.port)
+            return;
+        hold_exits();
     }
-    switch_port* egress_of(const switch_item& item);
+    // An exit's equal-cost set, its member and that member's port (no_port: no route).
+    static constexpr uint16_t no_port = UINT16_MAX;
+    struct route_choice
+    {
+        int32_t set = 0;
+        uint16_t member = 0;
+        uint16_t port = no_port;
+    };
+    route_choice egress_of(const switch_item& item);
+    void admit_to(const switch_item& item, uint64_t now_ps, int32_t set, size_t member);
     void apply_held_exit();
 
     // Held-back work (frame ends, arrivals of frames taken ahead) done in its order, up to the
@@ -305,9 +318,13 @@ private:
     {
         timed_place arrival;
         switch_item item;
+        route_choice route;
     };
     ring<held_exit> m_held_exits;
     bool m_exiting = false;  // exits_due() is taking the due exits
+    // The first exit hold_exits() found its egress port not busy past, and that port.
+    timed_place m_blocked_exit{UINT64_MAX, UINT64_MAX};
+    route_choice m_blocked_route;
     std::vector<std::unique_ptr<switch_port>> m_ports;
     ports_view m_view{m_ports};
     std::unique_ptr<flowlet_selector> m_flowlet;  // only with LoadBalancingMethod: flowlet
