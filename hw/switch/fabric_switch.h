@@ -280,8 +280,8 @@ private:
     void admit_to(const switch_item& item, uint64_t now_ps, int32_t set, size_t member);
     void apply_held_exit();
 
-    // Held-back work (frame ends, arrivals of frames taken ahead) done in its order, up to the
-    // wake-up being run (docs/performance.md, "Frames handed over ahead").
+    // Held-back work (frame ends, arrivals of frames taken ahead, held exits) done in its
+    // order, up to the wake-up being run (docs/performance.md, "Frames handed over ahead").
     void settle() override
     {
         if (!m_pipeline.arrivals_waiting() && m_held_exits.empty()) {

@@ -258,7 +258,7 @@ void uet_nic::schedule()
     // The Scheduler stage's interval (and any stall from a full PayloadFetch FIFO) paces it.
     if (!pds().empty()) {
         const uint64_t at = m_tx[int(tx_stage::scheduler)].next_free_ps();
-        if (may_hold_idle_pass(at))
+        if (!m_schedule_pending && may_hold_idle_pass(at))  // not woken meanwhile
             hold_idle_pass(at);
         else
             kick_scheduler(picoseconds(at - now_ps()));
