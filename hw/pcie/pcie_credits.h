@@ -8,7 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
+
+#include "hw/common/ring.h"
 
 namespace uetsim {
 
@@ -98,7 +99,7 @@ private:
     pcie_credit_limits m_limits;
     uint32_t m_free_header;
     uint32_t m_free_data;
-    std::deque<pending> m_returns;
+    ring<pending> m_returns;  // allocated at the first return (a deque takes 576 B at once)
 };
 
 }  // namespace uetsim

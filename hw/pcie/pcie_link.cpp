@@ -66,7 +66,7 @@ uint64_t pcie_link::cross_with_credits(side s, uint64_t at_ps, uint64_t payload,
     const uint64_t n = l.transfers(payload);
     // TLPs go back to back from `base`; `run` bytes have gone since it. A wait for credits
     // starts a new run, so each TLP's time is rounded as a whole transaction's is without one.
-    std::deque<credit_wait>& waits = m_waits[s];
+    ring<credit_wait>& waits = m_waits[s];
     while (!waits.empty() && waits.front().to_ps <= sim_now_ps()) waits.pop_front();
     uint64_t base = std::max(l.free_ps(), at_ps);
     uint64_t run = 0;
@@ -102,10 +102,10 @@ uint64_t pcie_link::cross_with_credits(side s, uint64_t at_ps, uint64_t payload,
 uint64_t pcie_link::waits_ahead_ps(side s)
 {
     const uint64_t now = sim_now_ps();
-    std::deque<credit_wait>& waits = m_waits[s];
+    ring<credit_wait>& waits = m_waits[s];
     while (!waits.empty() && waits.front().to_ps <= now) waits.pop_front();
     uint64_t ahead = 0;
-    for (const credit_wait& w : waits) ahead += w.to_ps - std::max(w.from_ps, now);
+    waits.for_each([&](const credit_wait& w) { ahead += w.to_ps - std::max(w.from_ps, now); });
     return ahead;
 }
 

@@ -14,7 +14,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 
 #include <systemc>
 #include <tlm>
@@ -24,6 +23,7 @@
 #include "hw/kernel/sim_clock.h"
 #include "hw/common/state_probe.h"
 #include "hw/pcie/pcie_config.h"
+#include "hw/common/ring.h"
 #include "hw/pcie/pcie_credits.h"
 #include "hw/pcie/pcie_lanes.h"
 #include "hw/pcie/pcie_tag.h"
@@ -73,7 +73,7 @@ public:
     void set_probe(state_probe* p) { m_probe = p; }
     // Side `s`'s credit waits not yet over, oldest first (ended ones are dropped by whoever
     // reads them first).
-    std::deque<credit_wait>& credit_waits(side s) { return m_waits[s]; }
+    ring<credit_wait>& credit_waits(side s) { return m_waits[s]; }
     // The credits side `s`'s TLPs take at the other end, by type.
     const pcie_credit_pool& credits(side s, pcie_tlp_type t) const
     {
@@ -98,7 +98,7 @@ private:
     // credits can never hold a TLP back and are not counted.
     bool m_credits_on;
     std::array<std::array<pcie_credit_pool, k_pcie_tlp_types>, 2> m_credits;
-    std::array<std::deque<credit_wait>, 2> m_waits;
+    std::array<ring<credit_wait>, 2> m_waits;  // allocated at the first wait
     state_probe* m_probe = nullptr;
 };
 
