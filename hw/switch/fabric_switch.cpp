@@ -353,12 +353,12 @@ void fabric_switch::exits_due()
         // Held exits due now too, in arrival order with the pipeline's.
         const bool held = !m_held_exits.empty() && m_held_exits.front().arrival.ps + latency <= now;
         const bool due = m_pipeline.exit_due(now);
-        if (held && (!due || m_held_exits.front().arrival < m_pipeline.next_exit_entry().arrival)) {
+        if (held && (!due || m_held_exits.front().arrival < m_pipeline.next_exit().arrival)) {
             const held_exit h = m_held_exits.front();
             m_held_exits.pop_front();
             admit_to(h.item, now, h.route.set, h.route.member);
         } else if (due) {
-            const auto& e = m_pipeline.next_exit_entry();
+            const auto& e = m_pipeline.next_exit();
             const switch_item item = e.item;
             // hold_exits() chose its route already (the same choice).
             const bool routed = e.arrival == m_blocked_exit && m_blocked_route.port != no_port;
@@ -400,7 +400,7 @@ void fabric_switch::hold_exits()
     const uint64_t latency = m_pipeline.latency_ps();
     bool held = false;
     while (!m_pipeline.empty() && m_pipeline.next_exit_arrived()) {
-        const auto& e = m_pipeline.next_exit_entry();
+        const auto& e = m_pipeline.next_exit();
         const uint64_t exit_ps = e.arrival.ps + latency;
         if (!m_scheduler.may_defer(exit_ps)) break;
         const route_choice r = e.arrival == m_blocked_exit ? m_blocked_route : egress_of(e.item);

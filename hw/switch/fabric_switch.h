@@ -264,7 +264,7 @@ private:
     {
         if (m_exiting || m_pipeline.empty()) return;
         // Only the port the first exit waits for can change the answer.
-        if (m_pipeline.next_exit_entry().arrival == m_blocked_exit && port != m_blocked_route.port)
+        if (m_pipeline.next_exit().arrival == m_blocked_exit && port != m_blocked_route.port)
             return;
         hold_exits();
     }

@@ -49,13 +49,12 @@ public:
     void arrival_applied() { m_frames.arrival_applied(); }
 
     bool empty() const { return m_frames.empty(); }
-    // Whether a frame leaves by `now_ps`; then next_exit() and exited().
+    // Whether a frame leaves by `now_ps`; then next_exit() (its arrival and item) and exited().
     bool exit_due(uint64_t now_ps) const
     {
         return !m_frames.empty() && m_frames.next_exit().arrival.ps + m_latency_ps <= now_ps;
     }
-    const T& next_exit() const { return m_frames.next_exit().item; }
-    const entry& next_exit_entry() const { return m_frames.next_exit(); }
+    const entry& next_exit() const { return m_frames.next_exit(); }
     bool next_exit_arrived() const { return m_frames.next_exit_arrived(); }
     void exited() { m_frames.exited(); }
     // After exits were taken (when due, or held back by the owner): wakes for the next.
