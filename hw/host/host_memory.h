@@ -9,16 +9,16 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "hw/pcie/pcie_tag.h"
+#include "tlm/blocking_target_socket.h"
 
 namespace uetsim {
 
 class host_memory : public sc_core::sc_module
 {
 public:
-    tlm_utils::simple_target_socket<host_memory> port;
+    blocking_target_socket<host_memory> port;
 
     // A write landed: its purpose and tag, its data, and when it lands (absolute).
     using write_observer = std::function<void(const pcie_tag& tag, const unsigned char* data,

@@ -18,7 +18,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "hw/kernel/sim_clock.h"
 #include "hw/common/state_probe.h"
@@ -27,15 +26,16 @@
 #include "hw/pcie/pcie_credits.h"
 #include "hw/pcie/pcie_lanes.h"
 #include "hw/pcie/pcie_tag.h"
+#include "tlm/blocking_target_socket.h"
 
 namespace uetsim {
 
 class pcie_link : public sc_core::sc_module
 {
 public:
-    tlm_utils::simple_target_socket<pcie_link> host_in;
+    blocking_target_socket<pcie_link> host_in;
     tlm_utils::simple_initiator_socket<pcie_link> nic_out;
-    tlm_utils::simple_target_socket<pcie_link> nic_in;
+    blocking_target_socket<pcie_link> nic_in;
     tlm_utils::simple_initiator_socket<pcie_link> host_out;
 
     enum side { nic_side = 0, host_side = 1 };  // the end that transmits

@@ -271,7 +271,7 @@ TEST(pcie_link, host_side_accepts_only_writes)
         t.set_streaming_width(8);
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         // Through the link's target socket directly (host_mmio only writes).
-        static_cast<tlm::tlm_fw_transport_if<>&>(b.link.host_in).b_transport(t, delay);
+        b.link.host_in.get_base_export()->b_transport(t, delay);
         status = t.get_response_status();
     });
     EXPECT_EQ(status, tlm::TLM_COMMAND_ERROR_RESPONSE);

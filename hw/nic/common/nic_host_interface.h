@@ -14,7 +14,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "hw/kernel/timed_fifo.h"
 #include "hw/nic/common/host_commands.h"
@@ -22,13 +21,14 @@
 #include "hw/nic/common/rdma_transport.h"
 #include "hw/pcie/pcie_config.h"
 #include "hw/pcie/pcie_tag.h"
+#include "tlm/blocking_target_socket.h"
 
 namespace uetsim {
 
 class nic_host_interface : public sc_core::sc_module, public host_dma
 {
 public:
-    tlm_utils::simple_target_socket<nic_host_interface> bar;     // MMIO writes from the host
+    blocking_target_socket<nic_host_interface> bar;              // MMIO writes from the host
     tlm_utils::simple_initiator_socket<nic_host_interface> dma;  // into host memory
 
     struct counters
