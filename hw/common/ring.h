@@ -2,9 +2,12 @@
 // std::deque's chunk churn on long-running queues. The capacity is a power of two kept as a
 // mask, so an index costs an AND (a std::vector's size would cost a division by sizeof(T)).
 // `First`: the capacity of the first buffer (a power of two), small where many rings hold few.
+// Indices are 32 bits: 24 bytes a ring instead of 32, and a fabric holds millions (eight per
+// switch port and traffic class array alone).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -81,18 +84,18 @@ private:
     [[gnu::noinline, gnu::cold]] void grow()
     {
         static_assert(First > 0 && (First & (First - 1)) == 0, "a power of two");
-        const size_t cap = m_buf ? 2 * (m_mask + 1) : First;
+        const uint32_t cap = m_buf ? 2 * (m_mask + 1) : uint32_t(First);
         std::unique_ptr<T[]> next(new T[cap]());
-        for (size_t i = 0; i < m_size; ++i) next[i] = m_buf[(m_head + i) & m_mask];
+        for (uint32_t i = 0; i < m_size; ++i) next[i] = m_buf[(m_head + i) & m_mask];
         m_buf = std::move(next);
         m_mask = cap - 1;
         m_head = 0;
     }
 
     std::unique_ptr<T[]> m_buf;
-    size_t m_mask = 0;  // capacity - 1 once allocated
-    size_t m_head = 0;
-    size_t m_size = 0;
+    uint32_t m_mask = 0;  // capacity - 1 once allocated
+    uint32_t m_head = 0;
+    uint32_t m_size = 0;
 };
 
 }  // namespace uetsim

@@ -29,7 +29,8 @@ pcie_link::pcie_link(const sc_core::sc_module_name& name, const pcie_config& cfg
     , nic_out("nic_out")
     , nic_in("nic_in")
     , host_out("host_out")
-    , m_cfg(cfg)
+    , m_shared_cfg(share_settings(cfg))
+    , m_cfg(*m_shared_cfg)
     , m_lanes{pcie_lanes(cfg.nic_to_host_bps(), cfg.max_payload, cfg.tlp_overhead),
               pcie_lanes(cfg.host_to_nic_bps(), cfg.max_payload, cfg.tlp_overhead)}
     , m_latency_ps(ps_from_seconds(cfg.latency_s))

@@ -23,6 +23,7 @@
 #include "hw/common/state_probe.h"
 #include "hw/pcie/pcie_config.h"
 #include "hw/common/ring.h"
+#include "hw/common/shared_settings.h"
 #include "hw/pcie/pcie_credits.h"
 #include "hw/pcie/pcie_lanes.h"
 #include "hw/pcie/pcie_tag.h"
@@ -89,7 +90,8 @@ private:
     // The same TLP by TLP, each waiting for its credits.
     uint64_t cross_with_credits(side s, uint64_t at_ps, uint64_t payload, pcie_tlp_type type);
 
-    pcie_config m_cfg;
+    std::shared_ptr<const pcie_config> m_shared_cfg;  // one copy for the fabric's alike links
+    const pcie_config& m_cfg;
     std::array<pcie_lanes, 2> m_lanes;
     std::array<side_stats, 2> m_stats;
     uint64_t m_latency_ps;

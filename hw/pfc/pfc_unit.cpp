@@ -20,8 +20,8 @@ void arm(wakeup& w, uint64_t at_ps)
 }  // namespace
 
 pfc_unit::pfc_unit(const pfc_settings& s, packet_pool& pool, port_scheduler& scheduler,
-                   kick_fn kick)
-    : m_s(s), m_pool(pool), m_scheduler(scheduler), m_kick(std::move(kick))
+                   pfc_owner& owner)
+    : m_s(s), m_pool(pool), m_scheduler(scheduler), m_owner(owner)
 {
 }
 
@@ -99,20 +99,20 @@ void pfc_unit::receive(const packet& p)
         arm_watchdog();
     }
     changed();
-    if (c.resumed) m_kick();  // transmission restarts at once
+    if (c.resumed) m_owner.pfc_kick();  // transmission restarts at once
 }
 
 void pfc_unit::on_expiry()
 {
     activity::tick();
-    if (m_before_acting) m_before_acting();
+    m_owner.pfc_settle();
     const uint8_t r = m_st->rx.expire(sim_now_ps());
     if (r) m_scheduler.resume(r);
     arm_expiry();
     if (r) track_egress();
     if (m_s.watchdog_ps) arm_watchdog();
     changed();
-    if (r) m_kick();
+    if (r) m_owner.pfc_kick();
 }
 
 void pfc_unit::arm_expiry()
@@ -122,7 +122,7 @@ void pfc_unit::arm_expiry()
 
 void pfc_unit::xoff(uint8_t mask)
 {
-    if (m_before_acting) m_before_acting();
+    m_owner.pfc_settle();
     state& s = st();
     const uint8_t fresh = s.tx.xoff(mask, sim_now_ps(), s.refresh_ps);
     if (!fresh) return;
@@ -133,7 +133,7 @@ void pfc_unit::xoff(uint8_t mask)
 
 void pfc_unit::xon(uint8_t mask)
 {
-    if (m_before_acting) m_before_acting();
+    m_owner.pfc_settle();
     if (!m_st) return;  // nothing was ever held
     const uint8_t r = m_st->tx.xon(mask);
     if (!r) return;
@@ -145,7 +145,7 @@ void pfc_unit::xon(uint8_t mask)
 void pfc_unit::on_refresh_due()
 {
     activity::tick();
-    if (m_before_acting) m_before_acting();
+    m_owner.pfc_settle();
     state& s = *m_st;
     uint8_t due = s.tx.due(sim_now_ps(), s.refresh_ps);
     uint8_t release = 0;
@@ -181,13 +181,13 @@ void pfc_unit::send(uint8_t mask, bool pause)
         m_queue.push_back(f);
         pause ? ++m_st->counters[size_t(t)].xoff_tx : ++m_st->counters[size_t(t)].xon_tx;
     }
-    m_kick();
+    m_owner.pfc_kick();
 }
 
 void pfc_unit::on_watchdog_due()
 {
     activity::tick();
-    if (m_before_acting) m_before_acting();
+    m_owner.pfc_settle();
     state& s = *m_st;
     const uint64_t now = sim_now_ps();
     for (int t = 0; t < 8; ++t) {
@@ -195,7 +195,7 @@ void pfc_unit::on_watchdog_due()
         if (!s.rx.paused(t) || due > now) continue;
         auto& c = s.counters[size_t(t)];
         ++c.watchdog_fired;
-        if (m_drop) c.watchdog_drops += m_drop(t);
+        c.watchdog_drops += m_owner.pfc_watchdog_drop(t);
         due = now + m_s.watchdog_ps;  // still paused: again one watchdog time later
     }
     track_egress();  // a dropped queue holds nothing back any more
@@ -205,7 +205,7 @@ void pfc_unit::on_watchdog_due()
 
 void pfc_unit::track_egress()
 {
-    const uint8_t waiting = m_waiting ? m_waiting() : 0;
+    const uint8_t waiting = m_owner.pfc_egress_waiting();
     m_st->blocked.update(uint8_t(waiting & m_st->rx.paused()), sim_now_ps());
 }
 

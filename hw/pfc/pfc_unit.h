@@ -22,6 +22,7 @@
 #include <memory>
 
 #include "hw/pfc/pfc_egress_blocking.h"
+#include "hw/pfc/pfc_owner.h"
 #include "hw/pfc/pfc_pause_timer.h"
 #include "hw/pfc/pfc_requests.h"
 #include "hw/common/port_scheduler.h"
@@ -54,9 +55,7 @@ struct pfc_class_counters
 class pfc_unit
 {
 public:
-    using kick_fn = std::function<void()>;
-
-    pfc_unit(const pfc_settings& s, packet_pool& pool, port_scheduler& scheduler, kick_fn kick);
+    pfc_unit(const pfc_settings& s, packet_pool& pool, port_scheduler& scheduler, pfc_owner& owner);
     pfc_unit(const pfc_unit&) = delete;
     pfc_unit& operator=(const pfc_unit&) = delete;
 
@@ -89,16 +88,6 @@ public:
         return p;
     }
 
-    // Called first whenever the unit acts on its own (its timers) or is told to pause or resume
-    // (xoff, xon: a fault does so from outside the owner's work): an owner that holds work
-    // back settles it there (deferred_frame_ends.h).
-    void before_acting(std::function<void()> f) { m_before_acting = std::move(f); }
-    // The watchdog's action on class t: drop its queue, return how many packets.
-    void on_watchdog(std::function<uint64_t(int)> drop) { m_drop = std::move(drop); }
-
-    // The classes with a frame waiting in the owner's egress queues (ecn-pfc-stats' XOFF time
-    // due to egress occupancy); without it no class counts as waiting.
-    void on_egress_waiting(std::function<uint8_t()> waiting) { m_waiting = std::move(waiting); }
     // The owner queued a frame (or its head of line changed): a paused class may now hold one.
     // Nothing but a test while no class is paused.
     void egress_changed()
@@ -156,11 +145,8 @@ private:
     pfc_settings m_s;
     packet_pool& m_pool;
     port_scheduler& m_scheduler;
-    kick_fn m_kick;
-    std::function<void()> m_before_acting;
+    pfc_owner& m_owner;
     std::function<bool(int)> m_still;
-    std::function<uint64_t(int)> m_drop;
-    std::function<uint8_t()> m_waiting;
     ring<packet*> m_queue;
     std::unique_ptr<state> m_st;  // from the first PFC frame on
     bool m_active = false;

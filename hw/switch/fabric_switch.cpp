@@ -27,14 +27,15 @@ switch_port::switch_port(const std::string& name, uint16_t index, const egress_q
     , m_owner(owner)
     , m_index(index)
     , m_queue(cfg, nic_facing, cls, buffers, index)
-    , m_pfc(pfc, pool, m_queue.scheduler(), [this] { tx.kick(); })
+    , m_pool(pool)
+    , m_pfc(pfc, pool, m_queue.scheduler(), *this)
 {
     tx.set_deferral(this);
-    m_pfc.before_acting([this] { m_owner.settle(); });
-    m_pfc.on_watchdog([this, &pool](int t) {
-        return m_queue.drop_class(uint8_t(t), [&pool](packet* p) { pool.release(p); });
-    });
-    m_pfc.on_egress_waiting([this] { return m_queue.waiting_classes(); });
+}
+
+uint64_t switch_port::pfc_watchdog_drop(int tc)
+{
+    return m_queue.drop_class(uint8_t(tc), [this](packet* p) { m_pool.release(p); });
 }
 
 // The end of a frame that nothing waits to follow only releases the frame's charges (and draws

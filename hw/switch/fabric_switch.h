@@ -61,7 +61,7 @@ protected:
 };
 
 // A plain part of its switch: its sockets are the switch's, named after the port.
-class switch_port final : public ahead_receiver, private frame_end_deferral
+class switch_port final : public ahead_receiver, private frame_end_deferral, private pfc_owner
 {
 public:
     packet_target_socket in;
@@ -123,6 +123,10 @@ private:
     void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
     void before_frame_end() override { m_owner.settle(); }
     void frame_started() override { m_owner.frame_started(m_index); }
+    void pfc_kick() override { tx.kick(); }
+    void pfc_settle() override { m_owner.settle(); }
+    uint8_t pfc_egress_waiting() override { return m_queue.waiting_classes(); }
+    uint64_t pfc_watchdog_drop(int tc) override;
 
     buffer_manager& m_buffers;
     deferred_frame_ends& m_frame_ends;
@@ -130,6 +134,7 @@ private:
     uint16_t m_index;
     egress_queue m_queue;
     port_counters m_counters;
+    packet_pool& m_pool;
     pfc_unit m_pfc;
     std::unique_ptr<cbfc_unit> m_cbfc;
 };

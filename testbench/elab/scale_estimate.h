@@ -21,11 +21,11 @@ struct scale_estimate
 // Measured bytes, rounded up: per host with its link and a raw port or a NIC (each NIC type's
 // entry says which: testbench/elab/nic_factory.h), per switch port with its share of a link, and
 // what any run holds. 8,192-host fat trees and leaf-spines and K = 64 with UET or RoCE NICs, with
-// PFC state made on first use and ports that are not modules: about 36 KB per host (its NIC, host
-// memory, PCIe link and host interface; RoCE about 34 KB).
+// PFC state made on first use and ports that are not modules: about 26 KB per host (its NIC, host
+// memory, PCIe link and host interface; RoCE about 24 KB).
 inline constexpr uint64_t scale_bytes_fixed = 16ull << 20;
 inline constexpr uint64_t scale_bytes_raw_host = 8'000;
-inline constexpr uint64_t scale_bytes_nic_host = 38'000;
+inline constexpr uint64_t scale_bytes_nic_host = 29'000;
 inline constexpr uint64_t scale_bytes_per_switch_port = 7'500;
 
 // `bytes_per_host`: the Nic.Type's (nic_type::bytes_per_host).

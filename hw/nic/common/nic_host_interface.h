@@ -15,6 +15,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "hw/common/shared_settings.h"
 #include "hw/kernel/timed_fifo.h"
 #include "hw/nic/common/host_commands.h"
 #include "hw/nic/common/host_dma.h"
@@ -111,7 +112,8 @@ private:
                           uint32_t bytes, const unsigned char* data = nullptr);
 
     uint32_t m_host;
-    pcie_config m_cfg;
+    std::shared_ptr<const pcie_config> m_shared_cfg;
+    const pcie_config& m_cfg;
     std::function<uint32_t(uint32_t)> m_ip_of_host;
     rdma_transport* m_transport = nullptr;
     delivery_mode m_mode = delivery_mode::rud;

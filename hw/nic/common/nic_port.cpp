@@ -9,19 +9,33 @@
 
 namespace uetsim {
 
+namespace {
+
+// What ports configured alike share: their settings without the host's own address.
+nic_port_config without_identity(nic_port_config c)
+{
+    c.host = c.ip = c.pfc.ip = 0;
+    return c;
+}
+
+}  // namespace
+
 nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& cfg,
                    packet_pool& pool, host_dma& dma, nic_port_client& client)
     : sc_core::sc_module(name)
     , in("in")
     , tx("tx", [this]() { return next_frame(); })
     , m_scheduler(model_scheduler::instance())
-    , m_cfg(cfg)
+    , m_shared_cfg(share_settings(without_identity(cfg)))
+    , m_cfg(*m_shared_cfg)
+    , m_host(cfg.host)
+    , m_ip(cfg.ip)
     , m_pool(pool)
     , m_dma(dma)
     , m_client(client)
     , m_tx_sched(cfg.egress)
     , m_rx_buf(cfg.ingress)
-    , m_pfc(cfg.pfc, pool, m_arbiter, [this] { tx.kick(); })
+    , m_pfc(cfg.pfc, pool, m_arbiter, *this)
     , m_fetch("fetch",
               [this](packet* p) {
                   settle();
@@ -81,13 +95,6 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
     });
     tx.on_frame_done([this] { frame_done(); });
     tx.set_deferral(this);
-    m_pfc.before_acting([this] { settle(); });
-    // The classes with a frame waiting, as the egress arbiter sees them.
-    m_pfc.on_egress_waiting([this] {
-        uint8_t w = m_data_waiting;
-        if (!m_control_q.empty()) w |= uint8_t(1u << m_cfg.control_traffic_class);
-        return w;
-    });
     if (m_rx_buf.any_pfc()) {
         // The page's refresh: pause again while the pool is at or above Xoff, else XON.
         m_pfc.on_refresh([this](int c) {
@@ -153,7 +160,7 @@ packet* nic_port::take(ring<packet*>& q, int cls, bool data)
     // A monitor logs the frame once it has finished on the wire; the link may release or
     // deliver it before then, so the port keeps a copy (no allocation: a member).
     m_wire_copied = m_observe_tx;
-    if (m_observe_tx) m_wire_copy = *p;
+    if (m_observe_tx) *m_wire_copy = *p;
     return p;
 }
 
@@ -260,10 +267,10 @@ void nic_port::frame_done()
     const int cls = m_wire.traffic_class;
     m_egress.release(cls, m_wire.wire_bytes);
     if (!m_wire.data) m_control_reserved -= m_wire.wire_bytes;
-    if (m_count_pools) m_tx_pools[size_t(cls)].released(m_wire.wire_bytes);
+    if (m_tx_pools) (*m_tx_pools)[size_t(cls)].released(m_wire.wire_bytes);
     if (__builtin_expect(!m_control_wait.empty(), 0) && cls == m_cfg.control_traffic_class)
         admit_waiting_control();
-    if (m_wire_copied) m_client.on_transmit(m_wire_copy);
+    if (m_wire_copied) m_client.on_transmit(*m_wire_copy);
     m_client.on_sent(m_wire);
     if (m_wire.data && __builtin_expect(m_egress.blocked() != 0, 0) &&
         m_egress.half_drained_after_release(cls))
@@ -387,24 +394,27 @@ void nic_port::admit_waiting_control()
 nic_pool_sample nic_port::tx_sample(int c) const
 {
     settle();
-    return m_tx_pools[size_t(c)].sample(m_cfg.egress.pool_bytes(c), tx_occupancy(c), 0);
+    const nic_pool_counters n = m_tx_pools ? (*m_tx_pools)[size_t(c)] : nic_pool_counters{};
+    return n.sample(m_cfg.egress.pool_bytes(c), tx_occupancy(c), 0);
 }
 
 void nic_port::start_buffer_stats_interval(uint64_t now_ps)
 {
     settle();
     m_rx_buf.start_interval(now_ps);
-    for (int c = 0; c < k_tc_count; ++c) m_tx_pools[size_t(c)].start_interval(tx_occupancy(c));
+    if (m_tx_pools)
+        for (int c = 0; c < k_tc_count; ++c)
+            (*m_tx_pools)[size_t(c)].start_interval(tx_occupancy(c));
 }
 
 void nic_port::send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m)
 {
     packet* c = m_pool.acquire();
     c->kind = packet_kind::connection;
-    c->src_node = uint16_t(m_cfg.host);
+    c->src_node = uint16_t(m_host);
     c->dst_node = uint16_t(dst_host);
     c->wire_bytes = wire_size(packet_kind::connection, 0);
-    c->ip.src = m_cfg.ip;
+    c->ip.src = m_ip;
     c->ip.dst = dst_ip;
     c->ip.dscp = dscp::make(m_cfg.control_traffic_class, dscp::role::control);
     c->ip.ecn = ecn::ect1;

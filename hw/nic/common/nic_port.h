@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include <systemc>
 
@@ -30,6 +31,7 @@
 #include "hw/pfc/pfc_unit.h"
 #include "hw/common/port_scheduler.h"
 #include "hw/common/ring.h"
+#include "hw/common/shared_settings.h"
 #include "hw/link/transmitter.h"
 #include "hw/nic/common/host_dma.h"
 #include "hw/nic/common/host_port_stats.h"
@@ -118,7 +120,8 @@ public:
 class nic_port : public sc_core::sc_module,
                  public ahead_receiver,
                  private frame_end_deferral,
-                 private deferred_owner
+                 private deferred_owner,
+                 private pfc_owner
 {
 public:
     packet_target_socket in;
@@ -153,7 +156,7 @@ public:
         settle();
         const int cls = dscp::traffic_class(p->ip.dscp);
         m_egress.reserve(cls, p->wire_bytes);
-        if (m_count_pools) m_tx_pools[size_t(cls)].charged(p->wire_bytes, m_egress.reserved(cls));
+        if (m_tx_pools) (*m_tx_pools)[size_t(cls)].charged(p->wire_bytes, m_egress.reserved(cls));
         m_fetch.push(p, ready_ps);
     }
     // Egress pool reservations made ahead of their frames (RoCE: a segment's wire size is
@@ -211,7 +214,11 @@ public:
     // A connection-management frame (the three-message setup), queued now.
     void send_connection_message(uint32_t dst_host, uint32_t dst_ip, const cm_fields& m);
     // Calls the client's on_transmit() for every frame that finishes from now on (monitors).
-    void observe_transmit(bool on) { m_observe_tx = on; }
+    void observe_transmit(bool on)
+    {
+        m_observe_tx = on;
+        if (on && !m_wire_copy) m_wire_copy = std::make_unique<packet>();
+    }
 
     // ahead_receiver: a frame taken as it starts on the link, its arrival applied in its place
     // (docs/performance.md, "Frames handed over ahead").
@@ -320,7 +327,7 @@ public:
     // frames (from queued to serialized) alike.
     void keep_buffer_stats()
     {
-        m_count_pools = true;
+        if (!m_tx_pools) m_tx_pools = std::make_unique<std::array<nic_pool_counters, k_tc_count>>();
         m_rx_buf.count(true);
     }
     int tx_classes() const { return m_cfg.egress.classes(); }
@@ -342,6 +349,15 @@ private:
     bool may_defer_frame_end(uint64_t end_ps) override;
     void frame_end_deferred(transmitter& t) override { m_frame_ends.add(t); }
     void before_frame_end() override { settle(); }
+    void pfc_kick() override { tx.kick(); }
+    void pfc_settle() override { settle(); }
+    // The classes with a frame waiting, as the egress arbiter sees them.
+    uint8_t pfc_egress_waiting() override
+    {
+        uint8_t w = m_data_waiting;
+        if (!m_control_q.empty()) w |= uint8_t(1u << m_cfg.control_traffic_class);
+        return w;
+    }
 
     // A control frame into the control class's queue, its room reserved.
     void queue_control(packet* p)
@@ -349,7 +365,7 @@ private:
         const int ctc = m_cfg.control_traffic_class;
         m_egress.reserve(ctc, p->wire_bytes);
         m_control_reserved += p->wire_bytes;
-        if (m_count_pools) m_tx_pools[size_t(ctc)].charged(p->wire_bytes, m_control_reserved);
+        if (m_tx_pools) (*m_tx_pools)[size_t(ctc)].charged(p->wire_bytes, m_control_reserved);
         m_control_q.push_back(p);
         m_pfc.egress_changed();
         tx.kick();
@@ -402,7 +418,10 @@ private:
     std::array<uint64_t, k_tc_count> m_ahead_bytes{};
     bool m_ahead_owed = false;  // listed with the scheduler
     model_scheduler& m_scheduler;
-    nic_port_config m_cfg;
+    std::shared_ptr<const nic_port_config> m_shared_cfg;  // one copy for the fabric's alike ports
+    const nic_port_config& m_cfg;                         // its host and IP are m_host's and m_ip's
+    uint32_t m_host;
+    uint32_t m_ip;
     packet_pool& m_pool;
     host_dma& m_dma;
     nic_port_client& m_client;
@@ -430,12 +449,12 @@ private:
     uint8_t m_data_waiting = 0;                      // bit c: class c's data queue holds a frame
     uint8_t m_pooled = 0;  // bit c: class c has an egress pool (takes part in the turns)
     sent_frame m_wire;
-    packet m_wire_copy;  // the frame on the wire, while observed (on_transmit)
+    std::unique_ptr<packet> m_wire_copy;  // the frame on the wire, while observed (on_transmit)
     bool m_wire_copied = false;
     nic_egress_pools m_egress;
     uint64_t m_control_reserved = 0;  // the control frames' part of the control class's pool
-    bool m_count_pools = false;       // net-buff-stats: the counters below are kept
-    std::array<nic_pool_counters, k_tc_count> m_tx_pools{};
+    // net-buff-stats' counters, made when the record asks (keep_buffer_stats)
+    std::unique_ptr<std::array<nic_pool_counters, k_tc_count>> m_tx_pools;
     bool m_observe_tx = false;
     uint64_t m_cm_received = 0;
     host_port_stats m_stats;

@@ -34,7 +34,7 @@ uint8_t nic_rx_buffer::drain(uint64_t now_ps)
 nic_pool_sample nic_rx_buffer::sample(int c, uint64_t now_ps) const
 {
     if (c >= m_classes) return {};
-    nic_pool_counters n = m_counters[size_t(c)];
+    nic_pool_counters n = m_counters ? (*m_counters)[size_t(c)] : nic_pool_counters{};
     uint64_t occupancy = m_occupancy[c];
     for (size_t i = 0; i < m_line.size() && m_line.at(i).due_ps <= now_ps; ++i)
         if (m_line.at(i).cls == c) {
@@ -46,8 +46,9 @@ nic_pool_sample nic_rx_buffer::sample(int c, uint64_t now_ps) const
 
 void nic_rx_buffer::start_interval(uint64_t now_ps)
 {
+    if (!m_counters) return;
     for (int c = 0; c < m_classes; ++c)
-        m_counters[size_t(c)].start_interval(sample(c, now_ps).occupancy);
+        (*m_counters)[size_t(c)].start_interval(sample(c, now_ps).occupancy);
 }
 
 bool nic_rx_buffer::any_pause_outstanding() const

@@ -66,7 +66,8 @@ uint32_t roce_nic::initial_psn(uint64_t seed, uint32_t qpn, uint32_t src, uint32
 roce_nic::roce_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
                    const roce_nic_config& cfg, double line_rate_bps)
     : host_nic(name, ctx, port_config(ctx, cfg))
-    , m_cfg(cfg)
+    , m_shared_cfg(share_settings(cfg))
+    , m_cfg(*m_shared_cfg)
     , m_line_rate_bps(line_rate_bps)
     , m_rto_ps(ps_from_seconds(cfg.retransmit_timeout_s))
     , m_fetches("fetches", [this](fetch f) { on_fetched(f); })

@@ -27,6 +27,7 @@
 #include "hw/kernel/wakeup.h"
 #include "hw/kernel/timed_fifo.h"
 #include "hw/common/ring.h"
+#include "hw/common/shared_settings.h"
 #include "hw/nic/common/host_nic.h"
 #include "hw/nic/roce/dcqcn_rate.h"
 #include "hw/nic/roce/roce_nic_config.h"
@@ -201,7 +202,8 @@ private:
     roce_transport_counters& sync_counters() const;
     uint64_t now_ps() const { return sim_now_ps(); }
 
-    roce_nic_config m_cfg;
+    std::shared_ptr<const roce_nic_config> m_shared_cfg;  // one copy for every NIC alike
+    const roce_nic_config& m_cfg;
     double m_line_rate_bps;
     roce_ack_policy m_ack_policy;
     uint64_t m_rto_ps;

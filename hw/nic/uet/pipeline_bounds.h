@@ -21,7 +21,7 @@ struct named_stage
 inline constexpr int k_uet_pipeline_stages = 10;
 
 // Every stage in pipeline order: transmit, then receive.
-inline std::array<named_stage, k_uet_pipeline_stages> uet_pipeline_stages(const uet_nic_config& c)
+inline std::array<named_stage, k_uet_pipeline_stages> uet_pipeline_stages(const uet_nic_settings& c)
 {
     return {{{"Doorbell", c.doorbell},
              {"Scheduler", c.scheduler},
@@ -48,7 +48,7 @@ struct pipeline_bounds
     int binding = 0;  // index of the stage with the lowest bound (the first on a tie)
 };
 
-inline pipeline_bounds derive_pipeline_bounds(const uet_nic_config& c)
+inline pipeline_bounds derive_pipeline_bounds(const uet_nic_settings& c)
 {
     pipeline_bounds b;
     const auto st = uet_pipeline_stages(c);

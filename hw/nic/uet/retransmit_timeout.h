@@ -10,7 +10,7 @@
 namespace uetsim {
 
 // `tx_count`: 1 for the first transmission, 2 for the first retransmission, ...
-inline double retransmit_timeout_s(const uet_nic_config& cfg, uint32_t tx_count)
+inline double retransmit_timeout_s(const uet_nic_settings& cfg, uint32_t tx_count)
 {
     if (cfg.fixed_rexmit_time_enable) return cfg.fixed_rexmit_timeout_s;
     const uint32_t doublings =

@@ -73,9 +73,12 @@ std::unique_ptr<sack_tracker> make_sacks(const uet_nic_params& p, const std::str
 uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
                  const uet_nic_params& params)
     : host_nic(name, ctx, port_config(ctx, params.uet))
-    , m_cfg(params.uet)
-    , m_cc_cfg(params.nscc)
-    , m_lb_cfg(params.entropy)
+    , m_shared_cfg(share_settings<uet_nic_settings>(params.uet))
+    , m_shared_cc_cfg(share_settings(params.nscc))
+    , m_shared_lb_cfg(share_settings(params.entropy))
+    , m_cfg(*m_shared_cfg)
+    , m_cc_cfg(*m_shared_cc_cfg)
+    , m_lb_cfg(*m_shared_lb_cfg)
     , m_rng(ctx.random_seed, std::string(basename()) + ".psn")
     , m_cycle(seconds(params.uet.cycle_s()))
     , m_read_tags(params.uet.max_outstanding_reads)
@@ -96,8 +99,8 @@ uet_nic::uet_nic(const sc_core::sc_module_name& name, const nic_context& ctx,
     m_tx[int(tx_stage::entropy_lookup)] = pipeline_stage(m_cfg.entropy_lookup, cycle);
     m_tx[int(tx_stage::header_build)] = pipeline_stage(m_cfg.header_build, cycle);
     m_ack_build = pipeline_stage(m_cfg.ack_build, cycle);
-    if (!m_cfg.job_table.empty())
-        m_jobs = job_table(std::vector<uint32_t>(m_cfg.job_table.begin(), m_cfg.job_table.end()));
+    const std::vector<double>& jobs = params.uet.job_table;
+    if (!jobs.empty()) m_jobs = job_table(std::vector<uint32_t>(jobs.begin(), jobs.end()));
     if (m_cfg.pdc_context_cache_entries)
         m_contexts = std::make_unique<context_cache>(m_cfg.pdc_context_cache_entries);
     if (m_prefetch)

@@ -26,6 +26,7 @@
 #include "hw/kernel/timed_fifo.h"
 #include "hw/common/occupancy_histogram.h"
 #include "hw/common/random.h"
+#include "hw/common/shared_settings.h"
 #include "hw/kernel/sim_clock.h"
 #include "hw/common/state_probe.h"
 #include "hw/kernel/model_scheduler.h"
@@ -344,9 +345,13 @@ private:
     double now_s() const { return sim_now().to_seconds(); }
     uint64_t now_ps() const { return sim_now_ps(); }
 
-    uet_nic_config m_cfg;
-    nscc_config m_cc_cfg;
-    entropy_config m_lb_cfg;
+    // One copy of each for every NIC configured alike (shared_settings.h).
+    std::shared_ptr<const uet_nic_settings> m_shared_cfg;
+    std::shared_ptr<const nscc_config> m_shared_cc_cfg;
+    std::shared_ptr<const entropy_config> m_shared_lb_cfg;
+    const uet_nic_settings& m_cfg;
+    const nscc_config& m_cc_cfg;
+    const entropy_config& m_lb_cfg;
     random_stream m_rng;
     sc_core::sc_time m_cycle;
     read_tag_pool m_read_tags;

@@ -14,7 +14,9 @@
 
 namespace uetsim {
 
-struct uet_nic_config
+// Everything but the job table: what a NIC keeps, one copy for every NIC alike
+// (shared_settings.h compares it byte by byte, so it holds no pointer).
+struct uet_nic_settings
 {
     // Transport (ScalaUETPdsManager).
     uint32_t rdma_data_mss = 4096;
@@ -45,10 +47,8 @@ struct uet_nic_config
     // NO_PDC_AVAIL instead of stopping the run.
     double pdc_idle_close_timeout_s = 0;
     static constexpr double pdc_idle_close_timeout_max_s = 1;
-    // The UET profile the NIC implements (Profile) and the JobIDs it serves (JobTable; empty:
-    // every job, no check) (docs/jobs-and-profiles.md).
+    // The UET profile the NIC implements (Profile; docs/jobs-and-profiles.md).
     uet_profile profile = uet_profile::ai_full;
-    std::vector<double> job_table;
     // Data packets take their message's class (RdmaDataPacketTC, a Flows entry's TrafficClass).
     uint8_t control_traffic_class = 1;
 
@@ -92,6 +92,13 @@ struct uet_nic_config
 
     double cycle_s() const { return 1.0 / clock_hz; }
     uint32_t nominal_bytes(uint32_t payload) const { return payload + 88; }
+};
+
+struct uet_nic_config : uet_nic_settings
+{
+    // The JobIDs the NIC serves (JobTable; empty: every job, no check): made into the NIC's
+    // job_table when it is built.
+    std::vector<double> job_table;
 };
 
 }  // namespace uetsim
