@@ -157,6 +157,7 @@ TEST(blocking_target_socket, costs_at_least_1_5_kb_less_than_a_simple_target_soc
     constexpr int n = 2000;
     const size_t simple = heap_bytes_of<with_simple_socket>(n, "simple") / n;
     const size_t blocking = heap_bytes_of<with_blocking_socket>(n, "blocking") / n;
+    if (simple == 0) GTEST_SKIP() << "mallinfo2 does not see this allocator (a sanitizer build)";
     EXPECT_GE(simple, blocking + 1500)
         << "per module: blocking " << blocking << " B, simple " << simple << " B";
 }
