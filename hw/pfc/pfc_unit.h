@@ -7,13 +7,15 @@
 //   ahead of all data and never buffers or charges, and re-send each held pause every half pause
 //   time (pfc_requests);
 // - optionally a watchdog: a class paused without a break for the watchdog time has its queue
-//   dropped by the owner (on_watchdog), again every watchdog time while the pause lasts;
+//   dropped by the owner (pfc_owner::pfc_watchdog_drop), again every watchdog time while the
+//   pause lasts;
 // - the XOFF time due to egress occupancy (pfc_egress_blocking): the owner says which classes
-//   have frames waiting (on_egress_waiting) and calls egress_changed() when it queues one.
+//   have frames waiting (pfc_owner::pfc_egress_waiting) and calls egress_changed() when it
+//   queues one.
 // One frame per class, as the switch page says ("one PFC frame for each lossless traffic class").
 // Nothing here runs per data packet: with no PFC frame on the port its events never fire. The
 // pause state, counters and timers are made at the port's first PFC frame (sent or received),
-// so the ports of a large lossy or uncongested fabric hold only the queue and the hooks.
+// so the ports of a large lossy or uncongested fabric hold only the queue and their owner.
 #pragma once
 
 #include <array>
