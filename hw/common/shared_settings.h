@@ -3,9 +3,12 @@
 // port, PCIe link and host interface is 117 MB (docs/performance.md, "Memory per host and per
 // port"), and one shared copy also stays in cache.
 //
-// Equal means equal bytes, so T must be trivially copyable. Two values that differ only in
-// padding are kept twice: that costs memory, never correctness. A value lives while an instance
-// holds it; the registry keeps weak references only.
+// Equal means equal bytes, so T must be trivially copyable. Sharing is a saving, not a promise:
+// two equal values whose padding bytes differ (a compiler may copy a small struct member by
+// member) are kept twice, which costs memory, never a result. The UET NIC's settings are copied
+// whole wherever they are copied (uet_nic_config), and
+// scale.a_k24_fat_tree_of_uet_nics_elaborates_within_the_memory_estimate measures the saving
+// in a build. A value lives while an instance holds it; the registry keeps weak references only.
 #pragma once
 
 #include <cstdint>

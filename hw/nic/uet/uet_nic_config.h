@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "hw/common/value_range.h"
@@ -99,6 +101,36 @@ struct uet_nic_config : uet_nic_settings
     // The JobIDs the NIC serves (JobTable; empty: every job, no check): made into the NIC's
     // job_table when it is built.
     std::vector<double> job_table;
+
+    // The settings are copied whole, their padding included: a base's implicit copy leaves its
+    // tail padding as it was, and NICs share settings whose bytes are equal (share_settings).
+    uet_nic_config() = default;
+    uet_nic_config(const uet_nic_config& o) : job_table(o.job_table) { copy_settings(o); }
+    uet_nic_config(uet_nic_config&& o) noexcept : job_table(std::move(o.job_table))
+    {
+        copy_settings(o);
+    }
+    uet_nic_config& operator=(const uet_nic_config& o)
+    {
+        copy_settings(o);
+        job_table = o.job_table;
+        return *this;
+    }
+    uet_nic_config& operator=(uet_nic_config&& o) noexcept
+    {
+        copy_settings(o);
+        job_table = std::move(o.job_table);
+        return *this;
+    }
+
+private:
+    void copy_settings(const uet_nic_settings& o)
+    {
+        std::memcpy(static_cast<uet_nic_settings*>(this), &o, sizeof(uet_nic_settings));
+    }
 };
+// The job table starts after the settings' last byte, so copy_settings writes only settings.
+static_assert(sizeof(uet_nic_config) == sizeof(uet_nic_settings) + sizeof(std::vector<double>));
+static_assert(std::is_trivially_copyable_v<uet_nic_settings>);
 
 }  // namespace uetsim
