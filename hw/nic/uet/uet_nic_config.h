@@ -112,12 +112,14 @@ struct uet_nic_config : uet_nic_settings
     }
     uet_nic_config& operator=(const uet_nic_config& o)
     {
+        if (this == &o) return *this;
         copy_settings(o);
         job_table = o.job_table;
         return *this;
     }
     uet_nic_config& operator=(uet_nic_config&& o) noexcept
     {
+        if (this == &o) return *this;
         copy_settings(o);
         job_table = std::move(o.job_table);
         return *this;
