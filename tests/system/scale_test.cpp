@@ -46,9 +46,6 @@ TEST(scale, k32_fat_tree_of_raw_hosts_elaborates_and_delivers)
 // cuts, above the estimate: a regression of 4.6 KB a host fails here).
 TEST(scale, a_k24_fat_tree_of_uet_nics_elaborates_within_the_memory_estimate)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    GTEST_SKIP() << "under AddressSanitizer the peak RSS is the sanitizer's, not the model's";
-#endif
     const std::string dir = scratch_dir("scale");
     const std::string file = write_file(dir + "/s.yaml",
                                         "Simulation: {Name: t, StopTime: 1ns}\n"
@@ -64,8 +61,10 @@ TEST(scale, a_k24_fat_tree_of_uet_nics_elaborates_within_the_memory_estimate)
     const scale_estimate e = estimate_scale(t, scale_bytes_nic_host);
     EXPECT_EQ(e.hosts, 3456u);
     EXPECT_EQ(e.switch_ports, 17280u);
-    EXPECT_LT(peak, e.bytes) << "peak RSS " << peak << " B, estimate " << e.bytes << " B";
     EXPECT_GT(peak, e.bytes * 4 / 5) << "peak RSS " << peak << " B, estimate " << e.bytes << " B";
+#if !defined(__SANITIZE_ADDRESS__)  // under AddressSanitizer the peak is mostly the sanitizer's
+    EXPECT_LT(peak, e.bytes) << "peak RSS " << peak << " B, estimate " << e.bytes << " B";
+#endif
 }
 
 TEST(scale, a_fabric_beyond_the_machines_memory_is_refused_naming_the_limit)
