@@ -327,7 +327,7 @@ public:
     // frames (from queued to serialized) alike.
     void keep_buffer_stats()
     {
-        if (!m_tx_pools) m_tx_pools = std::make_unique<std::array<nic_pool_counters, k_tc_count>>();
+        if (!m_tx_pools) m_tx_pools = std::make_unique<pool_counters_by_class>();
         m_rx_buf.count(true);
     }
     int tx_classes() const { return m_cfg.egress.classes(); }
@@ -454,7 +454,7 @@ private:
     nic_egress_pools m_egress;
     uint64_t m_control_reserved = 0;  // the control frames' part of the control class's pool
     // net-buff-stats' counters, made when the record asks (keep_buffer_stats)
-    std::unique_ptr<std::array<nic_pool_counters, k_tc_count>> m_tx_pools;
+    std::unique_ptr<pool_counters_by_class> m_tx_pools;
     bool m_observe_tx = false;
     uint64_t m_cm_received = 0;
     host_port_stats m_stats;

@@ -23,6 +23,9 @@ struct rx_admission
     bool send_xoff = false;  // a pause frame for the class now
 };
 
+// Each class's pool counters (net-buff-stats), made when the record asks for them.
+using pool_counters_by_class = std::array<nic_pool_counters, k_tc_count>;
+
 class nic_rx_buffer
 {
 public:
@@ -115,7 +118,7 @@ public:
         if (!on)
             m_counters.reset();
         else if (!m_counters)
-            m_counters = std::make_unique<std::array<nic_pool_counters, k_tc_count>>();
+            m_counters = std::make_unique<pool_counters_by_class>();
     }
     // Class `c`'s pool as it stands at `now_ps`, the releases due by then included (they are
     // applied lazily: this reads them without applying them).
@@ -136,7 +139,7 @@ private:
     std::array<bool, k_tc_count> m_pfc_enable{}, m_paused{};
     ring<pending> m_line;
     // Made when the record asks (count()): 384 bytes a NIC that most runs never read.
-    std::unique_ptr<std::array<nic_pool_counters, k_tc_count>> m_counters;
+    std::unique_ptr<pool_counters_by_class> m_counters;
 };
 
 }  // namespace uetsim
