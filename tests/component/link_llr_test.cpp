@@ -35,11 +35,13 @@ nic_port_config config(uint32_t host)
 
 struct llr_pair : uetsim::test::nic_port_pair
 {
-    explicit llr_pair(uint64_t buffer_bytes) : nic_port_pair(config(0), config(1), 1000)
+    // The replay timer is out of the way unless a test says otherwise: these show NACKs and ACKs.
+    explicit llr_pair(uint64_t buffer_bytes, uint64_t timeout_ps = 10000 * ns)
+        : nic_port_pair(config(0), config(1), 1000)
     {
         link::llr_settings s;
         s.buffer_bytes = buffer_bytes;
-        s.timeout_ps = 10000 * ns;  // out of the way: these tests show NACKs and ACKs
+        s.timeout_ps = timeout_ps;
         s.control_bytes = 8;
         s.ack_spacing_bytes = 0;
         wire.enable_llr(s);
@@ -148,4 +150,37 @@ TEST(link_llr, the_replay_timer_recovers_a_lost_last_frame)
     EXPECT_EQ(c.timer_replays, 1u);
     EXPECT_EQ(c.replayed_bytes, 1000u);
     EXPECT_EQ(c.held_bytes, 0u);  // its ACK came back
+}
+
+TEST(link_llr, frames_lost_with_the_link_are_kept_and_replayed_by_the_timer_once_it_is_back)
+{
+    // Frames 1-3 from A at 0, 20 ns each; the link goes down at 130 ns and up at 200 ns. Frame 1
+    // arrived at 120 ns; 2 and 3, due at 140 and 160, are lost, and so is B's ACK(1) (sent at
+    // 120, due at A at 220.16). The replay timer (500 ns, armed when frame 1 entered the empty
+    // buffer at 0) sends all three again from 500 ns: frame 1, delivered already, as a duplicate
+    // (its length only), then 2 and 3 at 520 and 540 ns, arriving at 640 and 660 ns; the client
+    // sees each 4 ns later.
+    llr_pair n(100000, 500 * ns);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i), now_ps());
+    sc_core::sc_start(sc_core::sc_time(130, sc_core::SC_NS));
+    n.wire.set_up(false);
+    sc_core::sc_start(sc_core::sc_time(70, sc_core::SC_NS));
+    n.wire.set_up(true);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+    EXPECT_EQ(n.received_ps(), (std::vector<uint64_t>{124 * ns, 644 * ns, 664 * ns}));
+    EXPECT_EQ(n.received_psns(), (std::vector<uint32_t>{1, 2, 3}));
+    EXPECT_EQ(n.wire.frames_lost(link::a_to_b), 2u);
+    std::vector<uint64_t> starts;
+    for (const auto& f : n.a_to_b) starts.push_back(f.start_ps);
+    EXPECT_EQ(starts, (std::vector<uint64_t>{0, 20 * ns, 40 * ns, 500 * ns, 520 * ns, 540 * ns}));
+    const link::llr_counters c = n.wire.llr_stats(link::a_to_b);
+    EXPECT_EQ(c.timer_replays, 1u);
+    EXPECT_EQ(c.replayed_frames, 3u);
+    EXPECT_EQ(c.replayed_bytes, 3000u);
+    EXPECT_EQ(c.acked_seq, 3u);
+    EXPECT_EQ(c.held_bytes, 0u);
+    // ACK(1), lost; then ACK(1) again for the duplicate, ACK(2) and ACK(3).
+    EXPECT_EQ(n.wire.llr_stats(link::b_to_a).control_frames, 4u);
+    EXPECT_EQ(n.b.stats().rx_packets, 3u);
 }
