@@ -109,6 +109,7 @@ struct link_config
     uint32_t cbfc_credit_unit_bytes = 64;
     double cbfc_credit_update_interval_s = 1e-6;
     uint32_t cbfc_update_frame_bytes = 64;
+    double cbfc_sync_interval_s = 100e-6;
     uint32_t cbfc_vc_buffer_bytes = 0;  // advertised per VC; 0: the line-rate need
 };
 

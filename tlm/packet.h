@@ -156,11 +156,13 @@ struct pfc_fields
 };
 
 // A CBFC credit update's fields: for each VC of `vc_mask`, the credits the receiver has freed
-// since link-up, modulo 2^16.
+// since link-up, modulo 2^16; or, in a credit sync (`sync`), the credits the sender has spent
+// since link-up, from which the receiver counts the frames lost on the way (cbfc_unit.h).
 struct cbfc_fields
 {
     uint8_t vc_mask = 0;
-    uint16_t freed[8] = {};
+    bool sync = false;
+    uint16_t freed[8] = {};  // a sync: spent
 };
 
 struct packet

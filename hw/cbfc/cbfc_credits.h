@@ -64,6 +64,8 @@ public:
         return true;
     }
 
+    // Credits spent since link-up (a credit sync carries it, modulo 2^16).
+    uint64_t spent(int vc) const { return m_vc[size_t(vc)].spent; }
     bool stalled(int vc) const { return m_vc[size_t(vc)].stalled; }
     uint64_t stalls(int vc) const { return m_vc[size_t(vc)].stalls; }
     // Time stalled up to `now_ps`, the stall in progress included.

@@ -24,6 +24,9 @@ struct cbfc_settings
     uint32_t vc_credits = 0;          // advertised per VC by the receiver, in credit units
     uint64_t update_interval_ps = 0;  // at most one credit update per interval
     uint32_t update_frame_bytes = 64;
+    // A VC stalled with no update for this long sends a credit sync, and again every interval
+    // while it lasts (0: never).
+    uint64_t sync_interval_ps = 0;
 
     // Bit c: class c rides a VC.
     uint8_t classes() const

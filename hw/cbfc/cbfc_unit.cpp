@@ -1,5 +1,7 @@
 #include "hw/cbfc/cbfc_unit.h"
 
+#include <algorithm>
+
 namespace uetsim {
 
 cbfc_unit::cbfc_unit(const cbfc_settings& s, packet_pool& pool, port_scheduler& scheduler,
@@ -18,8 +20,23 @@ cbfc_unit::cbfc_unit(const cbfc_settings& s, packet_pool& pool, port_scheduler& 
 
 void cbfc_unit::receive(const packet& p)
 {
-    ++m_updates_received;
     const uint64_t now = sim_now_ps();
+    if (__builtin_expect(p.cbfc.sync, 0)) {
+        // The frames it counts that never arrived are freed now; and an update goes either way,
+        // since the sender waits for one (the last may have been lost on the link).
+        uint64_t due = 0;
+        for (int v = 0; v < cbfc_max_vcs; ++v) {
+            if (!((p.cbfc.vc_mask >> v) & 1u)) continue;
+            const uint32_t lost = m_rx.lost_before_sync(v, p.cbfc.freed[v]);
+            m_credits_recovered += lost;
+            if (const uint64_t d = m_rx.freed(v, lost, now)) due = d;
+        }
+        if (!due) due = m_rx.report(now);
+        if (due) m_update_wake.notify_at_ps(due);
+        return;
+    }
+    ++m_updates_received;
+    m_last_update_ps = now;
     bool resumed = false;
     for (int v = 0; v < cbfc_max_vcs; ++v) {
         if (!((p.cbfc.vc_mask >> v) & 1u)) continue;
@@ -58,6 +75,41 @@ void cbfc_unit::on_release_due()
         freed(r.vc, r.credits);
     }
     if (!m_later.empty()) m_release_wake.notify_at_ps(m_later.front().at_ps);
+}
+
+bool cbfc_unit::any_stalled() const
+{
+    for (int v = 0; v < m_s.vcs(); ++v)
+        if (m_tx.stalled(v)) return true;
+    return false;
+}
+
+void cbfc_unit::arm_sync()
+{
+    m_sync_wake.notify_at_ps(std::max(sim_now_ps(), m_last_update_ps) + m_s.sync_interval_ps);
+}
+
+void cbfc_unit::on_sync_due()
+{
+    if (!any_stalled()) return;
+    const uint64_t now = sim_now_ps();
+    // An update came since this was armed: the receiver is still returning credit.
+    if (now < m_last_update_ps + m_s.sync_interval_ps) {
+        m_sync_wake.notify_at_ps(m_last_update_ps + m_s.sync_interval_ps);
+        return;
+    }
+    packet* f = m_pool.acquire();
+    f->kind = packet_kind::cbfc_update;
+    f->wire_bytes = m_s.update_frame_bytes;
+    f->cbfc.sync = true;
+    const int vcs = m_s.vcs();
+    f->cbfc.vc_mask = uint8_t((1u << vcs) - 1u);
+    // Taken as it is queued: the frame goes ahead of every class, so nothing spends credit
+    // between now and its start, and every frame counted here is on the wire before it.
+    for (int v = 0; v < vcs; ++v) f->cbfc.freed[v] = uint16_t(m_tx.spent(v));
+    ++m_syncs_sent;
+    m_send(f);
+    m_sync_wake.notify_at_ps(now + m_s.sync_interval_ps);
 }
 
 void cbfc_unit::send_update()

@@ -53,11 +53,15 @@ public:
             return true;
         }
         m_scheduler.stall(m_vc_classes[vc]);
+        if (m_s.sync_interval_ps && !m_sync_wake.pending()) arm_sync();
         changed();
         return false;
     }
-    // A credit update that arrived on the port (consumed: the caller releases the packet).
+    // A credit update or sync that arrived on the port (consumed: the caller releases it).
     void receive(const packet& p);
+    // A frame that spent credit arrived on the port (`p.cbfc_vc` set), before anything else
+    // is done with it.
+    void arrived(const packet& p) { m_rx.arrived(p.cbfc_vc - 1, credits_of(p)); }
 
     // Receiving: the credits a frame that spent them brings (its VC from packet::cbfc_vc).
     uint16_t credits_of(const packet& p) const { return uint16_t(m_s.credits_for(p.wire_bytes)); }
@@ -70,6 +74,9 @@ public:
     cbfc_credits& credits() { return m_tx; }
     const cbfc_return& returns() const { return m_rx; }
     uint64_t updates_received() const { return m_updates_received; }
+    uint64_t syncs_sent() const { return m_syncs_sent; }
+    // Credits counted as arrived from credit syncs: frames lost on the link.
+    uint64_t credits_recovered() const { return m_credits_recovered; }
     // Waveforms: called after the credits or the stalls change (nullptr: not traced).
     void set_probe(state_probe* p) { m_probe = p; }
 
@@ -82,6 +89,12 @@ private:
     };
     void send_update();
     void on_release_due();
+    // Credit sync (docs/link-layer.md): while a VC is stalled and no update has come for an
+    // interval, the sender tells the receiver how much it has spent, so that credit spent on
+    // frames lost on the link comes back.
+    void arm_sync();
+    void on_sync_due();
+    bool any_stalled() const;
     void changed()
     {
         if (__builtin_expect(m_probe != nullptr, 0)) m_probe->changed();
@@ -107,6 +120,13 @@ private:
         on_release_due();
     }};
     uint64_t m_updates_received = 0;
+    uint64_t m_last_update_ps = 0;
+    uint64_t m_syncs_sent = 0;
+    uint64_t m_credits_recovered = 0;
+    wakeup m_sync_wake{[this] {
+        activity::tick();
+        on_sync_due();
+    }};
     state_probe* m_probe = nullptr;
 };
 

@@ -222,6 +222,7 @@ void fabric_switch::on_cbfc_arrival(size_t port, packet& p)
     c.rx_bytes += p.wire_bytes;
     ++p.hops;
     const uint8_t tc = m_classifier.traffic_class(p);
+    m_ports[port]->cbfc()->arrived(p);
     const uint8_t vc = uint8_t(p.cbfc_vc - 1);
     p.cbfc_vc = 0;
     const ingress_decision d = m_buffers.on_credit_ingress(uint16_t(port), tc, buffer_charge(p), vc,

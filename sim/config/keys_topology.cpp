@@ -259,6 +259,11 @@ void add_cbfc_keys(scenario_schema& s)
            "Least spacing of a receiver's credit updates on the link: freed credit is reported "
            "at once when the last update is at least this old, else when it is; 0: one update "
            "per freeing.");
+    k.time("Link.CbfcSyncInterval", UETSIM_FIELD(link.cbfc_sync_interval_s), {0, 1},
+           "A sender whose VC has been stalled this long with no credit update sends a credit "
+           "sync (its credits spent since link-up, in an update frame), and again every "
+           "interval while the stall lasts: the receiver counts the frames lost on the link "
+           "and returns their credit; 0: never (a lost frame's credit is then lost for good).");
     k.bytes("Link.CbfcUpdateFrameBytes", UETSIM_FIELD(link.cbfc_update_frame_bytes), {64, 1522},
             "Wire size of a credit update frame (FCS included, no preamble or IFG), sent ahead of "
             "all data like a PFC frame.");

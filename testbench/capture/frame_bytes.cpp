@@ -81,14 +81,15 @@ void frame_headers(const packet& p, std::vector<uint8_t>& o)
     if (p.kind == packet_kind::cbfc_update) {
         // CBFC credit update (docs/link-layer.md): a link-local frame to the same reserved
         // address as PFC, with the IEEE local experimental ethertype 0x88B5 (the UEC frame format
-        // is not public), the VC mask and eight cumulative credit counts, zero-padded.
+        // is not public), the VC mask and eight cumulative credit counts, zero-padded. A credit
+        // sync sets the mask's top bit; its counts are the credits spent.
         const size_t start = o.size();
         static const uint8_t dst[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
         o.insert(o.end(), dst, dst + 6);
         mac_of(p.ip.src, mac);
         o.insert(o.end(), mac, mac + 6);
         put16(o, 0x88B5);
-        put16(o, p.cbfc.vc_mask);
+        put16(o, uint16_t(p.cbfc.vc_mask | (p.cbfc.sync ? 0x8000u : 0u)));
         for (int v = 0; v < 8; ++v) put16(o, p.cbfc.freed[v]);
         pad(o, start + (p.wire_bytes - wire::eth_fcs));
         return;

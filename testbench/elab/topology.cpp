@@ -218,6 +218,7 @@ topology build_topology(const scenario& sc)
         cb.credit_unit_bytes = c.cbfc_credit_unit_bytes == 0 ? 1 : c.cbfc_credit_unit_bytes;
         cb.update_interval_ps = ps_from_seconds(c.cbfc_credit_update_interval_s);
         cb.update_frame_bytes = c.cbfc_update_frame_bytes;
+        cb.sync_interval_ps = ps_from_seconds(c.cbfc_sync_interval_s);
         l.cbfc_residence_ps = cbfc_residence_ps(sc, scratch, t, l, largest);
         const uint64_t need = cbfc_line_rate_buffer_bytes(
             l.rate_bps, ps_from_seconds(l.delay_s), cb.update_interval_ps, l.cbfc_residence_ps,

@@ -52,7 +52,7 @@ private:
     // Per VC: the stall time since the start, the credits outstanding in the interval.
     static void cbfc_cells(link_stats_row& r, cbfc_unit& u, uint64_t now_ps)
     {
-        r.cbfc_updates = u.returns().updates();
+        r.cbfc_updates = u.returns().updates() + u.syncs_sent();
         cbfc_credits& c = u.credits();
         for (int v = 0; v < u.settings().vcs(); ++v) {
             const char* sep = v ? ";" : "";
@@ -170,8 +170,9 @@ const column_table<link_stats_row>& link_stats_columns()
         {"llr_control_bytes", "their bytes on the wire (`Link.LlrControlBytes` each)",
          UETSIM_CELL(link_stats_row, r.llr.control_bytes)},
         {"cbfc_update_frames",
-         "CBFC credit updates the sending end put on this direction since the start (counted in "
-         "`frames` and `bytes` too, `Link.CbfcUpdateFrameBytes` each); 0 without CBFC",
+         "CBFC credit updates (credit syncs included) the sending end put on this direction "
+         "since the start (counted in `frames` and `bytes` too, `Link.CbfcUpdateFrameBytes` "
+         "each); 0 without CBFC",
          UETSIM_CELL(link_stats_row, r.cbfc_updates)},
         {"cbfc_stall_usec",
          "CBFC (`Link.Cbfc`): per virtual channel, `;` between them, the time the sending end's "

@@ -32,7 +32,7 @@ struct link_stats_row
     link::llr_counters llr;        // the sender at `from`, the receiver at `to` (zeros: off)
     uint64_t llr_buffer_peak = 0;  // the most bytes its replay buffer held in the interval
     // CBFC on the link, per VC of the sending end (';' between VCs; empty without CBFC).
-    uint64_t cbfc_updates = 0;  // credit updates the sending end put on this direction
+    uint64_t cbfc_updates = 0;  // credit updates and syncs the sending end put on this direction
     std::string cbfc_stall_usec;
     std::string cbfc_outstanding_min;
     std::string cbfc_outstanding_max;

@@ -77,7 +77,8 @@ nlohmann::ordered_json derived_json(const scenario& sc)
                                          c.update_interval_ps, l.cbfc_residence_ps, largest,
                                          c.update_frame_bytes, c.credit_unit_bytes)},
             {"update_interval_s", double(c.update_interval_ps) * 1e-12},
-            {"update_frame_bytes", c.update_frame_bytes}};
+            {"update_frame_bytes", c.update_frame_bytes},
+            {"sync_interval_s", double(c.sync_interval_ps) * 1e-12}};
     }
     j["links"] = std::move(links);
     j["switch"] = {{"forwarding_latency_s", sc.sw.forwarding_latency_s}};

@@ -1,5 +1,5 @@
-// CBFC's plain logic: the sender's credits per VC, the receiver's update schedule, the credit
-// of a frame and the line-rate buffer (docs/link-layer.md).
+// CBFC's plain logic: the sender's credits per VC, the receiver's update schedule and credit
+// sync, the credit of a frame and the line-rate buffer (docs/link-layer.md).
 #include <gtest/gtest.h>
 
 #include "hw/cbfc/cbfc_credits.h"
@@ -125,6 +125,41 @@ TEST(CbfcReturn, AtMostOneUpdatePerInterval)
     // Freed long after: at once.
     EXPECT_EQ(r.freed(0, 1, 9'000'000), 9'000'000u);
     EXPECT_EQ(r.updates(), 2u);
+}
+
+TEST(CbfcReturn, ASyncCountsTheCreditsSpentThatNeverArrivedAsFreed)
+{
+    cbfc_return r(0);
+    r.arrived(0, 10);
+    r.arrived(0, 10);
+    // The sender spent 50: 30 never arrived (lost on the link). They count as arrived now and
+    // are the caller's to free; a second sync with the same count finds nothing more.
+    EXPECT_EQ(r.lost_before_sync(0, 50), 30u);
+    EXPECT_EQ(r.received_total(0), 50u);
+    EXPECT_EQ(r.lost_before_sync(0, 50), 0u);
+    // A sync older than frames that arrived since (its count behind ours) is stale: nothing.
+    r.arrived(0, 10);
+    EXPECT_EQ(r.lost_before_sync(0, 50), 0u);
+    EXPECT_EQ(r.received_total(0), 60u);
+    // Other VCs are their own.
+    EXPECT_EQ(r.lost_before_sync(1, 5), 5u);
+}
+
+TEST(CbfcReturn, ASyncCountWrapsModulo65536)
+{
+    cbfc_return r(0);
+    for (int i = 0; i < 6554; ++i) r.arrived(0, 10);  // 65,540 credits: 4 past the wrap
+    EXPECT_EQ(r.lost_before_sync(0, uint16_t(65540 + 6)), 6u);
+    EXPECT_EQ(r.received_total(0), 65546u);
+}
+
+TEST(CbfcReturn, AReportWithNothingNewIsDueAtTheNextSlot)
+{
+    cbfc_return r(1'000'000);
+    EXPECT_EQ(r.report(5), 5u);  // no update yet: at once
+    r.take_update(5);
+    EXPECT_EQ(r.report(200'000), 1'000'005u);  // an interval after the last
+    EXPECT_EQ(r.report(300'000), 0u);          // one is due already
 }
 
 }  // namespace

@@ -59,6 +59,7 @@ nic_port::nic_port(const sc_core::sc_module_name& name, const nic_port_config& c
         ++m_stats.rx_packets;
         m_stats.rx_bytes += p.wire_bytes;
         if (__builtin_expect(is_link_control(p.kind), 0)) return receive_control(p);
+        if (__builtin_expect(p.cbfc_vc != 0, 0)) m_cbfc->arrived(p);
         const uint64_t now = sim_now_ps();
         if (!m_rx[0].has_room(now)) {
             // The MAC's receive FIFO is full: the frame is lost here; the transport recovers
