@@ -29,9 +29,10 @@ sanitize:
 	@cmake --build build-asan -j$(JOBS)
 	cd build-asan && ctest -j$(JOBS) --output-on-failure --timeout 1800
 
-# The example fault campaign, 1,000 random cases (docs/campaign.md).
+# The example fault campaigns, 1,000 random cases each (docs/campaign.md).
 campaign: uetsim
 	$(BUILD)/bin/uetsim campaign examples/campaign/faults.yaml --cases 1000 --jobs $(JOBS) --out campaign-out
+	$(BUILD)/bin/uetsim campaign examples/campaign/link-layer.yaml --cases 1000 --jobs $(JOBS) --out campaign-out/link-layer
 
 # Its 50 cases under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize-campaign:

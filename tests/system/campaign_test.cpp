@@ -161,6 +161,21 @@ TEST(campaign, fifty_random_cases_of_the_example_campaign)
     EXPECT_EQ(read_csv(dir + "/out/campaign.csv").rows.size(), 50u);
 }
 
+// The link-layer campaign (examples/campaign/link-layer.yaml): LLR and CBFC on every link or
+// none, with the same faults. Its first 200 cases hold 4 in which a CBFC sender lost credit to
+// frames or updates lost on a link and, without the credit sync, stalled for good.
+TEST(campaign, two_hundred_random_cases_of_the_link_layer_campaign)
+{
+    const std::string dir = scratch_dir("campaign-ll");
+    const command_result r =
+        run_uetsim({"campaign", source_dir() + "/examples/campaign/link-layer.yaml", "--out",
+                    dir + "/out", "--jobs", "2", "--cases", "200"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("pass 200, refused 0, scoreboard 0, stalled 0, hang 0, crash 0"),
+              std::string::npos)
+        << r.out;
+}
+
 TEST(campaign, a_bad_campaign_file_is_exit_2_naming_the_key)
 {
     const std::string dir = scratch_dir("campaign-bad");
