@@ -38,7 +38,7 @@ uint64_t ps_of(double seconds)
 
 }  // namespace
 
-struct waveforms::impl : waveform_signals
+struct waveforms::impl final : waveform_signals
 {
     const scenario& sc;
     fabric& fab;

@@ -22,7 +22,6 @@ chakra_replay::chakra_replay(const prepared_workload& w, const chakra_config& cf
                              rank_placement placement, const mapping* map, uint32_t data_mss,
                              double start_s, double end_delay_s, nic_poster post)
     : m_w(w)
-    , m_cfg(cfg)
     , m_place(std::move(placement))
     , m_mss(data_mss)
     , m_start_s(start_s)

@@ -175,7 +175,6 @@ private:
     std::vector<std::function<void(uint32_t)>> m_on_rank_ended;
     std::function<void(uint32_t)> m_on_rank_state;
     const prepared_workload& m_w;
-    const chakra_config& m_cfg;
     rank_placement m_place;
     uint32_t m_mss;
     double m_start_s;
