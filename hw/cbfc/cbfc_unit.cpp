@@ -98,29 +98,30 @@ void cbfc_unit::on_sync_due()
         m_sync_wake.notify_at_ps(m_last_update_ps + m_s.sync_interval_ps);
         return;
     }
-    packet* f = m_pool.acquire();
-    f->kind = packet_kind::cbfc_update;
-    f->wire_bytes = m_s.update_frame_bytes;
+    packet* f = update_frame();
     f->cbfc.sync = true;
-    const int vcs = m_s.vcs();
-    f->cbfc.vc_mask = uint8_t((1u << vcs) - 1u);
     // Taken as it is queued: the frame goes ahead of every class, so nothing spends credit
     // between now and its start, and every frame counted here is on the wire before it.
-    for (int v = 0; v < vcs; ++v) f->cbfc.freed[v] = uint16_t(m_tx.spent(v));
+    for (int v = 0; v < m_s.vcs(); ++v) f->cbfc.freed[v] = uint16_t(m_tx.spent(v));
     ++m_syncs_sent;
     m_send(f);
     m_sync_wake.notify_at_ps(now + m_s.sync_interval_ps);
 }
 
-void cbfc_unit::send_update()
+packet* cbfc_unit::update_frame()
 {
     packet* f = m_pool.acquire();
     f->kind = packet_kind::cbfc_update;
     f->wire_bytes = m_s.update_frame_bytes;
+    f->cbfc.vc_mask = uint8_t((1u << m_s.vcs()) - 1u);
+    return f;
+}
+
+void cbfc_unit::send_update()
+{
+    packet* f = update_frame();
     const std::array<uint16_t, cbfc_max_vcs> counts = m_rx.take_update(sim_now_ps());
-    const int vcs = m_s.vcs();
-    f->cbfc.vc_mask = uint8_t((1u << vcs) - 1u);
-    for (int v = 0; v < vcs; ++v) f->cbfc.freed[v] = counts[size_t(v)];
+    for (int v = 0; v < m_s.vcs(); ++v) f->cbfc.freed[v] = counts[size_t(v)];
     m_send(f);
 }
 

@@ -87,6 +87,8 @@ private:
         uint8_t vc;
         uint32_t credits;
     };
+    // A credit update frame with every VC's bit set, its counts to fill.
+    packet* update_frame();
     void send_update();
     void on_release_due();
     // Credit sync (docs/link-layer.md): while a VC is stalled and no update has come for an
