@@ -94,6 +94,7 @@ bool link::corrupted_os(lane& l, uint32_t wire_bytes)
 
 void link::set_bit_error_rate(double ber, uint64_t seed)
 {
+    if (m_llr) llr_need_timer();
     m_ber = ber;
     m_check_fcs = m_check_fcs || ber > 0;
     m_log_good_bit = std::log1p(-ber);
@@ -104,7 +105,10 @@ void link::set_bit_error_rate(double ber, uint64_t seed)
 
 void link::set_up(bool up)
 {
-    if (m_llr) llr_catch_up();  // held-back ACKs go on the link as it was
+    if (m_llr) {
+        llr_catch_up();  // held-back ACKs go on the link as it was
+        llr_need_timer();
+    }
     for (int d = 0; d < 2; ++d) {
         lane& l = m_dir[d];
         l.up = up;
@@ -123,7 +127,10 @@ void link::set_up(bool up)
 
 void link::set_rate(double rate_bps)
 {
-    if (m_llr) llr_catch_up();
+    if (m_llr) {
+        llr_catch_up();
+        llr_need_timer();
+    }
     for (auto& l : m_dir) l.rate_bps = rate_bps;
     if (m_llr) llr_rate_changed();
     if (m_probe) m_probe->changed();

@@ -52,6 +52,7 @@ public:
     // Each frame is lost with this probability (random bit errors), drawn from `rng`.
     void set_loss(double probability, random_stream* rng)
     {
+        if (m_llr) llr_need_timer();
         m_loss = probability;
         m_loss_rng = rng;
     }
@@ -64,6 +65,7 @@ public:
     // (a burst error on one frame; tests and fault scenarios). No random draw is taken for it.
     void inject_fcs_error(direction d)
     {
+        if (m_llr) llr_need_timer();
         m_dir[d].corrupt_next = true;
         m_check_fcs = true;
     }
@@ -82,6 +84,12 @@ public:
         uint64_t timeout_ps = 0;         // the replay timer
         uint32_t control_bytes = 8;      // an LLR_ACK or LLR_NACK control ordered set on the wire
         uint32_t ack_spacing_bytes = 0;  // at most one ACK per this many byte times
+        // Nothing can lose a frame on this link or hold an ACK back past the timeout (no bit
+        // errors, no fault planned, no frame slower than the link's rate, a timeout well above
+        // the LLR round trip), so the replay timer cannot expire: it is not armed until
+        // something that could changes that (a fault, bit errors, a loss, a new rate). Its
+        // wake-ups would only have moved its own due time, so leaving them out changes nothing.
+        bool timer_on_demand = false;
     };
     void enable_llr(const llr_settings& s);
     bool llr() const { return m_llr != nullptr; }
@@ -153,6 +161,7 @@ private:
     [[noreturn, gnu::cold, gnu::noinline]] void offered_while_held() const;
     [[noreturn, gnu::cold, gnu::noinline]] void llr_serve_late() const;
     void llr_link_down(direction d);
+    void llr_need_timer();
     void llr_rate_changed();
     void llr_settle_arrived(direction wire) const;
     packet_target_socket& from(direction d) { return d == a_to_b ? from_a : from_b; }

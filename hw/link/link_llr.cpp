@@ -323,7 +323,7 @@ uint64_t link::llr_new_frame(direction d, packet& p, uint64_t start_ps)
     const uint64_t seq = L.tx.push(&p, p.wire_bytes);
     if (__builtin_expect(L.timer_due_ps == never, 0)) {
         L.timer_due_ps = start_ps + m_llr->settings.timeout_ps;
-        L.timer.notify_at_ps(L.timer_due_ps);
+        if (!m_llr->settings.timer_on_demand) L.timer.notify_at_ps(L.timer_due_ps);
     }
     return llr_start(d, &p, p.wire_bytes, seq, start_ps, true);
 }
@@ -339,6 +339,7 @@ uint64_t link::llr_start(direction d, packet* p, uint32_t bytes, uint64_t seq, u
     if (__builtin_expect(p && p->tx_rate_bps != 0, 0)) {
         rate = std::min(rate, p->tx_rate_bps);
         p->tx_rate_bps = 0;
+        if (rate < l.rate_bps) llr_need_timer();  // its ACK may come later than the timeout
     }
     const uint64_t ser_ps = serialization_ps(bytes, rate);
     if (__builtin_expect(!m_taps.empty(), 0)) {
@@ -505,6 +506,19 @@ void link::llr_link_down(direction d)
     });
     while (!L.control.empty()) L.control.pop_front();
     L.nacks_on_wire = 0;
+}
+
+// Something that could lose a frame or hold an ACK back past the timeout (docs/link-layer.md,
+// "What LLR costs"): from now on the timer runs as on any link. It wakes at the due time
+// the sender knows (ACKs not yet applied may have moved it later: it then goes on as after any
+// early wake-up).
+void link::llr_need_timer()
+{
+    if (!m_llr->settings.timer_on_demand) return;
+    m_llr->settings.timer_on_demand = false;
+    const uint64_t now = sim_now_ps();
+    for (auto& e : m_llr->end)
+        if (e->timer_due_ps != never) e->timer.notify_at_ps(std::max(e->timer_due_ps, now));
 }
 
 void link::llr_rate_changed()

@@ -1,5 +1,6 @@
 #include "testbench/elab/fabric.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <tuple>
 
@@ -17,6 +18,9 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
                const nic_configurator& configure_nic)
     : m_topo(build_topology(sc))
 {
+    // A RoCE queue pair may send a frame below the link's rate (its ACK then comes late).
+    bool roce = false;
+    for (nic_kind k : nic_kinds_in_use(sc, m_topo.hosts)) roce = roce || k == nic_kind::roce;
     for (const auto& l : m_topo.links) {
         m_links.push_back(
             std::make_unique<link>(l.name.c_str(), l.rate_bps, seconds(l.delay_s), pool));
@@ -29,6 +33,12 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
             s.timeout_ps = ps_from_seconds(v.replay_timeout_s);
             s.control_bytes = l.llr_control_bytes;
             s.ack_spacing_bytes = l.llr_ack_spacing_bytes;
+            // The timeout also has room for an ACK spacing or a frame more than the round trip
+            // counts (docs/link-layer.md, "The replay timer").
+            const bool faulted = std::any_of(sc.faults.begin(), sc.faults.end(),
+                                             [&](const fault_spec& f) { return f.link == l.name; });
+            s.timer_on_demand = l.bit_error_rate == 0 && !faulted && !roce &&
+                                v.replay_timeout_s >= 1.5 * v.round_trip_s;
             m_links.back()->enable_llr(s);
         }
     }

@@ -36,7 +36,8 @@ nic_port_config config(uint32_t host)
 struct llr_pair : uetsim::test::nic_port_pair
 {
     // The replay timer is out of the way unless a test says otherwise: these show NACKs and ACKs.
-    explicit llr_pair(uint64_t buffer_bytes, uint64_t timeout_ps = 10000 * ns)
+    explicit llr_pair(uint64_t buffer_bytes, uint64_t timeout_ps = 10000 * ns,
+                      bool timer_on_demand = false)
         : nic_port_pair(config(0), config(1), 1000)
     {
         link::llr_settings s;
@@ -44,6 +45,7 @@ struct llr_pair : uetsim::test::nic_port_pair
         s.timeout_ps = timeout_ps;
         s.control_bytes = 8;
         s.ack_spacing_bytes = 0;
+        s.timer_on_demand = timer_on_demand;
         wire.enable_llr(s);
     }
     std::vector<uint64_t> received_ps() const
@@ -152,7 +154,9 @@ TEST(link_llr, the_replay_timer_recovers_a_lost_last_frame)
     EXPECT_EQ(c.held_bytes, 0u);  // its ACK came back
 }
 
-TEST(link_llr, frames_lost_with_the_link_are_kept_and_replayed_by_the_timer_once_it_is_back)
+// `timer_on_demand`: the timer is left out until the link goes down, and then armed at the due
+// time the sender kept: the same times either way.
+void expect_frames_lost_with_the_link_replayed_by_the_timer(bool timer_on_demand)
 {
     // Frames 1-3 from A at 0, 20 ns each; the link goes down at 130 ns and up at 200 ns. Frame 1
     // arrived at 120 ns; 2 and 3, due at 140 and 160, are lost, and so is B's ACK(1) (sent at
@@ -160,7 +164,7 @@ TEST(link_llr, frames_lost_with_the_link_are_kept_and_replayed_by_the_timer_once
     // buffer at 0) sends all three again from 500 ns: frame 1, delivered already, as a duplicate
     // (its length only), then 2 and 3 at 520 and 540 ns, arriving at 640 and 660 ns; the client
     // sees each 4 ns later.
-    llr_pair n(100000, 500 * ns);
+    llr_pair n(100000, 500 * ns, timer_on_demand);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     for (uint32_t i = 1; i <= 3; ++i) n.a.push_data(n.frame(i), now_ps());
     sc_core::sc_start(sc_core::sc_time(130, sc_core::SC_NS));
@@ -183,4 +187,53 @@ TEST(link_llr, frames_lost_with_the_link_are_kept_and_replayed_by_the_timer_once
     // ACK(1), lost; then ACK(1) again for the duplicate, ACK(2) and ACK(3).
     EXPECT_EQ(n.wire.llr_stats(link::b_to_a).control_frames, 4u);
     EXPECT_EQ(n.b.stats().rx_packets, 3u);
+}
+
+TEST(link_llr, frames_lost_with_the_link_are_kept_and_replayed_by_the_timer_once_it_is_back)
+{
+    expect_frames_lost_with_the_link_replayed_by_the_timer(false);
+}
+
+TEST(link_llr, a_timer_left_out_until_needed_is_armed_by_the_link_going_down_at_its_due_time)
+{
+    expect_frames_lost_with_the_link_replayed_by_the_timer(true);
+}
+
+// Frames 1 and 2 from A at 0 and 20 ns; a Faults loss from 10 to 25 ns takes frame 2, the last,
+// so no NACK comes. Frame 1 arrives at 120 ns and its ACK reaches A at 220.16 ns, which moves
+// the timer (500 ns) from 500 ns to 720.16 ns; frame 2 goes again then, arrives at 840.16 ns and
+// the client sees it at 844.16 ns. Left out until the loss, the timer is armed at 500 ns, the due
+// time the sender knew, and wakes there to find it moved: the same times either way.
+void expect_a_lost_last_frame_replayed_after_the_ack_moved_the_timer(bool timer_on_demand)
+{
+    llr_pair n(100000, 500 * ns, timer_on_demand);
+    random_stream rng(1, 1);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    for (uint32_t i = 1; i <= 2; ++i) n.a.push_data(n.frame(i), now_ps());
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_NS));
+    n.wire.set_loss(1.0, &rng);
+    sc_core::sc_start(sc_core::sc_time(15, sc_core::SC_NS));
+    n.wire.set_loss(0, nullptr);
+    sc_core::sc_start(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(n.received_ps(), (std::vector<uint64_t>{124 * ns, 844160}));
+    EXPECT_EQ(n.received_psns(), (std::vector<uint32_t>{1, 2}));
+    EXPECT_EQ(n.wire.frames_lost(link::a_to_b), 1u);
+    std::vector<uint64_t> starts;
+    for (const auto& f : n.a_to_b) starts.push_back(f.start_ps);
+    EXPECT_EQ(starts, (std::vector<uint64_t>{0, 20 * ns, 720160}));
+    const link::llr_counters c = n.wire.llr_stats(link::a_to_b);
+    EXPECT_EQ(c.timer_replays, 1u);
+    EXPECT_EQ(c.replayed_frames, 1u);
+    EXPECT_EQ(c.acked_seq, 2u);
+    EXPECT_EQ(c.held_bytes, 0u);
+}
+
+TEST(link_llr, a_lost_last_frame_is_replayed_once_the_acks_before_it_stop_moving_the_timer)
+{
+    expect_a_lost_last_frame_replayed_after_the_ack_moved_the_timer(false);
+}
+
+TEST(link_llr, a_timer_left_out_until_a_loss_goes_on_from_the_due_time_the_sender_knew)
+{
+    expect_a_lost_last_frame_replayed_after_the_ack_moved_the_timer(true);
 }

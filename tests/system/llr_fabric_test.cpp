@@ -1,7 +1,8 @@
 // Link Level Retry in a fabric (docs/link-layer.md): at BER 1e-7 on one spine link the transport
 // sees no loss on it (uet-transport-stats num_rtx 0) and the messages finish within 2 % of the
 // error-free run, while without LLR the same run retransmits end to end; with BER 0, LLR adds
-// only its control ordered sets; bad LLR settings exit 2 naming the key and the link; inspect
+// only its control ordered sets, and leaving out a replay timer that cannot expire changes no
+// record; bad LLR settings exit 2 naming the key and the link; inspect
 // shows each link's resolved replay buffer.
 //
 // Numbers used below, at the defaults (leaf-spine, 16 hosts, 8 per leaf, 8 spines, 400 Gbps,
@@ -30,19 +31,22 @@ struct outcome
     csv links;
 };
 
-// Eight 2 MiB messages host0..7 -> host8..15, sprayed over the eight spines.
-outcome run_cross(const std::string& tag, const std::string& extra)
+// Eight 2 MiB messages host0..7 -> host8..15, sprayed over the eight spines, with `records`.
+command_result run_cross_in(const std::string& dir, const std::string& records,
+                            const std::string& extra)
 {
-    const std::string dir = scratch_dir(tag);
-    std::string y =
-        "Simulation: {Name: x, StopTime: 50ms}\n"
-        "Records: {Enabled: [uet-transport-stats, flow-perf, link-stats]}\n" +
-        extra + "Flows:\n";
+    std::string y = "Simulation: {Name: x, StopTime: 50ms}\nRecords: {Enabled: [" + records +
+                    "]}\n" + extra + "Flows:\n";
     for (int h = 0; h < 8; ++h)
         y += "  - {Src: " + std::to_string(h) + ", Dst: " + std::to_string(h + 8) +
              ", Bytes: 2MiB}\n";
-    const command_result r =
-        run_uetsim({"run", write_file(dir + "/s.yaml", y), "--quiet", "--out", dir});
+    return run_uetsim({"run", write_file(dir + "/s.yaml", y), "--quiet", "--out", dir});
+}
+
+outcome run_cross(const std::string& tag, const std::string& extra)
+{
+    const std::string dir = scratch_dir(tag);
+    const command_result r = run_cross_in(dir, "uet-transport-stats, flow-perf, link-stats", extra);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     outcome o;
     o.manifest = nlohmann::json::parse(read_text(dir + "/x-manifest.json"));
@@ -143,6 +147,41 @@ TEST(llr, with_no_bit_errors_it_adds_only_its_control_ordered_sets)
               off.links.num(last_row(off.links, "host0-leaf0", "a_to_b"), "bytes"));
     EXPECT_GE(on.max_fct_us, off.max_fct_us);
     EXPECT_LE(on.max_fct_us, off.max_fct_us * 1.005);
+}
+
+TEST(llr, the_replay_timer_is_left_out_where_it_cannot_expire_and_no_record_changes)
+{
+    // At BER 0 with no fault, an ACK comes within the LLR round trip, so a timeout of two round
+    // trips (auto) cannot expire: the timer is left out. Timeouts of 1.4 round trips (host links
+    // 409.2 ns, leaf-spine links 1,209.2 ns) keep it on every link, waking once per timeout
+    // while frames are held, and with nothing lost it never expires there either: every record
+    // is the same, with fewer events where it is left out.
+    const std::string records =
+        "nd-stats, flow-perf, uet-transport-stats, link-stats, scala-switch-agg-buff-stats";
+    const std::string left_out = scratch_dir("llr-timer-left-out");
+    const std::string kept = scratch_dir("llr-timer-kept");
+    command_result r = run_cross_in(left_out, records, "Link: {Llr: true}\n");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = run_cross_in(kept, records,
+                     "Link: {Llr: true}\n"
+                     "Link[host*-leaf*]: {LlrReplayTimeout: 570ns}\n"
+                     "Link[leaf*-spine*]: {LlrReplayTimeout: 1700ns}\n");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto a = csv_files(left_out), b = csv_files(kept);
+    ASSERT_EQ(a.size(), 5u);
+    ASSERT_EQ(b.size(), a.size());
+    for (const auto& [name, text] : a) {
+        ASSERT_EQ(b.count(name), 1u) << name;
+        EXPECT_TRUE(b.at(name) == text) << name << " differs";
+    }
+    const auto m = [](const std::string& dir) {
+        return nlohmann::json::parse(read_text(dir + "/x-manifest.json"));
+    };
+    EXPECT_TRUE(m(left_out)["scoreboard"]["ok"].get<bool>());
+    EXPECT_LT(m(left_out)["events_executed"].get<uint64_t>(),
+              m(kept)["events_executed"].get<uint64_t>());
+    const csv links = read_csv(left_out + "/x-link-stats-0.csv");
+    for (size_t i = 0; i < links.rows.size(); ++i) EXPECT_EQ(links.num(i, "llr_replays"), 0);
 }
 
 TEST(llr, inspect_shows_each_links_resolved_replay_buffer)
