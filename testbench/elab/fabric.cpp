@@ -34,7 +34,7 @@ fabric::fabric(const scenario& sc, packet_pool& pool, flows& traffic,
             s.control_bytes = l.llr_control_bytes;
             s.ack_spacing_bytes = l.llr_ack_spacing_bytes;
             // The timeout also has room for an ACK spacing or a frame more than the round trip
-            // counts (docs/link-layer.md, "The replay timer").
+            // counts (docs/link-layer.md, "What LLR costs").
             const bool faulted = std::any_of(sc.faults.begin(), sc.faults.end(),
                                              [&](const fault_spec& f) { return f.link == l.name; });
             s.timer_on_demand = l.bit_error_rate == 0 && !faulted && !roce &&
