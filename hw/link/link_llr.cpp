@@ -121,6 +121,8 @@ struct link::llr_state final : deferred_owner
     link& owner;
     model_scheduler& scheduler;
     bool owed = false;  // listed with the scheduler: a serve is held back
+    // No replay timer is armed (settings.timer_on_demand) until something could make it expire.
+    bool timer_left_out = false;
 
     explicit llr_state(link& l) : owner(l), scheduler(model_scheduler::instance()) {}
     ~llr_state()
@@ -269,6 +271,7 @@ void link::enable_llr(const llr_settings& s)
 {
     m_llr.reset(new llr_state(*this));
     m_llr->settings = s;
+    m_llr->timer_left_out = s.timer_on_demand;
     for (int d = 0; d < 2; ++d)
         m_llr->end[d] = std::make_unique<llr_end>(*this, direction(d), s.buffer_bytes);
     m_llr->set_control_times(*this);
@@ -323,7 +326,7 @@ uint64_t link::llr_new_frame(direction d, packet& p, uint64_t start_ps)
     const uint64_t seq = L.tx.push(&p, p.wire_bytes);
     if (__builtin_expect(L.timer_due_ps == never, 0)) {
         L.timer_due_ps = start_ps + m_llr->settings.timeout_ps;
-        if (!m_llr->settings.timer_on_demand) L.timer.notify_at_ps(L.timer_due_ps);
+        if (!m_llr->timer_left_out) L.timer.notify_at_ps(L.timer_due_ps);
     }
     return llr_start(d, &p, p.wire_bytes, seq, start_ps, true);
 }
@@ -514,8 +517,8 @@ void link::llr_link_down(direction d)
 // early wake-up).
 void link::llr_need_timer()
 {
-    if (!m_llr->settings.timer_on_demand) return;
-    m_llr->settings.timer_on_demand = false;
+    if (!m_llr->timer_left_out) return;
+    m_llr->timer_left_out = false;
     const uint64_t now = sim_now_ps();
     for (auto& e : m_llr->end)
         if (e->timer_due_ps != never) e->timer.notify_at_ps(std::max(e->timer_due_ps, now));

@@ -54,6 +54,13 @@ struct llr_pair : uetsim::test::nic_port_pair
         for (const auto& a : client_b.received) r.push_back(a.at_ps);
         return r;
     }
+    // When each frame on the A-to-B wire started (first sendings and replays).
+    std::vector<uint64_t> a_to_b_starts() const
+    {
+        std::vector<uint64_t> r;
+        for (const auto& f : a_to_b) r.push_back(f.start_ps);
+        return r;
+    }
     std::vector<uint32_t> received_psns() const
     {
         std::vector<uint32_t> r;
@@ -83,9 +90,7 @@ TEST(link_llr, a_corrupted_frame_is_replayed_from_the_nack_and_the_transport_see
     // at 360.16, 380.16, 400.16 and the client sees each 4 ns later.
     EXPECT_EQ(n.received_psns(), (std::vector<uint32_t>{1, 2, 3, 4}));
     EXPECT_EQ(n.received_ps(), (std::vector<uint64_t>{124 * ns, 364160, 384160, 404160}));
-    std::vector<uint64_t> starts;
-    for (const auto& f : n.a_to_b) starts.push_back(f.start_ps);
-    EXPECT_EQ(starts,
+    EXPECT_EQ(n.a_to_b_starts(),
               (std::vector<uint64_t>{0, 20 * ns, 40 * ns, 60 * ns, 240160, 260160, 280160}));
     const link::llr_counters c = n.wire.llr_stats(link::a_to_b);
     EXPECT_EQ(c.replays, 1u);
@@ -117,9 +122,7 @@ TEST(link_llr, the_port_stalls_while_the_replay_buffer_is_full_and_resumes_at_th
     // leaves B at 120 ns (frame 1's arrival) and reaches A at 220.16 ns: 3 starts then, 20 ns,
     // and the port's transmitter is free at 240.16 ns, when ACK(2) (from B at 140 ns) frees
     // frame 2: 4 starts at 240.16 ns. Each arrives 120 ns after it starts (20 + 100).
-    std::vector<uint64_t> starts;
-    for (const auto& f : n.a_to_b) starts.push_back(f.start_ps);
-    EXPECT_EQ(starts, (std::vector<uint64_t>{0, 20 * ns, 220160, 240160}));
+    EXPECT_EQ(n.a_to_b_starts(), (std::vector<uint64_t>{0, 20 * ns, 220160, 240160}));
     EXPECT_EQ(n.received_ps(), (std::vector<uint64_t>{124 * ns, 144 * ns, 344160, 364160}));
     EXPECT_EQ(n.received_psns(), (std::vector<uint32_t>{1, 2, 3, 4}));
     // Frame 3 waited for room from 40 ns to 220.16 ns.
@@ -175,9 +178,8 @@ void expect_frames_lost_with_the_link_replayed_by_the_timer(bool timer_on_demand
     EXPECT_EQ(n.received_ps(), (std::vector<uint64_t>{124 * ns, 644 * ns, 664 * ns}));
     EXPECT_EQ(n.received_psns(), (std::vector<uint32_t>{1, 2, 3}));
     EXPECT_EQ(n.wire.frames_lost(link::a_to_b), 2u);
-    std::vector<uint64_t> starts;
-    for (const auto& f : n.a_to_b) starts.push_back(f.start_ps);
-    EXPECT_EQ(starts, (std::vector<uint64_t>{0, 20 * ns, 40 * ns, 500 * ns, 520 * ns, 540 * ns}));
+    EXPECT_EQ(n.a_to_b_starts(),
+              (std::vector<uint64_t>{0, 20 * ns, 40 * ns, 500 * ns, 520 * ns, 540 * ns}));
     const link::llr_counters c = n.wire.llr_stats(link::a_to_b);
     EXPECT_EQ(c.timer_replays, 1u);
     EXPECT_EQ(c.replayed_frames, 3u);
@@ -218,9 +220,7 @@ void expect_a_lost_last_frame_replayed_after_the_ack_moved_the_timer(bool timer_
     EXPECT_EQ(n.received_ps(), (std::vector<uint64_t>{124 * ns, 844160}));
     EXPECT_EQ(n.received_psns(), (std::vector<uint32_t>{1, 2}));
     EXPECT_EQ(n.wire.frames_lost(link::a_to_b), 1u);
-    std::vector<uint64_t> starts;
-    for (const auto& f : n.a_to_b) starts.push_back(f.start_ps);
-    EXPECT_EQ(starts, (std::vector<uint64_t>{0, 20 * ns, 720160}));
+    EXPECT_EQ(n.a_to_b_starts(), (std::vector<uint64_t>{0, 20 * ns, 720160}));
     const link::llr_counters c = n.wire.llr_stats(link::a_to_b);
     EXPECT_EQ(c.timer_replays, 1u);
     EXPECT_EQ(c.replayed_frames, 1u);

@@ -178,6 +178,7 @@ TEST(llr, the_replay_timer_is_left_out_where_it_cannot_expire_and_no_record_chan
         return nlohmann::json::parse(read_text(dir + "/x-manifest.json"));
     };
     EXPECT_TRUE(m(left_out)["scoreboard"]["ok"].get<bool>());
+    EXPECT_TRUE(m(kept)["scoreboard"]["ok"].get<bool>());
     EXPECT_LT(m(left_out)["events_executed"].get<uint64_t>(),
               m(kept)["events_executed"].get<uint64_t>());
     const csv links = read_csv(left_out + "/x-link-stats-0.csv");
